@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { hexDecode, hexEncode } from './encoding.js';
+import { BorshError } from './errors.js';
+import { KeyPair } from './key-pair.js';
+import { decodeReceipt, encodeReceipt } from './receipt.js';
+import {
+  createActionHash,
+  createDataId,
+  createHashUpgradable,
+  createRandomSeed,
+  createReceiptIdFromReceiptId,
+  createReceiptIdFromTransaction,
+} from './receipt-id.js';
+import type { Receipt } from './types.js';
+
+const DATA_RECEIPT_V0_HEX = [
+  '05000000616c696365', // predecessor "alice"
+  '03000000626f62', // receiver "bob"
+  '01'.repeat(32), // receipt_id
+  '01', // ReceiptEnum::Data
+  '02'.repeat(32), // data_id
+  '01', // Some
+  '020000000506', // [5, 6]
+].join('');
+
+const dataReceipt: Receipt = {
+  predecessorId: 'alice',
+  receiverId: 'bob',
+  receiptId: new Uint8Array(32).fill(1),
+  receipt: {
+    kind: 'Data',
+    dataId: new Uint8Array(32).fill(2),
+    data: Uint8Array.from([5, 6]),
+    isPromiseResume: false,
+  },
+  priority: 0n,
+  version: 0,
+};
+
+describe('receipts', () => {
+  it('encode a ReceiptV0 byte for byte', () => {
+    assert.equal(hexEncode(encodeReceipt(dataReceipt)), DATA_RECEIPT_V0_HEX);
+    assert.deepEqual(decodeReceipt(hexDecode(DATA_RECEIPT_V0_HEX)), dataReceipt);
+  });
+
+  it('encode a ReceiptV1 with the 0x01 prefix and a trailing priority', () => {
+    const v1: Receipt = { ...dataReceipt, priority: 0x0708n, version: 1 };
+    const hex = `01${DATA_RECEIPT_V0_HEX}0807000000000000`;
+    assert.equal(hexEncode(encodeReceipt(v1)), hex);
+    assert.deepEqual(decodeReceipt(hexDecode(hex)), v1);
+    const v1zero: Receipt = { ...dataReceipt, version: 1 };
+    assert.deepEqual(decodeReceipt(encodeReceipt(v1zero)), v1zero);
+  });
+
+  it('choose the version from the priority when none is given', () => {
+    const { version: _, ...noVersion } = dataReceipt;
+    assert.equal(encodeReceipt(noVersion)[0], 5);
+    assert.equal(encodeReceipt({ ...noVersion, priority: 1n })[0], 1);
+    assert.throws(() => encodeReceipt({ ...dataReceipt, priority: 1n, version: 0 }), BorshError);
+  });
+
+  it('round trip all four ReceiptEnum variants', () => {
+    const kp = KeyPair.fromRandom('secp256k1');
+    const action = {
+      kind: 'Action' as const,
+      signerId: 'alice.near',
+      signerPublicKey: kp.publicKey,
+      gasPrice: 100_000_000n,
+      outputDataReceivers: [{ dataId: new Uint8Array(32).fill(9), receiverId: 'c.near' }],
+      inputDataIds: [new Uint8Array(32).fill(8), new Uint8Array(32).fill(7)],
+      actions: [{ type: 'Transfer' as const, deposit: 1n }],
+    };
+    const variants: Array<[Receipt['receipt'], number]> = [
+      [{ ...action, isPromiseYield: false }, 0],
+      [{ kind: 'Data', dataId: new Uint8Array(32), data: null, isPromiseResume: false }, 1],
+      [{ ...action, isPromiseYield: true }, 2],
+      [{ kind: 'Data', dataId: new Uint8Array(32), data: new Uint8Array(0), isPromiseResume: true }, 3],
+    ];
+    for (const [inner, tag] of variants) {
+      const receipt: Receipt = { ...dataReceipt, receipt: inner };
+      const bytes = encodeReceipt(receipt);
+      assert.equal(bytes[4 + 5 + 4 + 3 + 32], tag);
+      assert.deepEqual(decodeReceipt(bytes), receipt);
+    }
+  });
+
+  it('reject unknown variants and version tags', () => {
+    const bytes = hexDecode(DATA_RECEIPT_V0_HEX);
+    bytes[48] = 4;
+    assert.throws(
+      () => decodeReceipt(bytes),
+      (e: unknown) => e instanceof BorshError && /GlobalContractDistribution/.test(e.message),
+    );
+    bytes[48] = 7;
+    assert.throws(() => decodeReceipt(bytes), BorshError);
+    const v1 = encodeReceipt({ ...dataReceipt, priority: 1n, version: 1 });
+    v1[0] = 3;
+    assert.throws(() => decodeReceipt(v1), BorshError);
+  });
+});
+
+function manual(base: Uint8Array, height: bigint, salt: bigint): Uint8Array {
+  const tail = Buffer.alloc(16);
+  tail.writeBigUInt64LE(height, 0);
+  tail.writeBigUInt64LE(salt, 8);
+  return new Uint8Array(createHash('sha256').update(base).update(tail).digest());
+}
+
+describe('receipt ids (protocol 85: block height, not block hash)', () => {
+  const base = new Uint8Array(32).fill(0x42);
+
+  it('createHashUpgradable = sha256(base ‖ u64_le(height) ‖ u64_le(salt))', () => {
+    assert.deepEqual(createHashUpgradable(base, 123_456_789n, 3n), manual(base, 123_456_789n, 3n));
+    assert.notDeepEqual(createHashUpgradable(base, 1n, 3n), createHashUpgradable(base, 2n, 3n));
+    assert.throws(() => createHashUpgradable(new Uint8Array(31), 1n, 0n), RangeError);
+  });
+
+  it('derive transaction, receipt, action and data ids with their salts', () => {
+    assert.deepEqual(createReceiptIdFromTransaction(base, 10n), manual(base, 10n, 0n));
+    assert.deepEqual(createReceiptIdFromReceiptId(base, 10n, 2), manual(base, 10n, 2n));
+    assert.deepEqual(createActionHash(base, 10n, 0), manual(base, 10n, (1n << 64n) - 1n));
+    assert.deepEqual(createActionHash(base, 10n, 3), manual(base, 10n, (1n << 64n) - 4n));
+    assert.deepEqual(createDataId(base, 10n, 1), manual(base, 10n, 1n));
+    const random = new Uint8Array(32).fill(0x99);
+    assert.deepEqual(
+      createRandomSeed(base, random),
+      new Uint8Array(createHash('sha256').update(base).update(random).digest()),
+    );
+  });
+});

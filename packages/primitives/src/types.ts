@@ -1,0 +1,125 @@
+/**
+ * The protocol's data types as plain TypeScript values.
+ *
+ * Amounts (yoctoNEAR) and gas are `bigint`; nonces and heights are `bigint` too because they are u64 on the
+ * wire. Binary data is `Uint8Array`. These are the shapes borsh encodes; the JSON views used on the RPC are in
+ * `views.ts`.
+ */
+
+/** 0 = ed25519 (32-byte key, 64-byte signature), 1 = secp256k1 (64-byte uncompressed key without the 0x04
+ * prefix, 65-byte signature r‖s‖v). */
+export type KeyType = 0 | 1;
+export const KEY_TYPE_ED25519 = 0 as const;
+export const KEY_TYPE_SECP256K1 = 1 as const;
+
+export interface PublicKey {
+  keyType: KeyType;
+  /** 32 bytes for ed25519, 64 for secp256k1. */
+  data: Uint8Array;
+}
+
+export interface Signature {
+  keyType: KeyType;
+  /** 64 bytes for ed25519, 65 for secp256k1. */
+  data: Uint8Array;
+}
+
+export interface FunctionCallPermission {
+  /** `null` means unlimited allowance. */
+  allowance: bigint | null;
+  receiverId: string;
+  methodNames: string[];
+}
+
+export type AccessKeyPermission =
+  | { kind: 'FullAccess' }
+  | ({ kind: 'FunctionCall' } & FunctionCallPermission);
+
+export interface AccessKey {
+  nonce: bigint;
+  permission: AccessKeyPermission;
+}
+
+export interface DelegateAction {
+  senderId: string;
+  receiverId: string;
+  /** Any action except another Delegate. */
+  actions: Action[];
+  nonce: bigint;
+  maxBlockHeight: bigint;
+  publicKey: PublicKey;
+}
+
+export interface SignedDelegateAction {
+  delegateAction: DelegateAction;
+  signature: Signature;
+}
+
+/** Action enum; `type` names follow nearcore, discriminants 0..8 in this order. */
+export type Action =
+  | { type: 'CreateAccount' }
+  | { type: 'DeployContract'; code: Uint8Array }
+  | { type: 'FunctionCall'; methodName: string; args: Uint8Array; gas: bigint; deposit: bigint }
+  | { type: 'Transfer'; deposit: bigint }
+  | { type: 'Stake'; stake: bigint; publicKey: PublicKey }
+  | { type: 'AddKey'; publicKey: PublicKey; accessKey: AccessKey }
+  | { type: 'DeleteKey'; publicKey: PublicKey }
+  | { type: 'DeleteAccount'; beneficiaryId: string }
+  | { type: 'Delegate'; signedDelegateAction: SignedDelegateAction };
+
+export type ActionType = Action['type'];
+
+export interface Transaction {
+  /** 0 = TransactionV0, 1 = TransactionV1 (adds `priorityFee`, borsh-prefixed with byte 0x01). */
+  version: 0 | 1;
+  signerId: string;
+  publicKey: PublicKey;
+  nonce: bigint;
+  receiverId: string;
+  /** 32 bytes. */
+  blockHash: Uint8Array;
+  actions: Action[];
+  /** Only for V1; 0n for V0. */
+  priorityFee: bigint;
+}
+
+export interface SignedTransaction {
+  transaction: Transaction;
+  signature: Signature;
+}
+
+export interface DataReceiver {
+  /** 32 bytes. */
+  dataId: Uint8Array;
+  receiverId: string;
+}
+
+export interface ActionReceipt {
+  signerId: string;
+  signerPublicKey: PublicKey;
+  gasPrice: bigint;
+  outputDataReceivers: DataReceiver[];
+  /** 32-byte data ids. */
+  inputDataIds: Uint8Array[];
+  actions: Action[];
+}
+
+export interface DataReceipt {
+  dataId: Uint8Array;
+  /** `null` when the producing receipt failed. */
+  data: Uint8Array | null;
+}
+
+export interface Receipt {
+  predecessorId: string;
+  receiverId: string;
+  /** 32 bytes. */
+  receiptId: Uint8Array;
+  receipt:
+    | ({ kind: 'Action' } & ActionReceipt & { isPromiseYield: boolean })
+    | ({ kind: 'Data' } & DataReceipt & { isPromiseResume: boolean });
+  priority: bigint;
+  /** Borsh version: ReceiptV0 (no priority) or ReceiptV1 (0x01 prefix, priority u64 at the end). When absent,
+   * encoding uses V0 if `priority` is 0 and V1 otherwise; decoding always sets it. */
+  version?: 0 | 1;
+}
