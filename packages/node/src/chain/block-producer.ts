@@ -1,0 +1,109 @@
+/**
+ * When blocks are made. `automine` (default) makes blocks back to back while there is work — transactions in
+ * the pool, receipts in flight, transactions someone waits on — and until the last block that did work is
+ * final (two more blocks), then idles. `interval` makes one block every `blockTimeMs`. `manual` makes blocks
+ * only when asked (`produce`).
+ */
+
+import type { PendingTransaction } from '../runtime/apply-chunk.js';
+import type { Chain } from './chain.js';
+import type { BlockRecord } from './records.js';
+import type { TxPool } from './tx-pool.js';
+
+export type ProductionMode =
+  | { kind: 'automine' }
+  | { kind: 'interval'; blockTimeMs: number }
+  | { kind: 'manual' };
+
+/** Most transactions one block takes from the pool. */
+export const MAX_TRANSACTIONS_PER_BLOCK = 4000;
+
+export interface BlockProducerHooks {
+  /** Whether someone waits on a transaction that is in the pool or in flight. */
+  hasWaiters(): boolean;
+  /** Called with transactions a block dropped because they no longer pass the checks. */
+  onDropped?(dropped: ReturnType<Chain['produceBlock']>['dropped']): void;
+  onError?(error: unknown): void;
+}
+
+export class BlockProducer {
+  private timer: NodeJS.Timeout | undefined;
+  private scheduled = false;
+  private stopped = false;
+  /** Height of the last block that included a transaction or executed a receipt. */
+  private lastWorkHeight = Number.NEGATIVE_INFINITY;
+  private nextTimestampNs: bigint | undefined;
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly pool: TxPool,
+    readonly mode: ProductionMode,
+    private readonly hooks: BlockProducerHooks,
+  ) {}
+
+  start(): void {
+    if (this.mode.kind === 'interval') {
+      this.timer = setInterval(() => this.safeProduce(), this.mode.blockTimeMs);
+    }
+    this.notify();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Tells the producer there may be work (a transaction arrived, someone started waiting). */
+  notify(): void {
+    if (this.mode.kind !== 'automine' || this.scheduled || this.stopped) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.stopped || !this.hasWork()) return;
+      if (this.safeProduce()) this.notify();
+    });
+  }
+
+  /** Sets the timestamp of the next block (nanoseconds). */
+  setNextTimestamp(timestampNs: bigint): void {
+    this.nextTimestampNs = timestampNs;
+  }
+
+  /** Makes `count` blocks now, whatever the mode. */
+  produce(count = 1): BlockRecord[] {
+    const blocks: BlockRecord[] = [];
+    for (let i = 0; i < count; i++) blocks.push(this.produceOne());
+    this.notify();
+    return blocks;
+  }
+
+  private hasWork(): boolean {
+    return (
+      this.pool.size > 0 ||
+      this.chain.pendingReceiptCount > 0 ||
+      this.chain.head.height < this.lastWorkHeight + 2 ||
+      this.hooks.hasWaiters()
+    );
+  }
+
+  private safeProduce(): boolean {
+    try {
+      this.produceOne();
+      return true;
+    } catch (error) {
+      this.hooks.onError?.(error);
+      return false;
+    }
+  }
+
+  private produceOne(): BlockRecord {
+    const txs: PendingTransaction[] = this.pool.take(MAX_TRANSACTIONS_PER_BLOCK);
+    const hadReceipts = this.chain.pendingReceiptCount > 0;
+    const timestampNs = this.nextTimestampNs;
+    this.nextTimestampNs = undefined;
+    const produced = this.chain.produceBlock(txs, timestampNs === undefined ? {} : { timestampNs });
+    if (produced.included.length > 0 || hadReceipts) this.lastWorkHeight = produced.block.height;
+    if (produced.dropped.length > 0) this.hooks.onDropped?.(produced.dropped);
+    return produced.block;
+  }
+}

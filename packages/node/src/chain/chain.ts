@@ -1,0 +1,666 @@
+/**
+ * The chain: the store of blocks and the state, its head, and the transition from one block to the next.
+ *
+ * A block at height h is made in one step (`produceBlock`): its chunks are applied (transactions become
+ * receipts, the receipts produced by block h-1 execute), its header is built from the results of block h-1's
+ * chunks (as nearcore's chunk headers carry the previous chunk's outcome root, gas used and balance burnt), and
+ * everything it changes — state versions, block, chunks, transactions, receipts, outcomes, the new head — is
+ * written in one store transaction. A crash leaves the chain at the last committed block.
+ */
+import { EventEmitter } from 'node:events';
+import {
+  BorshReader,
+  BorshWriter,
+  base58Decode,
+  base58Encode,
+  combineHash,
+  encodeSignedTransaction,
+  type KeyPair,
+  publicKeyToString,
+  type Receipt,
+  readReceipt,
+  receiptToView,
+  sha256,
+  signatureToString,
+  signedTransactionToView,
+  writeReceipt,
+} from '@shadebox/primitives';
+import { accountIdToShardId, type GenesisConfig, parseGenesisTime } from '../config/genesis.js';
+import { applyChunk, type ChunkResult, type PendingTransaction } from '../runtime/apply-chunk.js';
+import type { BlockContext, RuntimeParams } from '../runtime/runtime-context.js';
+import { StateUpdate } from '../state/state-update.js';
+import { VersionedState } from '../state/versioned-state.js';
+import { type KeyValueStore, WriteBatch } from '../store/key-value-store.js';
+import { BlockMerkleTree } from './block-merkle-tree.js';
+import {
+  type BlockHeaderFields,
+  blockHash,
+  blockHeaderView,
+  type ChunkHeaderFields,
+  chunkHash,
+  chunkHeaderView,
+  ZERO_HASH_B58,
+} from './block-views.js';
+import { Col, heightKey, metaKey } from './columns.js';
+import { nextGasPrice } from './gas-price.js';
+import { applyGenesisRecords, type StateRecordJson } from './genesis-state.js';
+import { stringifyJson } from './json.js';
+import { merkleRoot, merklize } from './merkle.js';
+import { outcomeHash, outcomeView } from './outcome-views.js';
+import type {
+  BlockRecord,
+  ChunkExtra,
+  ChunkRecord,
+  OutcomeRecord,
+  ReceiptRecord,
+  TransactionRecord,
+} from './records.js';
+
+const utf8 = new TextEncoder();
+const utf8d = new TextDecoder();
+const HEAD_KEY = metaKey('head');
+
+export interface ChainOptions {
+  store: KeyValueStore;
+  genesis: GenesisConfig;
+  params: RuntimeParams;
+  /** The block producer's key (validator_key.json). */
+  validatorKey: KeyPair;
+  validatorAccountId: string;
+  /** Clock for block timestamps, in nanoseconds. */
+  now?: () => bigint;
+}
+
+export interface ProducedBlock {
+  block: BlockRecord;
+  /** Transactions dropped at inclusion because they no longer passed the checks. */
+  dropped: ChunkResult['dropped'];
+  /** Hashes of transactions included. */
+  included: Uint8Array[];
+}
+
+export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
+  readonly state: VersionedState;
+  readonly genesis: GenesisConfig;
+  readonly numShards: number;
+  readonly genesisHeight: number;
+  private headRecord!: BlockRecord;
+  private genesisRecord!: BlockRecord;
+  /** Receipts the head block produced, by the shard that produced them, to be executed by the next block. */
+  private incoming: Receipt[][] = [];
+  private readonly recent = new Map<number, BlockRecord>();
+  private readonly now: () => bigint;
+
+  constructor(private readonly options: ChainOptions) {
+    super();
+    this.genesis = options.genesis;
+    this.state = new VersionedState(options.store, Col.State);
+    this.numShards = options.genesis.shard_layout.V0.num_shards;
+    this.genesisHeight = options.genesis.genesis_height;
+    this.now = options.now ?? (() => BigInt(Date.now()) * 1_000_000n);
+    const head = options.store.get(Col.Meta, HEAD_KEY);
+    if (head) this.loadHead(Number(new DataView(head.buffer, head.byteOffset).getBigUint64(0)));
+    else this.writeGenesis();
+  }
+
+  get store(): KeyValueStore {
+    return this.options.store;
+  }
+
+  get params(): RuntimeParams {
+    return this.options.params;
+  }
+
+  get head(): BlockRecord {
+    return this.headRecord;
+  }
+
+  get genesisBlock(): BlockRecord {
+    return this.genesisRecord;
+  }
+
+  get validatorAccountId(): string {
+    return this.options.validatorAccountId;
+  }
+
+  get validatorPublicKey(): string {
+    return publicKeyToString(this.options.validatorKey.publicKey);
+  }
+
+  /** Receipts produced by the head block and not yet executed. */
+  get pendingReceiptCount(): number {
+    return this.incoming.reduce((n, list) => n + list.length, 0);
+  }
+
+  shardOf(accountId: string): number {
+    return accountIdToShardId(this.genesis.shard_layout, accountId);
+  }
+
+  /** Lowest height whose block is still stored. */
+  earliestHeight(): number {
+    return this.genesisHeight;
+  }
+
+  /** Height of the block that is `near-final` (head - 1) and `final` (head - 2). */
+  finalHeight(kind: 'optimistic' | 'near-final' | 'final'): number {
+    const offset = kind === 'final' ? 2 : kind === 'near-final' ? 1 : 0;
+    return Math.max(this.genesisHeight, this.headRecord.height - offset);
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------------------
+
+  blockByHeight(height: number): BlockRecord | undefined {
+    const cached = this.recent.get(height);
+    if (cached) return cached;
+    const hash = this.store.get(Col.BlockHeight, heightKey(height));
+    return hash ? this.blockByHashBytes(hash) : undefined;
+  }
+
+  blockByHash(hash: string): BlockRecord | undefined {
+    let bytes: Uint8Array;
+    try {
+      bytes = base58Decode(hash);
+    } catch {
+      return undefined;
+    }
+    if (bytes.length !== 32) return undefined;
+    return this.blockByHashBytes(bytes);
+  }
+
+  private blockByHashBytes(hash: Uint8Array): BlockRecord | undefined {
+    const raw = this.store.get(Col.Block, hash);
+    return raw ? (JSON.parse(utf8d.decode(raw)) as BlockRecord) : undefined;
+  }
+
+  chunk(chunkHashB58: string): ChunkRecord | undefined {
+    let key: Uint8Array;
+    try {
+      key = base58Decode(chunkHashB58);
+    } catch {
+      return undefined;
+    }
+    const raw = this.store.get(Col.Chunk, key);
+    return raw ? (JSON.parse(utf8d.decode(raw)) as ChunkRecord) : undefined;
+  }
+
+  transaction(hash: Uint8Array): TransactionRecord | undefined {
+    const raw = this.store.get(Col.Transaction, hash);
+    return raw ? (JSON.parse(utf8d.decode(raw)) as TransactionRecord) : undefined;
+  }
+
+  outcome(id: Uint8Array): OutcomeRecord | undefined {
+    const raw = this.store.get(Col.Outcome, id);
+    return raw ? (JSON.parse(utf8d.decode(raw)) as OutcomeRecord) : undefined;
+  }
+
+  receipt(id: Uint8Array): ReceiptRecord | undefined {
+    const raw = this.store.get(Col.Receipt, id);
+    return raw ? (JSON.parse(utf8d.decode(raw)) as ReceiptRecord) : undefined;
+  }
+
+  /** A read-only view of the state as of block `height`. */
+  stateAt(height: number): StateUpdate {
+    return new StateUpdate(this.state, height);
+  }
+
+  // ---- block production ----------------------------------------------------------------------------------
+
+  produceBlock(transactions: PendingTransaction[], options: { timestampNs?: bigint } = {}): ProducedBlock {
+    const prev = this.headRecord;
+    const height = prev.height + 1;
+    const timestampNs = maxBigint(options.timestampNs ?? this.now(), BigInt(prev.timestampNs) + 1n);
+    const gasPrice = BigInt(prev.gasPrice);
+    const epoch = this.epochOf(height);
+    const context: BlockContext = {
+      height: BigInt(height),
+      blockHash: new Uint8Array(32),
+      gasPrice,
+      timestampNs,
+      epochLength: BigInt(this.genesis.epoch_length),
+      minimumStake: this.minimumStake(),
+    };
+
+    // Apply each shard's chunk on its own overlay of the state after the previous block.
+    const byShard = (accountId: string) => this.shardOf(accountId);
+    const results: ChunkResult[] = [];
+    const updates: StateUpdate[] = [];
+    for (let shard = 0; shard < this.numShards; shard++) {
+      const state = new StateUpdate(this.state, prev.height);
+      const txs = transactions.filter((t) => byShard(t.signedTransaction.transaction.signerId) === shard);
+      const receipts = this.incoming.flat().filter((r) => byShard(r.receiverId) === shard);
+      results.push(applyChunk(this.params, context, state, txs, receipts));
+      updates.push(state);
+    }
+
+    // Chunk headers: this block's transactions and the previous chunks' results.
+    const chunkFields: ChunkHeaderFields[] = [];
+    const chunkBodies: Array<{ txs: PendingTransaction[]; receipts: Receipt[] }> = [];
+    for (let shard = 0; shard < this.numShards; shard++) {
+      const extra = prev.chunkExtras[shard];
+      const txs = results[shard].transactions;
+      const prevReceipts = this.incoming[shard] ?? [];
+      const body = new BorshWriter();
+      body.u32(txs.length);
+      for (const t of txs) body.fixedBytes(encodeSignedTransaction(t.signedTransaction));
+      body.u32(prevReceipts.length);
+      for (const r of prevReceipts) writeReceipt(body, r);
+      const bodyBytes = body.toBytes();
+      chunkBodies.push({ txs, receipts: prevReceipts });
+      chunkFields.push({
+        prevBlockHash: prev.hash,
+        prevStateRoot: extra.stateRoot,
+        outcomeRoot: extra.outcomeRoot,
+        encodedMerkleRoot: base58Encode(sha256(bodyBytes)),
+        encodedLength: bodyBytes.length,
+        heightCreated: height,
+        shardId: shard,
+        gasUsed: BigInt(extra.gasUsed),
+        gasLimit: BigInt(this.genesis.gas_limit),
+        balanceBurnt: BigInt(extra.balanceBurnt),
+        outgoingReceiptsRoot: extra.outgoingReceiptsRoot,
+        txRoot: base58Encode(merkleRoot(txs.map((t) => t.hash))),
+        validatorProposals: extra.validatorProposals,
+      });
+    }
+    const chunkHashes = chunkFields.map((f) => chunkHash(f));
+    const chunkHeaderViews = chunkFields.map((f, i) =>
+      chunkHeaderView(f, base58Encode(chunkHashes[i]), height, this.sign(chunkHashes[i])),
+    );
+
+    const burnt = chunkFields.reduce((sum, f) => sum + f.balanceBurnt, 0n);
+    const gasUsed = chunkFields.reduce((sum, f) => sum + f.gasUsed, 0n);
+    const gasLimit = chunkFields.reduce((sum, f) => sum + f.gasLimit, 0n);
+    const merkleTree = BlockMerkleTree.fromJSON(prev.blockMerkleTree);
+    const hdr: BlockHeaderFields = {
+      height,
+      prevHeight: prev.height,
+      epochId: epoch.epochId,
+      nextEpochId: epoch.nextEpochId,
+      prevHash: prev.hash,
+      prevStateRoot: base58Encode(merkleRoot(chunkFields.map((f) => base58Decode(f.prevStateRoot)))),
+      blockBodyHash: base58Encode(sha256(utf8.encode(stringifyJson(chunkHeaderViews)))),
+      chunkReceiptsRoot: base58Encode(
+        merkleRoot(chunkFields.map((f) => base58Decode(f.outgoingReceiptsRoot))),
+      ),
+      chunkHeadersRoot: base58Encode(merkleRoot(chunkHashes)),
+      chunkTxRoot: base58Encode(merkleRoot(chunkFields.map((f) => base58Decode(f.txRoot)))),
+      outcomeRoot: base58Encode(merkleRoot(chunkFields.map((f) => base58Decode(f.outcomeRoot)))),
+      chunksIncluded: this.numShards,
+      timestampNs,
+      randomValue: base58Encode(sha256(combineHash(base58Decode(prev.randomValue), heightKey(height)))),
+      validatorProposals: chunkFields.flatMap((f) => f.validatorProposals),
+      chunkMask: chunkFields.map(() => true),
+      gasPrice: nextGasPrice(this.genesis, gasPrice, gasUsed, gasLimit),
+      blockOrdinal: height - this.genesisHeight + 1,
+      totalSupply: BigInt(prev.totalSupply) - burnt,
+      lastFinalBlock: this.hashAtOrGenesis(height - 2),
+      lastDsFinalBlock: prev.hash,
+      nextBpHash: this.nextBpHash(),
+      blockMerkleRoot: base58Encode(merkleTree.root()),
+      approvals: [this.sign(sha256(combineHash(base58Decode(prev.hash), heightKey(height))))],
+      latestProtocolVersion: this.genesis.protocol_version,
+      chunkEndorsements: chunkFields.map(() => [1]),
+    };
+    const hashBytes = blockHash(hdr);
+    const hash = base58Encode(hashBytes);
+    merkleTree.insert(hashBytes);
+
+    const batch = new WriteBatch();
+    const record = this.recordBlock(
+      batch,
+      hdr,
+      hash,
+      chunkHeaderViews,
+      chunkBodies,
+      results,
+      updates,
+      merkleTree,
+      epoch,
+    );
+    this.store.commit(batch);
+    this.advanceHead(record, results);
+    return {
+      block: record,
+      dropped: results.flatMap((r) => r.dropped),
+      included: results.flatMap((r) => r.transactions.map((t) => t.hash)),
+    };
+  }
+
+  /** Writes everything block `hdr` changes into `batch` and returns its record. */
+  private recordBlock(
+    batch: WriteBatch,
+    hdr: BlockHeaderFields,
+    hash: string,
+    chunkHeaderViews: ReturnType<typeof chunkHeaderView>[],
+    chunkBodies: Array<{ txs: PendingTransaction[]; receipts: Receipt[] }>,
+    results: ChunkResult[],
+    updates: StateUpdate[],
+    merkleTree: BlockMerkleTree,
+    epoch: { epochId: string; nextEpochId: string },
+  ): BlockRecord {
+    const height = hdr.height;
+    const hashBytes = base58Decode(hash);
+    const author = this.options.validatorAccountId;
+    const chunkExtras: ChunkExtra[] = [];
+    const stateChanges: Array<{ shard: number; key: string; value: string | null; cause: unknown }> = [];
+    const outgoing = new BorshWriter();
+    outgoing.u32(this.numShards);
+
+    for (let shard = 0; shard < this.numShards; shard++) {
+      const result = results[shard];
+      const writes = updates[shard].finish();
+      this.state.write(batch, height, writes);
+      for (const change of updates[shard].changes) {
+        stateChanges.push({
+          shard,
+          key: Buffer.from(change.key).toString('base64'),
+          value: change.value ? Buffer.from(change.value).toString('base64') : null,
+          cause: change.cause,
+        });
+      }
+      const { root: outcomeRoot, paths } = merklize(result.outcomes.map(outcomeHash));
+      result.outcomes.forEach((outcome, i) => {
+        const rec: OutcomeRecord = {
+          height,
+          ...(outcome.receipt ? { predecessorId: outcome.receipt.predecessorId } : {}),
+          view: outcomeView(outcome, hash, paths[i]),
+        };
+        batch.put(Col.Outcome, outcome.id, utf8.encode(stringifyJson(rec)));
+        if (outcome.receipt) {
+          const rr: ReceiptRecord = {
+            view: receiptToView(outcome.receipt) as unknown as Record<string, unknown>,
+          };
+          batch.put(Col.Receipt, outcome.receipt.receiptId, utf8.encode(stringifyJson(rr)));
+        }
+      });
+      for (const tx of result.transactions) {
+        const rec: TransactionRecord = {
+          height,
+          blockHash: hash,
+          shardId: shard,
+          signerId: tx.signedTransaction.transaction.signerId,
+          view: signedTransactionToView(tx.signedTransaction, tx.hash) as unknown as Record<string, unknown>,
+        };
+        batch.put(Col.Transaction, tx.hash, utf8.encode(stringifyJson(rec)));
+      }
+      outgoing.u32(result.outgoingReceipts.length);
+      for (const r of result.outgoingReceipts) {
+        const rr: ReceiptRecord = { view: receiptToView(r) as unknown as Record<string, unknown> };
+        batch.put(Col.Receipt, r.receiptId, utf8.encode(stringifyJson(rr)));
+        writeReceipt(outgoing, r);
+      }
+      const prevExtra = this.headRecord?.chunkExtras[shard];
+      const digest = sha256(utf8.encode(stringifyJson(stateChanges.filter((c) => c.shard === shard))));
+      chunkExtras.push({
+        stateRoot: base58Encode(combineHash(base58Decode(prevExtra?.stateRoot ?? ZERO_HASH_B58), digest)),
+        outcomeRoot: base58Encode(outcomeRoot),
+        gasUsed: result.gasUsed.toString(),
+        balanceBurnt: result.balanceBurnt.toString(),
+        outgoingReceiptsRoot: base58Encode(merkleRoot(result.outgoingReceipts.map((r) => r.receiptId))),
+        validatorProposals: result.validatorProposals.map((p) => ({
+          account_id: p.accountId,
+          public_key: publicKeyToString({ keyType: 0, data: p.publicKey }),
+          stake: p.stake.toString(),
+          validator_stake_struct_version: 'V1' as const,
+        })),
+      });
+    }
+
+    const chunkHashesB58 = chunkHeaderViews.map((v) => v.chunk_hash);
+    chunkHeaderViews.forEach((header, shard) => {
+      const body = chunkBodies[shard];
+      const chunkRecord: ChunkRecord = {
+        blockHash: hash,
+        height,
+        shardId: shard,
+        view: {
+          author,
+          header,
+          transactions: body.txs.map((t) => signedTransactionToView(t.signedTransaction, t.hash)),
+          receipts: body.receipts.map((r) => receiptToView(r)),
+        },
+      };
+      batch.put(Col.Chunk, base58Decode(header.chunk_hash), utf8.encode(stringifyJson(chunkRecord)));
+    });
+
+    const view = {
+      author,
+      header: blockHeaderView(hdr, hash, this.sign(hashBytes)),
+      chunks: chunkHeaderViews,
+    };
+    const record: BlockRecord = {
+      height,
+      hash,
+      prevHash: hdr.prevHash,
+      viewJson: stringifyJson(view),
+      chunkExtras,
+      chunkHashes: chunkHashesB58,
+      gasPrice: hdr.gasPrice.toString(),
+      totalSupply: hdr.totalSupply.toString(),
+      timestampNs: hdr.timestampNs.toString(),
+      randomValue: hdr.randomValue,
+      epochId: epoch.epochId,
+      nextEpochId: epoch.nextEpochId,
+      blockMerkleTree: merkleTree.toJSON(),
+    };
+    batch.put(Col.Block, hashBytes, utf8.encode(JSON.stringify(record)));
+    batch.put(Col.BlockHeight, heightKey(height), hashBytes);
+    batch.put(Col.OutgoingReceipts, heightKey(height), outgoing.toBytes());
+    batch.put(Col.StateChanges, heightKey(height), utf8.encode(JSON.stringify(stateChanges)));
+    batch.put(Col.Meta, HEAD_KEY, heightKey(height));
+    return record;
+  }
+
+  private advanceHead(record: BlockRecord, results: ChunkResult[]): void {
+    this.headRecord = record;
+    this.incoming = results.map((r) => r.outgoingReceipts);
+    this.recent.set(record.height, record);
+    if (this.recent.size > 64) this.recent.delete(Math.min(...this.recent.keys()));
+    this.emit('block', record);
+  }
+
+  // ---- genesis and restart -------------------------------------------------------------------------------
+
+  private writeGenesis(): void {
+    const g = this.genesis;
+    const height = g.genesis_height;
+    const batch = new WriteBatch();
+    const chunkExtras: ChunkExtra[] = [];
+    for (let shard = 0; shard < this.numShards; shard++) {
+      const state = new StateUpdate(undefined, -1);
+      const records = (g.records as StateRecordJson[]).filter(
+        (r) => this.shardOf(recordAccount(r)) === shard,
+      );
+      applyGenesisRecords(state, records, this.params);
+      const writes = state.finish();
+      this.state.write(batch, height, writes);
+      const digest = sha256(utf8.encode(JSON.stringify(writes.map(([k, v]) => [b64(k), v && b64(v)]))));
+      chunkExtras.push({
+        stateRoot: base58Encode(digest),
+        outcomeRoot: ZERO_HASH_B58,
+        gasUsed: '0',
+        balanceBurnt: '0',
+        outgoingReceiptsRoot: ZERO_HASH_B58,
+        validatorProposals: [],
+      });
+    }
+    const timestampNs = parseGenesisTime(g.genesis_time);
+    const chunkFields: ChunkHeaderFields[] = chunkExtras.map((extra, shard) => ({
+      prevBlockHash: ZERO_HASH_B58,
+      prevStateRoot: extra.stateRoot,
+      outcomeRoot: ZERO_HASH_B58,
+      encodedMerkleRoot: ZERO_HASH_B58,
+      encodedLength: 8,
+      heightCreated: height,
+      shardId: shard,
+      gasUsed: 0n,
+      gasLimit: BigInt(g.gas_limit),
+      balanceBurnt: 0n,
+      outgoingReceiptsRoot: ZERO_HASH_B58,
+      txRoot: ZERO_HASH_B58,
+      validatorProposals: [],
+    }));
+    const chunkHashes = chunkFields.map((f) => chunkHash(f));
+    const chunkHeaderViews = chunkFields.map((f, i) =>
+      chunkHeaderView(
+        f,
+        base58Encode(chunkHashes[i]),
+        height,
+        signatureToString({ keyType: 0, data: new Uint8Array(64) }),
+      ),
+    );
+    const hdr: BlockHeaderFields = {
+      height,
+      prevHeight: null,
+      epochId: ZERO_HASH_B58,
+      nextEpochId: ZERO_HASH_B58,
+      prevHash: ZERO_HASH_B58,
+      prevStateRoot: base58Encode(merkleRoot(chunkFields.map((f) => base58Decode(f.prevStateRoot)))),
+      blockBodyHash: base58Encode(sha256(utf8.encode(stringifyJson(chunkHeaderViews)))),
+      chunkReceiptsRoot: ZERO_HASH_B58,
+      chunkHeadersRoot: base58Encode(merkleRoot(chunkHashes)),
+      chunkTxRoot: ZERO_HASH_B58,
+      outcomeRoot: ZERO_HASH_B58,
+      chunksIncluded: this.numShards,
+      timestampNs,
+      randomValue: ZERO_HASH_B58,
+      validatorProposals: [],
+      chunkMask: chunkFields.map(() => true),
+      gasPrice: BigInt(g.min_gas_price),
+      blockOrdinal: 1,
+      totalSupply: BigInt(g.total_supply),
+      lastFinalBlock: ZERO_HASH_B58,
+      lastDsFinalBlock: ZERO_HASH_B58,
+      nextBpHash: this.nextBpHash(),
+      blockMerkleRoot: ZERO_HASH_B58,
+      approvals: [],
+      latestProtocolVersion: g.protocol_version,
+      chunkEndorsements: [],
+    };
+    const hashBytes = blockHash(hdr);
+    const hash = base58Encode(hashBytes);
+    const tree = BlockMerkleTree.empty();
+    tree.insert(hashBytes);
+    const view = {
+      author: this.options.validatorAccountId,
+      header: blockHeaderView(hdr, hash, signatureToString({ keyType: 0, data: new Uint8Array(64) })),
+      chunks: chunkHeaderViews,
+    };
+    const record: BlockRecord = {
+      height,
+      hash,
+      prevHash: ZERO_HASH_B58,
+      viewJson: stringifyJson(view),
+      chunkExtras,
+      chunkHashes: chunkHeaderViews.map((v) => v.chunk_hash),
+      gasPrice: hdr.gasPrice.toString(),
+      totalSupply: hdr.totalSupply.toString(),
+      timestampNs: timestampNs.toString(),
+      randomValue: ZERO_HASH_B58,
+      epochId: ZERO_HASH_B58,
+      nextEpochId: hash,
+      blockMerkleTree: tree.toJSON(),
+    };
+    chunkHeaderViews.forEach((header, shard) => {
+      const chunkRecord: ChunkRecord = {
+        blockHash: hash,
+        height,
+        shardId: shard,
+        view: { author: this.options.validatorAccountId, header, transactions: [], receipts: [] },
+      };
+      batch.put(Col.Chunk, base58Decode(header.chunk_hash), utf8.encode(stringifyJson(chunkRecord)));
+    });
+    batch.put(Col.Block, hashBytes, utf8.encode(JSON.stringify(record)));
+    batch.put(Col.BlockHeight, heightKey(height), hashBytes);
+    batch.put(Col.Meta, metaKey('genesis'), hashBytes);
+    batch.put(Col.Meta, HEAD_KEY, heightKey(height));
+    this.store.commit(batch);
+    this.genesisRecord = record;
+    this.headRecord = record;
+    this.recent.set(height, record);
+    this.incoming = [];
+  }
+
+  private loadHead(height: number): void {
+    const head = this.blockByHeight(height);
+    const genesis = this.blockByHeight(this.genesisHeight);
+    if (!head || !genesis) throw new Error(`store is corrupt: head block ${height} or genesis is missing`);
+    this.headRecord = head;
+    this.genesisRecord = genesis;
+    const raw = this.store.get(Col.OutgoingReceipts, heightKey(height));
+    this.incoming = [];
+    if (raw) {
+      const r = new BorshReader(raw);
+      const shards = r.u32();
+      for (let s = 0; s < shards; s++) {
+        const list: Receipt[] = [];
+        const n = r.u32();
+        for (let i = 0; i < n; i++) list.push(readReceipt(r));
+        this.incoming.push(list);
+      }
+    }
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------------------
+
+  private sign(message: Uint8Array): string {
+    return signatureToString(this.options.validatorKey.sign(message));
+  }
+
+  private hashAtOrGenesis(height: number): string {
+    if (height < this.genesisHeight) return ZERO_HASH_B58;
+    return this.blockByHeight(height)?.hash ?? this.genesisRecord.hash;
+  }
+
+  /** Epoch `k` spans heights (genesis + 1 + (k-1)·L, genesis + k·L]; its id is the hash of the last block of
+   * epoch k-2 (zero for the first, the genesis hash for the second), as nearcore's epoch manager names them. */
+  epochOf(height: number): {
+    epochId: string;
+    nextEpochId: string;
+    epochHeight: number;
+    startHeight: number;
+  } {
+    const L = this.genesis.epoch_length;
+    const index = Math.max(0, Math.floor((height - this.genesisHeight - 1) / L));
+    const lastOf = (k: number) => this.genesisHeight + (k + 1) * L;
+    const idOf = (k: number) =>
+      k === 0 ? ZERO_HASH_B58 : k === 1 ? this.genesisHashOrPending() : this.hashAtOrGenesis(lastOf(k - 2));
+    return {
+      epochId: idOf(index),
+      nextEpochId: idOf(index + 1),
+      epochHeight: index + 1,
+      startHeight: this.genesisHeight + 1 + index * L,
+    };
+  }
+
+  private genesisHashOrPending(): string {
+    return this.genesisRecord?.hash ?? ZERO_HASH_B58;
+  }
+
+  private nextBpHash(): string {
+    const w = new BorshWriter();
+    for (const v of this.genesis.validators) {
+      w.string(v.account_id);
+      w.string(v.public_key);
+      w.u128(BigInt(v.amount));
+    }
+    return base58Encode(sha256(w.toBytes()));
+  }
+
+  /** The smallest stake a Stake action may ask for: the seat price divided by `minimum_stake_divisor`. */
+  minimumStake(): bigint {
+    const stakes = this.genesis.validators.map((v) => BigInt(v.amount));
+    const seatPrice = stakes.length ? stakes.reduce((a, b) => (a < b ? a : b)) : 0n;
+    return seatPrice / BigInt(this.genesis.minimum_stake_divisor || 1);
+  }
+}
+
+function recordAccount(record: StateRecordJson): string {
+  if ('Account' in record) return record.Account.account_id;
+  if ('AccessKey' in record) return record.AccessKey.account_id;
+  if ('Contract' in record) return record.Contract.account_id;
+  return record.Data.account_id;
+}
+
+const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
+const maxBigint = (a: bigint, b: bigint) => (a > b ? a : b);

@@ -1,0 +1,62 @@
+/**
+ * Execution outcomes: the hash each one contributes to its chunk's `outcome_root` (nearcore's
+ * `ExecutionOutcomeWithId::to_hashes`: the id, the hash of the outcome's fields, one hash per log line) and its
+ * RPC view with the merkle proof to that root.
+ */
+import { BorshWriter, base58Encode, base64Encode, sha256, utf8Encode } from '@shadebox/primitives';
+import type { Outcome } from '../runtime/apply-chunk.js';
+import { u64Json } from './json.js';
+import type { MerklePathItem } from './merkle.js';
+import type { OutcomeView } from './records.js';
+
+function statusView(status: Outcome['status']): unknown {
+  if ('SuccessReceiptId' in status) return { SuccessReceiptId: base58Encode(status.SuccessReceiptId) };
+  return status;
+}
+
+export function outcomeHash(outcome: Outcome): Uint8Array {
+  const fields = new BorshWriter();
+  fields.u32(outcome.receiptIds.length);
+  for (const id of outcome.receiptIds) fields.fixedBytes(id);
+  fields.u64(outcome.gasBurnt);
+  fields.u128(outcome.tokensBurnt);
+  fields.string(outcome.executorId);
+  const status = outcome.status;
+  if ('SuccessReceiptId' in status) {
+    fields.u8(3);
+    fields.fixedBytes(status.SuccessReceiptId);
+  } else if ('SuccessValue' in status) {
+    fields.u8(2);
+    fields.string(status.SuccessValue);
+  } else {
+    fields.u8(1);
+    fields.string(JSON.stringify(status.Failure));
+  }
+  const parts = new BorshWriter();
+  parts.u32(2 + outcome.logs.length);
+  parts.fixedBytes(outcome.id);
+  parts.fixedBytes(sha256(fields.toBytes()));
+  for (const log of outcome.logs) parts.fixedBytes(sha256(utf8Encode(log)));
+  return sha256(parts.toBytes());
+}
+
+export function outcomeView(outcome: Outcome, blockHash: string, proof: MerklePathItem[]): OutcomeView {
+  const isReceipt = outcome.receipt !== undefined;
+  return {
+    proof: proof.map((p) => ({ hash: base58Encode(p.hash), direction: p.direction })),
+    block_hash: blockHash,
+    id: base58Encode(outcome.id),
+    outcome: {
+      logs: outcome.logs,
+      receipt_ids: outcome.receiptIds.map(base58Encode),
+      gas_burnt: u64Json(outcome.gasBurnt) as number,
+      tokens_burnt: outcome.tokensBurnt.toString(),
+      executor_id: outcome.executorId,
+      status: statusView(outcome.status),
+      // nearcore: V1 metadata for transactions; receipts carry a (here empty) gas profile, version 3.
+      metadata: isReceipt ? { version: 3, gas_profile: [] } : { version: 1, gas_profile: null },
+    },
+  };
+}
+
+export const EMPTY_SUCCESS_VALUE = base64Encode(new Uint8Array(0));

@@ -1,0 +1,116 @@
+/**
+ * Accepting transactions and waiting for them: the checks nearcore's RPC runs before a transaction enters the
+ * pool (validity period, then the runtime's checks on the head state), idempotent resubmission, and waits
+ * released as blocks reach the requested `wait_until` level.
+ */
+import { base58Encode, type DecodedSignedTransaction } from '@shadebox/primitives';
+import { invalidTx } from '../runtime/errors.js';
+import { validateTransaction, verifyAndChargeTransaction } from '../runtime/verify-transaction.js';
+import type { BlockProducer } from './block-producer.js';
+import type { Chain } from './chain.js';
+import type { TxPool } from './tx-pool.js';
+import { levelSatisfies, type TxExecutionLevel, type TxStatus, transactionStatus } from './tx-status.js';
+
+export class TransactionTimeoutError extends Error {
+  constructor(readonly txHash: string) {
+    super(`timed out waiting for transaction ${txHash}`);
+  }
+}
+
+interface Waiter {
+  hash: Uint8Array;
+  wanted: TxExecutionLevel;
+  resolve(status: TxStatus): void;
+  reject(error: unknown): void;
+  timer: NodeJS.Timeout;
+}
+
+export class TransactionService {
+  private readonly waiters = new Set<Waiter>();
+  producer: BlockProducer | undefined;
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly pool: TxPool,
+  ) {
+    chain.on('block', () => this.release());
+  }
+
+  /** Whether someone waits on a transaction the chain knows of (so blocks should keep coming). */
+  hasActiveWaiters(): boolean {
+    for (const w of this.waiters) if (this.pool.has(w.hash) || this.chain.transaction(w.hash)) return true;
+    return false;
+  }
+
+  /**
+   * Checks a decoded transaction and puts it in the pool. Resubmitting a transaction that is already pending
+   * or on chain is accepted again without effect. Throws `InvalidTxError`.
+   */
+  submit(decoded: DecodedSignedTransaction, size: number): { hash: string; alreadyKnown: boolean } {
+    const { signedTransaction: stx, hash } = decoded;
+    const hashB58 = base58Encode(hash);
+    if (this.pool.has(hash) || this.chain.transaction(hash)) return { hash: hashB58, alreadyKnown: true };
+
+    const head = this.chain.head;
+    const base = this.chain.blockByHash(base58Encode(stx.transaction.blockHash));
+    if (!base || this.chain.blockByHeight(base.height)?.hash !== base.hash) throw invalidTx.expired();
+    if (head.height > base.height + this.chain.genesis.transaction_validity_period) throw invalidTx.expired();
+
+    const gasPrice = BigInt(head.gasPrice);
+    const cost = validateTransaction(this.chain.params, stx, hash, size, gasPrice);
+    const state = this.chain.stateAt(head.height);
+    verifyAndChargeTransaction(this.chain.params, state, stx, cost, BigInt(head.height + 1));
+    state.rollback();
+
+    this.pool.add({ signedTransaction: stx, hash, size });
+    this.producer?.notify();
+    return { hash: hashB58, alreadyKnown: false };
+  }
+
+  /** The current status, or undefined when the transaction is neither pending nor on chain. */
+  status(hash: Uint8Array): TxStatus | undefined {
+    const status = transactionStatus(this.chain, hash);
+    if (status) return status;
+    return this.pool.has(hash) ? { level: 'NONE' } : undefined;
+  }
+
+  /** Resolves once the transaction reaches `wanted`; rejects with TransactionTimeoutError after `timeoutMs`. */
+  wait(hash: Uint8Array, wanted: TxExecutionLevel, timeoutMs: number): Promise<TxStatus> {
+    const now = this.status(hash);
+    if (now && levelSatisfies(now.level, wanted)) return Promise.resolve(now);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        hash,
+        wanted,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          reject(new TransactionTimeoutError(base58Encode(hash)));
+        }, timeoutMs),
+      };
+      this.waiters.add(waiter);
+      this.producer?.notify();
+    });
+  }
+
+  /** Rejects every waiter (shutdown). */
+  close(error: unknown): void {
+    for (const w of this.waiters) {
+      clearTimeout(w.timer);
+      w.reject(error);
+    }
+    this.waiters.clear();
+  }
+
+  private release(): void {
+    for (const w of this.waiters) {
+      const status = transactionStatus(this.chain, w.hash);
+      if (status && levelSatisfies(status.level, w.wanted)) {
+        clearTimeout(w.timer);
+        this.waiters.delete(w);
+        w.resolve(status);
+      }
+    }
+  }
+}

@@ -1,0 +1,27 @@
+/** A home-directory file (genesis.json, config.json, a key file) that is missing, unreadable or invalid. */
+export interface ConfigIssue {
+  /** The field, as a path into the file (`rpc.addr`, `records[2].Account.account.amount`), or `$` for the file. */
+  field: string;
+  message: string;
+}
+
+export class ConfigFileError extends Error {
+  /** The first problem's field. */
+  readonly field: string;
+
+  constructor(
+    /** The file, as given to the loader (a path, or just its name for in-memory configs). */
+    readonly file: string,
+    readonly issues: readonly ConfigIssue[],
+  ) {
+    super(
+      `${file}: ${issues.map((issue) => (issue.field === '$' ? issue.message : `${issue.field}: ${issue.message}`)).join('; ')}`,
+    );
+    this.name = 'ConfigFileError';
+    this.field = issues[0]?.field ?? '$';
+  }
+
+  static single(file: string, field: string, message: string): ConfigFileError {
+    return new ConfigFileError(file, [{ field, message }]);
+  }
+}

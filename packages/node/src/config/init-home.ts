@@ -1,0 +1,214 @@
+/**
+ * The node's home directory: genesis.json, config.json, validator_key.json and node_key.json, as
+ * `neard init --chain-id localnet` lays them out. `initHome` writes a new home, `loadHome` reads one back and
+ * checks every file (and that the validator key is the genesis validator's), `createEphemeralHome` builds the
+ * same objects in memory for `--memory` runs.
+ */
+import { constants } from 'node:fs';
+import { access, chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KeyPair } from '@shadebox/primitives';
+import { ConfigFileError } from './config-file-error.js';
+import {
+  createDefaultGenesis,
+  type GenesisConfig,
+  InvalidGenesisError,
+  parseGenesis,
+  serializeGenesis,
+} from './genesis.js';
+import {
+  createKeyFile,
+  defaultNodeConfig,
+  type KeyFile,
+  NODE_KEY_ACCOUNT_ID,
+  type NodeConfig,
+  normalizePublicKey,
+  type ProductionMode,
+  parseKeyFile,
+  parseNodeConfig,
+  serializeKeyFile,
+  serializeNodeConfig,
+} from './node-config.js';
+import { loadRuntimeConfig } from './runtime-config.js';
+
+export const CONFIG_FILE = 'config.json';
+
+/** Everything a node needs from its home, checked. */
+export interface Home {
+  /** The home directory, or null for an in-memory home. */
+  dir: string | null;
+  genesis: GenesisConfig;
+  config: NodeConfig;
+  validatorKey: KeyFile;
+  nodeKey: KeyFile;
+}
+
+export interface HomeOptions {
+  /** Chain id. Default `localnet`. */
+  chainId?: string;
+  /** Shards of the V0 layout. Default 1. */
+  numShards?: number;
+  /** The validator account. Default `test.near`. */
+  accountId?: string;
+  /** Reuse this validator secret key (`ed25519:...`) instead of generating one. */
+  validatorSecretKey?: string;
+  /** Genesis time. Default now. */
+  genesisTime?: Date | bigint;
+  /** `rpc.addr`. Default `127.0.0.1:3030`. */
+  rpcAddr?: string;
+  /** `shadebox.production`. Default `automine`. */
+  production?: ProductionMode;
+  /** `shadebox.block_time_ms`. Default 1000. */
+  blockTimeMs?: number;
+  /** `archive`. Default false. */
+  archive?: boolean;
+}
+
+export interface InitHomeOptions extends HomeOptions {
+  /** Overwrite the files of an existing home. Default false. */
+  force?: boolean;
+}
+
+/** initHome found files of an existing home and was not told to overwrite them. */
+export class HomeExistsError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly existing: readonly string[],
+  ) {
+    super(`${dir} already holds a node home (${existing.join(', ')}); pass force to overwrite it`);
+    this.name = 'HomeExistsError';
+  }
+}
+
+/** A new home's contents, in memory: fresh validator and node keys, the default genesis and config. */
+export function createEphemeralHome(options: HomeOptions = {}): Home {
+  const accountId = options.accountId ?? 'test.near';
+  const validatorKeyPair =
+    options.validatorSecretKey === undefined
+      ? KeyPair.fromRandom('ed25519')
+      : KeyPair.fromString(options.validatorSecretKey);
+  const validatorKey = createKeyFile(accountId, validatorKeyPair);
+  const nodeKey = createKeyFile(NODE_KEY_ACCOUNT_ID);
+  const genesis = createDefaultGenesis({
+    validatorKey,
+    runtimeConfig: loadRuntimeConfig(),
+    chainId: options.chainId,
+    numShards: options.numShards,
+    genesisTime: options.genesisTime,
+  });
+  const config = defaultNodeConfig({
+    rpcAddr: options.rpcAddr,
+    production: options.production,
+    blockTimeMs: options.blockTimeMs,
+    archive: options.archive,
+  });
+  return { dir: null, genesis, config, validatorKey, nodeKey };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.F_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes through a temporary file so a crash never leaves half a file behind. */
+async function writeFileAtomic(path: string, text: string, mode: number): Promise<void> {
+  const temporary = `${path}.tmp-${process.pid}`;
+  await writeFile(temporary, text, { mode });
+  await chmod(temporary, mode);
+  await rename(temporary, path);
+}
+
+/**
+ * Creates `dir` (if needed) and writes genesis.json, config.json, validator_key.json and node_key.json
+ * (key files with mode 0600). Refuses with {@link HomeExistsError} when any of them exists, unless `force`.
+ */
+export async function initHome(dir: string, options: InitHomeOptions = {}): Promise<Home> {
+  const home = { ...createEphemeralHome(options), dir };
+  const files = {
+    config: join(dir, CONFIG_FILE),
+    genesis: join(dir, home.config.genesis_file),
+    validatorKey: join(dir, home.config.validator_key_file),
+    nodeKey: join(dir, home.config.node_key_file),
+  };
+  if (!options.force) {
+    const existing: string[] = [];
+    for (const path of Object.values(files)) if (await exists(path)) existing.push(path);
+    if (existing.length > 0) throw new HomeExistsError(dir, existing);
+  }
+  await mkdir(dir, { recursive: true });
+  // Keys first, config.json last: a home is only complete once config.json is there.
+  await writeFileAtomic(files.validatorKey, serializeKeyFile(home.validatorKey), 0o600);
+  await writeFileAtomic(files.nodeKey, serializeKeyFile(home.nodeKey), 0o600);
+  await writeFileAtomic(files.genesis, serializeGenesis(home.genesis), 0o644);
+  await writeFileAtomic(files.config, serializeNodeConfig(home.config), 0o644);
+  return home;
+}
+
+async function readJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw ConfigFileError.single(path, '$', code === 'ENOENT' ? 'file not found' : `cannot read (${code})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw ConfigFileError.single(path, '$', `not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/**
+ * Reads a home written by {@link initHome} (or by `neard init`, for the fields we use) and checks every file;
+ * the validator key must be the one genesis stakes. Throws {@link ConfigFileError} naming the file and field.
+ */
+export async function loadHome(dir: string): Promise<Home> {
+  const configPath = join(dir, CONFIG_FILE);
+  if (!(await exists(configPath))) {
+    throw ConfigFileError.single(configPath, '$', `file not found: ${dir} is not an initialised node home`);
+  }
+  const config = parseNodeConfig(await readJson(configPath), configPath);
+
+  const genesisPath = join(dir, config.genesis_file);
+  let genesis: GenesisConfig;
+  try {
+    genesis = parseGenesis(await readJson(genesisPath));
+  } catch (error) {
+    if (error instanceof InvalidGenesisError) {
+      throw new ConfigFileError(
+        genesisPath,
+        error.issues.map((issue) => ({ field: issue.path, message: issue.message })),
+      );
+    }
+    throw error;
+  }
+
+  const validatorKeyPath = join(dir, config.validator_key_file);
+  const validatorKey = parseKeyFile(await readJson(validatorKeyPath), validatorKeyPath);
+  const nodeKeyPath = join(dir, config.node_key_file);
+  const nodeKey = parseKeyFile(await readJson(nodeKeyPath), nodeKeyPath);
+
+  const validator = genesis.validators.find((v) => v.account_id === validatorKey.account_id);
+  if (validator === undefined) {
+    throw ConfigFileError.single(
+      validatorKeyPath,
+      'account_id',
+      `${validatorKey.account_id} is not a validator in ${config.genesis_file} ` +
+        `(validators: ${genesis.validators.map((v) => v.account_id).join(', ')}); this node could not produce blocks`,
+    );
+  }
+  if (normalizePublicKey(validator.public_key) !== normalizePublicKey(validatorKey.public_key)) {
+    throw ConfigFileError.single(
+      validatorKeyPath,
+      'public_key',
+      `${validatorKey.public_key} is not the staking key of ${validator.account_id} in ${config.genesis_file} ` +
+        `(${validator.public_key})`,
+    );
+  }
+  return { dir, genesis, config, validatorKey, nodeKey };
+}

@@ -1,0 +1,10 @@
+/**
+ * @shadebox/node — a NEAR-protocol node: runtime, chain, store and JSON-RPC.
+ */
+
+export type { ProductionMode } from './chain/block-producer.js';
+export { Chain } from './chain/chain.js';
+export { createEphemeralHome, type Home, HomeExistsError, initHome, loadHome } from './config/init-home.js';
+export { loadRuntimeConfig, PROTOCOL_VERSION } from './config/runtime-config.js';
+export { createLogger, type Logger, silentLogger } from './logger.js';
+export { NODE_VERSION, type RunningNode, type StartNodeOptions, startNode } from './start-node.js';

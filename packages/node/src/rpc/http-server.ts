@@ -1,0 +1,168 @@
+/**
+ * The RPC's HTTP server: `POST /` for JSON-RPC, `GET|HEAD /status` and `/health`, `GET /network_info` and
+ * `/metrics`. Bodies over the limit (10 MiB by default, nearcore's `json_payload_max_size`) get HTTP 413 before
+ * they are read whole. CORS is open, as nearcore's default `cors_allowed_origins: ["*"]`.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { stringifyJson } from '../chain/json.js';
+import type { Logger } from '../logger.js';
+import { type HttpAnswer, handleJsonRpc } from './jsonrpc.js';
+import { health, networkInfo, status } from './methods/node-info.js';
+import type { RpcContext } from './rpc-context.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export interface RpcServerOptions {
+  host: string;
+  port: number;
+  maxBodyBytes?: number;
+  log: Logger;
+}
+
+export interface RpcServer {
+  url: string;
+  address: AddressInfo;
+  close(): Promise<void>;
+}
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, HEAD, OPTIONS',
+  'access-control-allow-headers': 'content-type',
+};
+
+export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions): Promise<RpcServer> {
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const counters = { requests: 0, errors: 0 };
+  const server: Server = createServer((req, res) => {
+    counters.requests++;
+    route(ctx, req, res, maxBody, options.log, counters).catch((error) => {
+      counters.errors++;
+      options.log.error({ err: error }, 'rpc request failed');
+      if (!res.headersSent)
+        send(res, { status: 500, contentType: 'text/plain; charset=utf-8', body: 'Internal Server Error' });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  ctx.rpcAddr = `${host}:${address.port}`;
+  return {
+    url: `http://${host}:${address.port}`,
+    address,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(res: ServerResponse, answer: HttpAnswer, head = false): void {
+  res.writeHead(answer.status, { 'content-type': answer.contentType, ...CORS });
+  res.end(head ? undefined : answer.body);
+}
+
+const json = (value: unknown): HttpAnswer => ({
+  status: 200,
+  contentType: 'application/json',
+  body: stringifyJson(value),
+});
+
+async function route(
+  ctx: RpcContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBody: number,
+  log: Logger,
+  counters: { requests: number; errors: number },
+): Promise<void> {
+  const path = (req.url ?? '/').split('?')[0];
+  const method = req.method ?? 'GET';
+  if (method === 'OPTIONS') {
+    res.writeHead(204, CORS);
+    res.end();
+    return;
+  }
+  if (path === '/' && method === 'POST') {
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (contentType !== 'application/json') {
+      req.resume();
+      send(res, { status: 400, contentType: 'text/plain; charset=utf-8', body: 'Content type error' });
+      return;
+    }
+    const body = await readBody(req, maxBody);
+    if (body === undefined) {
+      send(res, {
+        status: 413,
+        contentType: 'text/plain; charset=utf-8',
+        body: `JSON payload is larger than allowed (limit: ${maxBody} bytes).`,
+      });
+      return;
+    }
+    send(res, await handleJsonRpc(ctx, body, (e) => log.error({ err: e }, 'rpc method failed')));
+    return;
+  }
+  const head = method === 'HEAD';
+  if (method === 'GET' || head) {
+    if (path === '/status') return send(res, json(status(ctx)), head);
+    if (path === '/health') return send(res, json(health()), head);
+    if (path === '/network_info') return send(res, json(networkInfo(ctx)), head);
+    if (path === '/metrics') {
+      const body = [
+        '# TYPE near_block_height_head gauge',
+        `near_block_height_head ${ctx.chain.head.height}`,
+        '# TYPE near_rpc_total_count counter',
+        `near_rpc_total_count ${counters.requests}`,
+        '# TYPE near_receipts_in_flight gauge',
+        `near_receipts_in_flight ${ctx.chain.pendingReceiptCount}`,
+        '',
+      ].join('\n');
+      return send(res, { status: 200, contentType: 'text/plain; charset=utf-8', body }, head);
+    }
+  }
+  req.resume();
+  const known = path === '/' || ['/status', '/health', '/network_info', '/metrics'].includes(path);
+  send(res, {
+    status: known ? 405 : 404,
+    contentType: 'text/plain; charset=utf-8',
+    body: known ? 'Method Not Allowed' : 'Not Found',
+  });
+}
+
+/** The body as text, or undefined when it is longer than `max` bytes (the rest is not read). */
+function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > max) {
+    req.resume();
+    return Promise.resolve(undefined);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > max) {
+        over = true;
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!over) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', reject);
+  });
+}

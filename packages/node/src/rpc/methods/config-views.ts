@@ -1,0 +1,47 @@
+/**
+ * `EXPERIMENTAL_genesis_config` (alias `genesis_config`), `EXPERIMENTAL_protocol_config` and
+ * `EXPERIMENTAL_receipt`.
+ */
+import { base58Decode } from '@shadebox/primitives';
+import { stringifyJson } from '../../chain/json.js';
+import { protocolConfigView } from '../../config/protocol-config-view.js';
+import { notFoundText, parseBlockReference, resolveBlock } from '../block-reference.js';
+import { failParse, objectParams, requireString, typeName } from '../params.js';
+import type { RpcContext } from '../rpc-context.js';
+import { handlerError } from '../rpc-error.js';
+
+export function genesisConfig(ctx: RpcContext) {
+  const { records: _records, ...config } = ctx.chain.genesis;
+  return config;
+}
+
+export function protocolConfig(ctx: RpcContext, params: unknown) {
+  const ref = parseBlockReference(objectParams(params))!;
+  const block = resolveBlock(ctx.chain, ref);
+  if (!block) {
+    const text =
+      'block_id' in ref
+        ? notFoundText(ref.block_id, 'BLOCK HEADER')
+        : 'DB Not Found Error: BLOCK HEADER \n Cause: Unknown';
+    throw handlerError('UNKNOWN_BLOCK', { block_reference: ref }, text);
+  }
+  return { rawJson: stringifyJson(protocolConfigView(ctx.chain.genesis, ctx.runtimeConfig)) };
+}
+
+export function receipt(ctx: RpcContext, params: unknown) {
+  const p = objectParams(params);
+  const id = requireString(p, 'receipt_id');
+  let bytes: Uint8Array;
+  try {
+    bytes = base58Decode(id);
+  } catch {
+    failParse(`invalid value: ${typeName(id)}, expected a receipt id`);
+  }
+  if (bytes.length !== 32) failParse(`invalid value: ${typeName(id)}, expected a receipt id`);
+  const record = ctx.chain.receipt(bytes);
+  if (!record) {
+    const error = { name: 'UNKNOWN_RECEIPT', info: { receipt_id: id } };
+    throw handlerError('UNKNOWN_RECEIPT', { receipt_id: id }, error);
+  }
+  return { rawJson: stringifyJson(record.view) };
+}

@@ -1,0 +1,31 @@
+/**
+ * The JSON-RPC methods this node serves, by name.
+ */
+import type { RpcMethod } from '../rpc-context.js';
+import { block } from './block.js';
+import { chunk } from './chunk.js';
+import { genesisConfig, protocolConfig, receipt } from './config-views.js';
+import { gasPrice } from './gas-price.js';
+import { health, networkInfo, status, validators } from './node-info.js';
+import { query } from './query.js';
+import { broadcastTxAsync, broadcastTxCommit, sendTx, txStatus } from './transactions.js';
+
+export const METHODS: Record<string, RpcMethod> = {
+  status,
+  health,
+  network_info: networkInfo,
+  validators,
+  block,
+  chunk,
+  gas_price: gasPrice,
+  query,
+  send_tx: sendTx,
+  broadcast_tx_async: broadcastTxAsync,
+  broadcast_tx_commit: broadcastTxCommit,
+  tx: txStatus(false),
+  EXPERIMENTAL_tx_status: txStatus(true),
+  EXPERIMENTAL_receipt: receipt,
+  EXPERIMENTAL_genesis_config: genesisConfig,
+  genesis_config: genesisConfig,
+  EXPERIMENTAL_protocol_config: protocolConfig,
+};

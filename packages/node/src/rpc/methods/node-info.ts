@@ -1,0 +1,131 @@
+/**
+ * `status`, `health`, `network_info` and `validators`: this node and its (single) validator.
+ */
+import { notFoundText, parseBlockId, resolveBlockId } from '../block-reference.js';
+import { failParse, objectParams } from '../params.js';
+import type { RpcContext } from '../rpc-context.js';
+import { handlerError } from '../rpc-error.js';
+
+function isoTime(ns: string): string {
+  const n = BigInt(ns);
+  const date = new Date(Number(n / 1_000_000n));
+  const frac = (n % 1_000_000_000n).toString().padStart(9, '0');
+  return `${date.toISOString().slice(0, 19)}.${frac}Z`;
+}
+
+export function status(ctx: RpcContext) {
+  const chain = ctx.chain;
+  const head = chain.head;
+  const earliest = chain.blockByHeight(chain.earliestHeight()) ?? chain.genesisBlock;
+  const epoch = chain.epochOf(head.height);
+  return {
+    version: ctx.version,
+    chain_id: chain.genesis.chain_id,
+    protocol_version: chain.genesis.protocol_version,
+    latest_protocol_version: chain.genesis.protocol_version,
+    rpc_addr: ctx.rpcAddr,
+    validators: chain.genesis.validators.map((v) => ({ account_id: v.account_id })),
+    sync_info: {
+      latest_block_hash: head.hash,
+      latest_block_height: head.height,
+      latest_state_root: head.chunkExtras[0]?.stateRoot,
+      latest_block_time: isoTime(head.timestampNs),
+      syncing: false,
+      earliest_block_hash: earliest.hash,
+      earliest_block_height: earliest.height,
+      earliest_block_time: isoTime(earliest.timestampNs),
+      epoch_id: epoch.epochId,
+      epoch_start_height: epoch.startHeight,
+    },
+    validator_account_id: chain.validatorAccountId,
+    validator_public_key: chain.validatorPublicKey,
+    node_public_key: ctx.nodePublicKey,
+    node_key: null,
+    uptime_sec: Math.floor((Date.now() - ctx.startedAt) / 1000),
+    genesis_hash: chain.genesisBlock.hash,
+    detailed_debug_status: null,
+  };
+}
+
+export function health() {
+  return null;
+}
+
+export function networkInfo(ctx: RpcContext) {
+  return {
+    active_peers: [],
+    num_active_peers: 0,
+    peer_max_count: 40,
+    sent_bytes_per_sec: 0,
+    received_bytes_per_sec: 0,
+    known_producers: [{ account_id: ctx.chain.validatorAccountId, addr: null, peer_id: ctx.nodePublicKey }],
+  };
+}
+
+/** `validators`: `[null]`, `[block_id]`, `{block_id}`, `{epoch_id}` or `null` for the current epoch. */
+export function validators(ctx: RpcContext, params: unknown) {
+  const chain = ctx.chain;
+  let height = chain.head.height;
+  let blockId: unknown = null;
+  if (Array.isArray(params)) {
+    if (params.length !== 1) failParse(`invalid length ${params.length}, expected a tuple of size 1`);
+    blockId = params[0];
+  } else if (params !== null && params !== undefined) {
+    const p = objectParams(params);
+    if (p.epoch_id !== undefined) {
+      const found = [chain.head.height, ...epochStarts(ctx)].find(
+        (h) => chain.epochOf(h).epochId === p.epoch_id,
+      );
+      if (found === undefined) throw handlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
+      height = found;
+    } else if (p.block_id !== undefined) blockId = p.block_id;
+  }
+  if (blockId !== null && blockId !== undefined) {
+    const id = parseBlockId(blockId);
+    const block = resolveBlockId(chain, id);
+    if (!block) throw handlerError('UNKNOWN_BLOCK', {}, notFoundText(id, 'BLOCK'));
+    height = block.height;
+  }
+  const epoch = chain.epochOf(height);
+  const produced = Math.max(0, Math.min(height, chain.head.height) - epoch.startHeight + 1);
+  const shards = Array.from({ length: chain.numShards }, (_, i) => i);
+  return {
+    current_validators: chain.genesis.validators.map((v) => ({
+      account_id: v.account_id,
+      public_key: v.public_key,
+      is_slashed: false,
+      stake: v.amount,
+      shards,
+      shards_endorsed: shards,
+      num_produced_blocks: produced,
+      num_expected_blocks: produced,
+      num_produced_chunks: produced * shards.length,
+      num_expected_chunks: produced * shards.length,
+      num_produced_chunks_per_shard: shards.map(() => produced),
+      num_expected_chunks_per_shard: shards.map(() => produced),
+      num_produced_endorsements: produced * shards.length,
+      num_expected_endorsements: produced * shards.length,
+      num_produced_endorsements_per_shard: shards.map(() => produced),
+      num_expected_endorsements_per_shard: shards.map(() => produced),
+    })),
+    next_validators: chain.genesis.validators.map((v) => ({
+      account_id: v.account_id,
+      public_key: v.public_key,
+      stake: v.amount,
+      shards,
+    })),
+    current_fishermen: [],
+    next_fishermen: [],
+    current_proposals: [],
+    prev_epoch_kickout: [],
+    epoch_start_height: epoch.startHeight,
+    epoch_height: epoch.epochHeight,
+  };
+}
+
+function epochStarts(ctx: RpcContext): number[] {
+  const L = ctx.chain.genesis.epoch_length;
+  const out: number[] = [];
+  for (let h = ctx.chain.genesisHeight + 1; h <= ctx.chain.head.height; h += L) out.push(h);
+  return out;
+}

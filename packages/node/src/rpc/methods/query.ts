@@ -1,0 +1,227 @@
+/**
+ * `query`: accounts, access keys, contract code and state as of a block (`request_type` + a block reference),
+ * and the legacy positional form `["account/alice.near", ""]`.
+ *
+ * As nearcore does, a missing access key and a failed view call are answered with HTTP 200 and
+ * `result.error` (a string), not as errors.
+ */
+import {
+  accessKeyToView,
+  base58Decode,
+  base58Encode,
+  base64Decode,
+  base64Encode,
+  decodeAccessKey,
+  decodePublicKey,
+  isValidAccountId,
+  parsePublicKey,
+  publicKeyToString,
+  sha256,
+} from '@shadebox/primitives';
+import { accountToView, decodeAccount } from '../../state/account.js';
+import {
+  accessKeyKey,
+  accessKeyPrefix,
+  accountKey,
+  contractCodeKey,
+  contractDataPrefix,
+  keySuffix,
+} from '../../state/state-keys.js';
+import { type BlockReference, notFoundText, parseBlockReference, resolveBlock } from '../block-reference.js';
+import { failParse, objectParams, optionalString, type Params, requireString, typeName } from '../params.js';
+import type { RpcContext } from '../rpc-context.js';
+import { handlerError } from '../rpc-error.js';
+
+const REQUEST_TYPES = [
+  'view_account',
+  'view_code',
+  'view_state',
+  'view_access_key',
+  'view_access_key_list',
+  'call_function',
+] as const;
+type RequestType = (typeof REQUEST_TYPES)[number];
+
+/** `trie_viewer_state_size_limit`: accounts with more contract state than this cannot be viewed whole. */
+export const STATE_VIEW_SIZE_LIMIT = 50_000n;
+
+export function query(ctx: RpcContext, params: unknown) {
+  const request = Array.isArray(params) ? legacyQuery(params) : objectParams(params);
+  const requestType = requireString(request, 'request_type');
+  if (!REQUEST_TYPES.includes(requestType as RequestType)) {
+    failParse(
+      `unknown variant \`${requestType}\`, expected one of ${REQUEST_TYPES.map((t) => `\`${t}\``).join(', ')}`,
+    );
+  }
+  const ref = parseBlockReference(request)!;
+  const accountId = requireString(request, 'account_id');
+  const fields = readFields(requestType as RequestType, request);
+  const block = resolveBlock(ctx.chain, ref);
+  if (!block) throw unknownBlock(ref);
+  const at = { block_height: block.height, block_hash: block.hash };
+  if (!isValidAccountId(accountId)) {
+    throw handlerError(
+      'INVALID_ACCOUNT',
+      { requested_account_id: accountId, ...at },
+      `Account ID ${JSON.stringify(accountId)} is invalid`,
+    );
+  }
+  const state = ctx.chain.stateAt(block.height);
+  const accountBytes = state.get(accountKey(accountId));
+
+  switch (requestType as RequestType) {
+    case 'view_account': {
+      if (!accountBytes) throw unknownAccount(accountId, at);
+      return { ...accountToView(decodeAccount(accountBytes)), ...at };
+    }
+    case 'view_code': {
+      if (!accountBytes) throw unknownAccount(accountId, at);
+      const code = state.get(contractCodeKey(accountId));
+      if (!code) {
+        throw handlerError(
+          'NO_CONTRACT_CODE',
+          { contract_account_id: accountId, ...at },
+          `Contract code for contract ID #${accountId} has never been observed on the node`,
+        );
+      }
+      return { code_base64: base64Encode(code), hash: base58Encode(sha256(code)), ...at };
+    }
+    case 'view_access_key': {
+      const publicKey = fields.publicKey!;
+      const bytes = state.get(accessKeyKey(accountId, publicKey));
+      if (!bytes) {
+        return {
+          error: `access key ${publicKeyToString(publicKey)} does not exist while viewing`,
+          logs: [],
+          ...at,
+        };
+      }
+      return { ...accessKeyToView(decodeAccessKey(bytes)), ...at };
+    }
+    case 'view_access_key_list': {
+      const prefix = accessKeyPrefix(accountId);
+      const keys = state.scan(prefix).map(({ key, value }) => ({
+        public_key: publicKeyToString(decodePublicKey(keySuffix(key, prefix))),
+        access_key: accessKeyToView(decodeAccessKey(value)),
+      }));
+      return { keys, ...at };
+    }
+    case 'view_state': {
+      if (!accountBytes) throw unknownAccount(accountId, at);
+      const account = decodeAccount(accountBytes);
+      const codeLength = BigInt(state.get(contractCodeKey(accountId))?.length ?? 0);
+      if (account.storageUsage - codeLength > STATE_VIEW_SIZE_LIMIT) {
+        throw handlerError(
+          'TOO_LARGE_CONTRACT_STATE',
+          { contract_account_id: accountId, ...at },
+          `State of contract ${accountId} is too large to be viewed`,
+        );
+      }
+      const base = contractDataPrefix(accountId);
+      const prefix = new Uint8Array([...base, ...fields.prefix!]);
+      const values = state
+        .scan(prefix)
+        .map(({ key, value }) => ({ key: base64Encode(keySuffix(key, base)), value: base64Encode(value) }));
+      return { values, ...at };
+    }
+    case 'call_function': {
+      if (!accountBytes) throw unknownAccount(accountId, at);
+      if (!state.get(contractCodeKey(accountId))) {
+        return {
+          error: `wasm execution failed with error: CompilationError(CodeDoesNotExist { account_id: AccountId("${accountId}") })`,
+          logs: [],
+          ...at,
+        };
+      }
+      return {
+        error: 'wasm execution failed with error: Wasm execution is not available in this build',
+        logs: [],
+        ...at,
+      };
+    }
+  }
+}
+
+function readFields(type: RequestType, p: Params) {
+  switch (type) {
+    case 'view_access_key':
+      return { publicKey: parseKey(requireString(p, 'public_key')) };
+    case 'view_state': {
+      const prefix = requireString(p, 'prefix_base64');
+      return { prefix: decodeBase64Field(prefix, 'prefix_base64') };
+    }
+    case 'call_function': {
+      requireString(p, 'method_name');
+      const args = optionalString(p, 'args_base64') ?? '';
+      return { args: decodeBase64Field(args, 'args_base64') };
+    }
+    default:
+      return {};
+  }
+}
+
+function parseKey(text: string) {
+  try {
+    return parsePublicKey(text);
+  } catch (e) {
+    failParse(`invalid value: ${typeName(text)}: ${(e as Error).message}`);
+  }
+}
+
+function decodeBase64Field(text: string, field: string): Uint8Array {
+  try {
+    return base64Decode(text);
+  } catch {
+    failParse(`invalid value: ${typeName(text)} for \`${field}\`, expected base64`);
+  }
+}
+
+function unknownBlock(ref: BlockReference) {
+  const text =
+    'block_id' in ref
+      ? notFoundText(ref.block_id, 'BLOCK HEADER')
+      : 'DB Not Found Error: BLOCK HEADER \n Cause: Unknown';
+  return handlerError('UNKNOWN_BLOCK', { block_reference: ref }, text);
+}
+
+function unknownAccount(accountId: string, at: { block_height: number; block_hash: string }) {
+  return handlerError(
+    'UNKNOWN_ACCOUNT',
+    { requested_account_id: accountId, ...at },
+    `account ${accountId} does not exist while viewing`,
+  );
+}
+
+/** The legacy form: `[path, data]`, finality optimistic. */
+function legacyQuery(params: unknown[]): Params {
+  if (params.length !== 2 || typeof params[0] !== 'string' || typeof params[1] !== 'string') {
+    failParse('expected [path, data]');
+  }
+  const [path, data] = params as [string, string];
+  if (path.length + data.length > 10 * 1024) failParse('path and data are longer than 10 KiB');
+  const parts = path.split('/');
+  const base = { finality: 'optimistic', account_id: parts[1] ?? '' } as Params;
+  const b58 = (text: string) => {
+    try {
+      return base64Encode(base58Decode(text));
+    } catch {
+      failParse(`invalid base58 data ${JSON.stringify(text)}`);
+    }
+  };
+  switch (parts[0]) {
+    case 'account':
+      return { ...base, request_type: 'view_account' };
+    case 'code':
+      return { ...base, request_type: 'view_code' };
+    case 'contract':
+      return { ...base, request_type: 'view_state', prefix_base64: b58(data) };
+    case 'access_key':
+      return parts.length > 2
+        ? { ...base, request_type: 'view_access_key', public_key: parts.slice(2).join('/') }
+        : { ...base, request_type: 'view_access_key_list' };
+    case 'call':
+      return { ...base, request_type: 'call_function', method_name: parts[2] ?? '', args_base64: b58(data) };
+    default:
+      failParse(`Unknown path ${parts[0]}`);
+  }
+}

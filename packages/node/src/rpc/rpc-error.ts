@@ -1,0 +1,80 @@
+/**
+ * JSON-RPC errors exactly as nearcore shapes them (chain/jsonrpc-primitives/src/errors.rs): `name` is
+ * REQUEST_VALIDATION_ERROR, HANDLER_ERROR or INTERNAL_ERROR; `cause` is `{name, info}` (no `info` key for a
+ * unit cause); then the legacy `code`, `message` and `data`. The HTTP status follows nearcore's `rpc_handler`.
+ */
+
+export type ErrorName = 'REQUEST_VALIDATION_ERROR' | 'HANDLER_ERROR' | 'INTERNAL_ERROR';
+
+export class RpcError extends Error {
+  constructor(
+    readonly errorName: ErrorName,
+    readonly errorCause: { name: string; info?: unknown },
+    readonly code: number,
+    readonly rpcMessage: string,
+    readonly data: unknown,
+  ) {
+    super(`${errorCause.name}: ${typeof data === 'string' ? data : JSON.stringify(data)}`);
+  }
+
+  toJSON() {
+    const out: Record<string, unknown> = {
+      name: this.errorName,
+      cause: this.errorCause,
+      code: this.code,
+      message: this.rpcMessage,
+    };
+    if (this.data !== undefined) out.data = this.data;
+    return out;
+  }
+}
+
+/** Malformed params: PARSE_ERROR, HTTP 400. */
+export function parseError(message: string): RpcError {
+  return new RpcError(
+    'REQUEST_VALIDATION_ERROR',
+    { name: 'PARSE_ERROR', info: { error_message: message } },
+    -32700,
+    'Parse error',
+    message,
+  );
+}
+
+export function methodNotFound(method: string): RpcError {
+  return new RpcError(
+    'REQUEST_VALIDATION_ERROR',
+    { name: 'METHOD_NOT_FOUND', info: { method_name: method } },
+    -32601,
+    'Method not found',
+    method,
+  );
+}
+
+/** A method's own error: `cause` is the method error enum as `{name, info}`. */
+export function handlerError(name: string, info: unknown, data: unknown): RpcError {
+  const cause = info === undefined ? { name } : { name, info };
+  return new RpcError('HANDLER_ERROR', cause, -32000, 'Server error', data);
+}
+
+export function internalError(message: string): RpcError {
+  return new RpcError(
+    'INTERNAL_ERROR',
+    { name: 'INTERNAL_ERROR', info: { error_message: message } },
+    -32000,
+    'Server error',
+    message,
+  );
+}
+
+/** nearcore: 400 for request validation, 408 for timeouts, 500 for internal errors, 422 for an unknown block
+ * asked by a numeric height below the head, 200 otherwise. */
+export function httpStatusOf(error: RpcError, params: unknown, headHeight: number): number {
+  if (error.errorName === 'REQUEST_VALIDATION_ERROR') return 400;
+  if (error.errorName === 'INTERNAL_ERROR') return 500;
+  if (error.errorCause.name === 'TIMEOUT_ERROR') return 408;
+  if (error.errorCause.name === 'UNKNOWN_BLOCK') {
+    const blockId = (params as { block_id?: unknown } | null)?.block_id;
+    if (typeof blockId === 'number' && blockId < headHeight) return 422;
+  }
+  return 200;
+}

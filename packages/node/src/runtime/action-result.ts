@@ -1,0 +1,25 @@
+/**
+ * What executing the actions of one receipt produced.
+ */
+import type { Receipt } from '@shadebox/primitives';
+
+export interface ValidatorProposal {
+  accountId: string;
+  publicKey: Uint8Array;
+  stake: bigint;
+}
+
+export interface ActionResult {
+  /** Gas burnt by the receipt (fees of executed actions, receipt creation, sent receipts). */
+  gasBurnt: bigint;
+  /** Gas used: burnt plus gas handed on to new receipts. The refund is what was prepaid but not used. */
+  gasUsed: bigint;
+  /** Receipts created by the actions, without ids yet (ids are derived by position). */
+  newReceipts: Receipt[];
+  logs: string[];
+  validatorProposals: ValidatorProposal[];
+}
+
+export function emptyActionResult(): ActionResult {
+  return { gasBurnt: 0n, gasUsed: 0n, newReceipts: [], logs: [], validatorProposals: [] };
+}

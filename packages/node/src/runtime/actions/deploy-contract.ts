@@ -1,0 +1,16 @@
+/**
+ * DeployContract: stores the code under the account, sets its code hash and charges the code's bytes as
+ * storage (replacing the previous code's).
+ */
+import { sha256 } from '@shadebox/primitives';
+import { contractCodeKey } from '../../state/state-keys.js';
+import type { ActionContext } from './action-context.js';
+
+export function deployContract(ctx: ActionContext, code: Uint8Array): void {
+  const account = ctx.account.current!;
+  const key = contractCodeKey(ctx.receipt.receiverId);
+  const previous = ctx.state.get(key);
+  account.storageUsage = account.storageUsage - BigInt(previous?.length ?? 0) + BigInt(code.length);
+  account.codeHash = sha256(code);
+  ctx.state.set(key, code);
+}

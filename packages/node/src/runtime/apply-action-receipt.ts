@@ -1,0 +1,197 @@
+/**
+ * Executes one action receipt (runtime/runtime/src/lib.rs `apply_action_receipt`): runs its actions in order
+ * on the receiver, rolls everything back if one fails, then refunds what was prepaid and not used.
+ *
+ * Gas bought for a receipt was paid at `receipt.gasPrice` (at least `min_gas_purchase_price`); it is burnt at
+ * the lower of that and the block's price, and the difference is refunded to the signer, less the
+ * `account_creation_charge` when the receipt created an account.
+ */
+import type { ActionReceipt, Receipt } from '@shadebox/primitives';
+import type { StateUpdate } from '../state/state-update.js';
+import { insufficientStorageStake } from '../state/storage-usage.js';
+import {
+  getAccessKey,
+  getAccount,
+  removeAccountRecords,
+  setAccessKey,
+  setAccount,
+} from '../state/typed-state.js';
+import { type ActionResult, emptyActionResult } from './action-result.js';
+import type { ActionContext } from './actions/action-context.js';
+import { addKey } from './actions/add-key.js';
+import { checkAccountExistence, checkActorPermissions } from './actions/check-action.js';
+import { createAccount } from './actions/create-account.js';
+import { delegate } from './actions/delegate.js';
+import { deleteAccount } from './actions/delete-account.js';
+import { deleteKey } from './actions/delete-key.js';
+import { deployContract } from './actions/deploy-contract.js';
+import { functionCall } from './actions/function-call.js';
+import { stake } from './actions/stake.js';
+import { transfer } from './actions/transfer.js';
+import { ActionFailure } from './errors.js';
+import {
+  execFee,
+  totalDeposit,
+  totalPrepaidExecFees,
+  totalPrepaidGas,
+  totalPrepaidSendFees,
+} from './fees.js';
+import { balanceRefundReceipt, gasRefundReceipt, isRefundReceipt } from './refund-receipts.js';
+import type { BlockContext, RuntimeParams } from './runtime-context.js';
+
+export interface ReceiptExecution {
+  result: ActionResult;
+  failure: ActionFailure | undefined;
+  /** What the outcome reports as burnt. */
+  tokensBurnt: bigint;
+  /** Burnt but not part of the outcome's tokens_burnt (a refund that could not be delivered). */
+  otherBurnt: bigint;
+}
+
+type ActionReceiptOf = Receipt & {
+  receipt: { kind: 'Action' } & ActionReceipt & { isPromiseYield: boolean };
+};
+
+export function applyActionReceipt(
+  params: RuntimeParams,
+  block: BlockContext,
+  state: StateUpdate,
+  receipt: ActionReceiptOf,
+): ReceiptExecution {
+  const actionReceipt = receipt.receipt;
+  const accountId = receipt.receiverId;
+  const isRefund = isRefundReceipt(receipt);
+  const existing = getAccount(state, accountId);
+  const account = { current: existing ? { ...existing } : undefined };
+  const result = emptyActionResult();
+  const receiptExec = params.fees.actionReceiptCreation.execution;
+  result.gasBurnt = receiptExec;
+  result.gasUsed = receiptExec;
+
+  let failure: ActionFailure | undefined;
+  const actions = actionReceipt.actions;
+  // The account acting: the predecessor, until an action creates the receiver, which then acts on itself.
+  let actorId = receipt.predecessorId;
+  for (let i = 0; i < actions.length; i++) {
+    const action = actions[i];
+    const fee = execFee(params, action, accountId);
+    result.gasBurnt += fee;
+    result.gasUsed += fee;
+    const ctx: ActionContext = {
+      params,
+      block,
+      state,
+      receipt,
+      actionReceipt,
+      account,
+      result,
+      actionIndex: i,
+    };
+    try {
+      checkAccountExistence(action, account.current, accountId, actions.length === 1, isRefund);
+      checkActorPermissions(action, account.current, actorId, accountId);
+      const existedBefore = account.current !== undefined;
+      applyAction(ctx, i);
+      if (!existedBefore && account.current) actorId = accountId;
+    } catch (e) {
+      if (!(e instanceof ActionFailure)) throw e;
+      failure = e.withIndex(i);
+      break;
+    }
+  }
+  if (!failure && account.current) {
+    const lacking = insufficientStorageStake(account.current, params.storageAmountPerByte);
+    if (lacking > 0n)
+      failure = new ActionFailure({
+        LackBalanceForState: { account_id: accountId, amount: lacking.toString() },
+      });
+  }
+
+  if (failure) {
+    state.rollback();
+    result.newReceipts = [];
+    result.validatorProposals = [];
+  } else {
+    if (account.current) setAccount(state, accountId, account.current);
+    else if (existing) removeAccountRecords(state, accountId);
+    if (isRefund && actionReceipt.signerId === accountId) refundAllowance(state, receipt);
+  }
+
+  if (isRefund) {
+    // Refunds cost nothing and are never refunded; one that fails burns its amount.
+    return { result, failure, tokensBurnt: 0n, otherBurnt: failure ? totalDeposit(actions) : 0n };
+  }
+
+  const purchasePrice = actionReceipt.gasPrice;
+  const burnPrice = purchasePrice < block.gasPrice ? purchasePrice : block.gasPrice;
+  const prepaidGas = totalPrepaidGas(actions) + totalPrepaidSendFees(params, actions);
+  const prepaidExecGas = totalPrepaidExecFees(params, actions, accountId) + receiptExec;
+  const spent = failure ? result.gasBurnt : result.gasUsed;
+  const grossGasRefund = prepaidGas + prepaidExecGas - spent;
+  let burnedGasRefund = (purchasePrice - burnPrice) * result.gasBurnt;
+  let createAccountCharge = 0n;
+  if (!existing && account.current && !failure) {
+    const alreadyBurnt = burnPrice * params.fees.createAccount.execution;
+    const toCharge =
+      params.accountCreationCharge > alreadyBurnt ? params.accountCreationCharge - alreadyBurnt : 0n;
+    createAccountCharge = toCharge < burnedGasRefund ? toCharge : burnedGasRefund;
+    burnedGasRefund -= createAccountCharge;
+  }
+  const gasRefund = purchasePrice * grossGasRefund + burnedGasRefund;
+  const depositRefund = failure ? totalDeposit(actions) : 0n;
+  if (depositRefund > 0n) {
+    result.newReceipts.push(balanceRefundReceipt(receipt.predecessorId, depositRefund, receipt.priority));
+  }
+  if (gasRefund > 0n) {
+    result.newReceipts.push(
+      gasRefundReceipt(actionReceipt.signerId, gasRefund, actionReceipt.signerPublicKey, receipt.priority),
+    );
+  }
+  const tokensBurnt = burnPrice * result.gasBurnt + createAccountCharge;
+  return { result, failure, tokensBurnt, otherBurnt: 0n };
+}
+
+function applyAction(ctx: ActionContext, index: number): void {
+  const action = ctx.actionReceipt.actions[index];
+  switch (action.type) {
+    case 'CreateAccount':
+      createAccount(ctx);
+      return;
+    case 'Transfer':
+      transfer(ctx, action.deposit);
+      return;
+    case 'AddKey':
+      addKey(ctx, action.publicKey, action.accessKey);
+      return;
+    case 'DeleteKey':
+      deleteKey(ctx, action.publicKey);
+      return;
+    case 'DeleteAccount':
+      deleteAccount(ctx, action.beneficiaryId);
+      return;
+    case 'Stake':
+      stake(ctx, action.stake, action.publicKey);
+      return;
+    case 'Delegate':
+      delegate(ctx, action.signedDelegateAction);
+      return;
+    case 'DeployContract':
+      deployContract(ctx, action.code);
+      return;
+    case 'FunctionCall':
+      functionCall(ctx);
+      return;
+  }
+}
+
+/** A gas refund to the key that paid gives a function-call key its allowance back. */
+function refundAllowance(state: StateUpdate, receipt: ActionReceiptOf): void {
+  const ar = receipt.receipt;
+  const key = getAccessKey(state, receipt.receiverId, ar.signerPublicKey);
+  if (key?.permission.kind !== 'FunctionCall' || key.permission.allowance === null) return;
+  const amount = totalDeposit(ar.actions);
+  setAccessKey(state, receipt.receiverId, ar.signerPublicKey, {
+    nonce: key.nonce,
+    permission: { ...key.permission, allowance: key.permission.allowance + amount },
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * The protocol's errors, as typed classes whose `toJSON()` is exactly the JSON nearcore gives them
+ * (core/primitives/src/errors.rs). Converted to RPC envelopes in one place: rpc/rpc-errors.ts.
+ */
+
+/** `InvalidTxError`: the transaction is rejected before it becomes a receipt. `json` is the variant's JSON,
+ * e.g. `{ InvalidNonce: { tx_nonce: 5, ak_nonce: 7 } }` or `"InvalidSignature"`. */
+export class InvalidTxError extends Error {
+  constructor(
+    readonly json: unknown,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'InvalidTxError';
+  }
+  toJSON() {
+    return this.json;
+  }
+}
+
+/** An `InvalidAccessKeyError` variant (also used inside `DelegateActionAccessKeyError`). */
+export type InvalidAccessKeyJson =
+  | { AccessKeyNotFound: { account_id: string; public_key: string } }
+  | { ReceiverMismatch: { tx_receiver: string; ak_receiver: string } }
+  | { MethodNameMismatch: { method_name: string } }
+  | 'RequiresFullAccess'
+  | { NotEnoughAllowance: { account_id: string; public_key: string; allowance: string; cost: string } }
+  | 'DepositWithFunctionCall';
+
+export const invalidTx = {
+  accessKey: (e: InvalidAccessKeyJson) =>
+    new InvalidTxError({ InvalidAccessKeyError: e }, `invalid access key: ${JSON.stringify(e)}`),
+  invalidSignerId: (signer_id: string) =>
+    new InvalidTxError({ InvalidSignerId: { signer_id } }, `Invalid signer account ID ${signer_id}`),
+  signerDoesNotExist: (signer_id: string) =>
+    new InvalidTxError({ SignerDoesNotExist: { signer_id } }, `Signer ${signer_id} does not exist`),
+  invalidNonce: (tx_nonce: bigint, ak_nonce: bigint) =>
+    new InvalidTxError(
+      { InvalidNonce: { tx_nonce: Number(tx_nonce), ak_nonce: Number(ak_nonce) } },
+      `Transaction nonce ${tx_nonce} must be larger than nonce of the used access key ${ak_nonce}`,
+    ),
+  nonceTooLarge: (tx_nonce: bigint, upper_bound: bigint) =>
+    new InvalidTxError(
+      { NonceTooLarge: { tx_nonce: Number(tx_nonce), upper_bound: Number(upper_bound) } },
+      `Transaction nonce ${tx_nonce} must be smaller than the access key nonce upper bound ${upper_bound}`,
+    ),
+  invalidReceiverId: (receiver_id: string) =>
+    new InvalidTxError({ InvalidReceiverId: { receiver_id } }, `Invalid receiver account ID ${receiver_id}`),
+  invalidSignature: () =>
+    new InvalidTxError('InvalidSignature', 'Transaction is not signed with the given public key'),
+  notEnoughBalance: (signer_id: string, balance: bigint, cost: bigint) =>
+    new InvalidTxError(
+      { NotEnoughBalance: { signer_id, balance: balance.toString(), cost: cost.toString() } },
+      `Sender ${signer_id} does not have enough balance ${balance} for operation costing ${cost}`,
+    ),
+  lackBalanceForState: (signer_id: string, amount: bigint) =>
+    new InvalidTxError(
+      { LackBalanceForState: { signer_id, amount: amount.toString() } },
+      `Failed to execute, because the account ${signer_id} wouldn't have enough balance to cover storage, required to have ${amount} yoctoNEAR more`,
+    ),
+  costOverflow: () => new InvalidTxError('CostOverflow', 'Transaction gas or balance cost is too high'),
+  invalidChain: () =>
+    new InvalidTxError('InvalidChain', "Transaction parent block hash doesn't belong to the current chain"),
+  expired: () => new InvalidTxError('Expired', 'Transaction has expired'),
+  actionsValidation: (e: unknown) =>
+    new InvalidTxError(
+      { ActionsValidation: e },
+      `Transaction actions validation error: ${JSON.stringify(e)}`,
+    ),
+  sizeExceeded: (size: number, limit: number) =>
+    new InvalidTxError(
+      { TransactionSizeExceeded: { size, limit } },
+      `Size of serialized transaction ${size} exceeded the limit ${limit}`,
+    ),
+  invalidTransactionVersion: () =>
+    new InvalidTxError('InvalidTransactionVersion', 'Transaction version is invalid'),
+};
+
+/** An action failed while its receipt executed. The whole receipt is rolled back. `kind` is the JSON of
+ * `ActionErrorKind`; `index` the failing action's position (null when not attributable to one action). */
+export class ActionFailure extends Error {
+  constructor(
+    readonly kind: unknown,
+    readonly index: number | null = null,
+  ) {
+    super(`action ${index ?? '?'} failed: ${JSON.stringify(kind)}`);
+    this.name = 'ActionFailure';
+  }
+  withIndex(index: number): ActionFailure {
+    return new ActionFailure(this.kind, index);
+  }
+  /** `{ ActionError: { index, kind } }` — the `TxExecutionError` inside `Failure`. */
+  toJSON() {
+    return { ActionError: { index: this.index, kind: this.kind } };
+  }
+}

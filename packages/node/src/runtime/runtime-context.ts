@@ -1,0 +1,39 @@
+/**
+ * Everything the runtime needs to know about the protocol and the block being applied.
+ */
+
+import type { StorageUsageConfig } from '../state/storage-usage.js';
+import type { FeeContext } from './fees.js';
+
+export interface RuntimeLimits {
+  maxActionsPerReceipt: number;
+  maxTotalPrepaidGas: bigint;
+  maxNumberBytesMethodNames: number;
+  maxLengthMethodName: number;
+  maxArgumentsLength: number;
+  maxContractSize: number;
+  maxTransactionSize: number;
+}
+
+export interface RuntimeParams extends FeeContext, StorageUsageConfig {
+  storageAmountPerByte: bigint;
+  limits: RuntimeLimits;
+  minAllowedTopLevelAccountLength: number;
+  registrarAccountId: string;
+  /** `burnt_gas_reward` as [numerator, denominator] (30% of function-call gas goes to the contract). */
+  burntGasReward: [bigint, bigint];
+  /** `account_creation_charge`: burnt (out of the gas price surplus) when a receipt creates an account. */
+  accountCreationCharge: bigint;
+}
+
+/** The block whose chunk is being applied. */
+export interface BlockContext {
+  height: bigint;
+  /** 32 bytes: hash of the block containing the chunk (receipt ids are derived from it). */
+  blockHash: Uint8Array;
+  gasPrice: bigint;
+  timestampNs: bigint;
+  epochLength: bigint;
+  /** The smallest stake a Stake action may request (from the current epoch's seat price). */
+  minimumStake: bigint;
+}

@@ -1,0 +1,108 @@
+/**
+ * Stateless checks of a transaction's actions (runtime/runtime/src/verifier.rs `validate_actions`), each failure
+ * an `ActionsValidationError` variant.
+ */
+import { type Action, isValidAccountId, publicKeyToString } from '@shadebox/primitives';
+import type { RuntimeLimits } from './runtime-context.js';
+
+export class ActionsValidationError extends Error {
+  constructor(readonly json: unknown) {
+    super(`actions validation failed: ${JSON.stringify(json)}`);
+  }
+}
+
+function fail(json: unknown): never {
+  throw new ActionsValidationError(json);
+}
+
+export function validateActions(limits: RuntimeLimits, actions: Action[]): void {
+  if (actions.length > limits.maxActionsPerReceipt) {
+    fail({
+      TotalNumberOfActionsExceeded: {
+        total_number_of_actions: actions.length,
+        limit: limits.maxActionsPerReceipt,
+      },
+    });
+  }
+  let totalGas = 0n;
+  let delegates = 0;
+  actions.forEach((action, i) => {
+    if (action.type === 'DeleteAccount' && i !== actions.length - 1) fail('DeleteActionMustBeFinal');
+    if (action.type === 'FunctionCall') totalGas += action.gas;
+    if (action.type === 'Delegate' && ++delegates > 1) fail('DelegateActionMustBeOnlyOne');
+    validateAction(limits, action);
+  });
+  if (totalGas > limits.maxTotalPrepaidGas) {
+    fail({
+      TotalPrepaidGasExceeded: {
+        total_prepaid_gas: Number(totalGas),
+        limit: Number(limits.maxTotalPrepaidGas),
+      },
+    });
+  }
+}
+
+function validateAction(limits: RuntimeLimits, action: Action): void {
+  switch (action.type) {
+    case 'DeployContract':
+      if (action.code.length > limits.maxContractSize) {
+        fail({ ContractSizeExceeded: { size: action.code.length, limit: limits.maxContractSize } });
+      }
+      return;
+    case 'FunctionCall': {
+      if (action.gas === 0n) fail('FunctionCallZeroAttachedGas');
+      const nameLength = Buffer.byteLength(action.methodName);
+      if (nameLength > limits.maxLengthMethodName) {
+        fail({
+          FunctionCallMethodNameLengthExceeded: { length: nameLength, limit: limits.maxLengthMethodName },
+        });
+      }
+      if (action.args.length > limits.maxArgumentsLength) {
+        fail({
+          FunctionCallArgumentsLengthExceeded: {
+            length: action.args.length,
+            limit: limits.maxArgumentsLength,
+          },
+        });
+      }
+      return;
+    }
+    case 'Stake':
+      if (action.publicKey.keyType !== 0) {
+        fail({ UnsuitableStakingKey: { public_key: publicKeyToString(action.publicKey) } });
+      }
+      return;
+    case 'AddKey': {
+      const p = action.accessKey.permission;
+      if (p.kind !== 'FunctionCall') return;
+      if (!isValidAccountId(p.receiverId)) fail({ InvalidAccountId: { account_id: p.receiverId } });
+      let total = 0;
+      for (const name of p.methodNames) {
+        const length = Buffer.byteLength(name);
+        if (length > limits.maxLengthMethodName) {
+          fail({ AddKeyMethodNameLengthExceeded: { length, limit: limits.maxLengthMethodName } });
+        }
+        total += length;
+      }
+      if (total > limits.maxNumberBytesMethodNames) {
+        fail({
+          AddKeyMethodNamesNumberOfBytesExceeded: {
+            total_number_of_bytes: total,
+            limit: limits.maxNumberBytesMethodNames,
+          },
+        });
+      }
+      return;
+    }
+    case 'DeleteAccount':
+      if (!isValidAccountId(action.beneficiaryId))
+        fail({ InvalidAccountId: { account_id: action.beneficiaryId } });
+      return;
+    case 'Delegate':
+      // The inner actions cannot contain another Delegate: decoding already rejects that.
+      validateActions(limits, action.signedDelegateAction.delegateAction.actions);
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Checks of a signed transaction, in nearcore's order (runtime/runtime/src/verifier.rs): first what needs no
+ * state (`validateTransaction`), then against the signer's account and key, charging it
+ * (`verifyAndChargeTransaction`). The RPC runs both on the head state before accepting a transaction; the
+ * chunk runs both again when it includes it.
+ */
+import {
+  type AccessKey,
+  isValidAccountId,
+  publicKeyToString,
+  type SignedTransaction,
+  verifySignature,
+} from '@shadebox/primitives';
+import type { Account } from '../state/account.js';
+import type { StateUpdate } from '../state/state-update.js';
+import { insufficientStorageStake } from '../state/storage-usage.js';
+import { getAccessKey, getAccount, setAccessKey, setAccount } from '../state/typed-state.js';
+import { invalidTx } from './errors.js';
+import { type TransactionCost, transactionCost } from './fees.js';
+import type { RuntimeParams } from './runtime-context.js';
+import { ActionsValidationError, validateActions } from './validate-actions.js';
+
+/** Multiplier of the block height giving the largest nonce a transaction may use. */
+export const ACCESS_KEY_NONCE_RANGE_MULTIPLIER = 1_000_000n;
+
+/** Checks that need no state. Returns the transaction's cost at `gasPrice`. */
+export function validateTransaction(
+  params: RuntimeParams,
+  stx: SignedTransaction,
+  hash: Uint8Array,
+  size: number,
+  gasPrice: bigint,
+): TransactionCost {
+  const tx = stx.transaction;
+  // nearcore refuses invalid account ids while decoding; we name them with their InvalidTxError instead.
+  if (!isValidAccountId(tx.signerId)) throw invalidTx.invalidSignerId(tx.signerId);
+  if (!isValidAccountId(tx.receiverId)) throw invalidTx.invalidReceiverId(tx.receiverId);
+  try {
+    validateActions(params.limits, tx.actions);
+  } catch (e) {
+    if (e instanceof ActionsValidationError) throw invalidTx.actionsValidation(e.json);
+    throw e;
+  }
+  if (size > params.limits.maxTransactionSize)
+    throw invalidTx.sizeExceeded(size, params.limits.maxTransactionSize);
+  if (!verifySignature(hash, stx.signature, tx.publicKey)) throw invalidTx.invalidSignature();
+  try {
+    return transactionCost(params, tx, gasPrice);
+  } catch {
+    throw invalidTx.costOverflow();
+  }
+}
+
+export interface VerifiedTransaction {
+  cost: TransactionCost;
+  signer: Account;
+  accessKey: AccessKey;
+}
+
+/**
+ * Checks the transaction against the signer's state and charges it: the cost leaves the balance (and the
+ * allowance of a function-call key), the key's nonce becomes the transaction's. Writes go to `state`'s pending
+ * layer; the caller commits or rolls back.
+ */
+export function verifyAndChargeTransaction(
+  params: RuntimeParams,
+  state: StateUpdate,
+  stx: SignedTransaction,
+  cost: TransactionCost,
+  blockHeight: bigint,
+): VerifiedTransaction {
+  const tx = stx.transaction;
+  const signer = getAccount(state, tx.signerId);
+  if (!signer) throw invalidTx.signerDoesNotExist(tx.signerId);
+  const accessKey = getAccessKey(state, tx.signerId, tx.publicKey);
+  if (!accessKey) {
+    throw invalidTx.accessKey({
+      AccessKeyNotFound: { account_id: tx.signerId, public_key: publicKeyToString(tx.publicKey) },
+    });
+  }
+  if (tx.nonce <= accessKey.nonce) throw invalidTx.invalidNonce(tx.nonce, accessKey.nonce);
+  const upperBound = blockHeight * ACCESS_KEY_NONCE_RANGE_MULTIPLIER;
+  if (tx.nonce >= upperBound) throw invalidTx.nonceTooLarge(tx.nonce, upperBound);
+
+  if (signer.amount < cost.totalCost)
+    throw invalidTx.notEnoughBalance(tx.signerId, signer.amount, cost.totalCost);
+  const charged: Account = { ...signer, amount: signer.amount - cost.totalCost };
+  const newKey: AccessKey = { nonce: tx.nonce, permission: accessKey.permission };
+
+  const permission = accessKey.permission;
+  if (permission.kind === 'FunctionCall') {
+    if (permission.allowance !== null) {
+      if (permission.allowance < cost.totalCost) {
+        throw invalidTx.accessKey({
+          NotEnoughAllowance: {
+            account_id: tx.signerId,
+            public_key: publicKeyToString(tx.publicKey),
+            allowance: permission.allowance.toString(),
+            cost: cost.totalCost.toString(),
+          },
+        });
+      }
+      newKey.permission = { ...permission, allowance: permission.allowance - cost.totalCost };
+    }
+    const [action] = tx.actions;
+    if (tx.actions.length !== 1 || action.type !== 'FunctionCall')
+      throw invalidTx.accessKey('RequiresFullAccess');
+    if (action.deposit > 0n) throw invalidTx.accessKey('DepositWithFunctionCall');
+    if (tx.receiverId !== permission.receiverId) {
+      throw invalidTx.accessKey({
+        ReceiverMismatch: { tx_receiver: tx.receiverId, ak_receiver: permission.receiverId },
+      });
+    }
+    if (permission.methodNames.length > 0 && !permission.methodNames.includes(action.methodName)) {
+      throw invalidTx.accessKey({ MethodNameMismatch: { method_name: action.methodName } });
+    }
+  }
+
+  const lacking = insufficientStorageStake(charged, params.storageAmountPerByte);
+  if (lacking > 0n) throw invalidTx.lackBalanceForState(tx.signerId, lacking);
+
+  setAccount(state, tx.signerId, charged);
+  setAccessKey(state, tx.signerId, tx.publicKey, newKey);
+  return { cost, signer: charged, accessKey: newKey };
+}

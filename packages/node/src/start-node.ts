@@ -1,0 +1,150 @@
+/**
+ * Starts a node: opens (or creates) its home and store, the chain, the block producer and the RPC server.
+ * `startNode(options) -> { rpcUrl, stop() }` is what programs and tests use; the CLI wraps it.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { KeyPair } from '@shadebox/primitives';
+import { BlockProducer, type ProductionMode } from './chain/block-producer.js';
+import { Chain } from './chain/chain.js';
+import { TransactionService } from './chain/transaction-service.js';
+import { TxPool } from './chain/tx-pool.js';
+import { createEphemeralHome, type Home, initHome, loadHome } from './config/init-home.js';
+import { durationToMs, parseListenAddr } from './config/node-config.js';
+import { loadRuntimeConfig } from './config/runtime-config.js';
+import { createLogger, type Logger } from './logger.js';
+import { startRpcServer } from './rpc/http-server.js';
+import { runtimeParamsFrom } from './runtime/runtime-params.js';
+import type { KeyValueStore } from './store/key-value-store.js';
+import { openLmdbStore } from './store/lmdb-store.js';
+import { openMemoryStore } from './store/memory-store.js';
+
+export const NODE_VERSION = { version: '0.1.0', build: 'shadebox', rustc_version: 'n/a (TypeScript)' };
+
+export interface StartNodeOptions {
+  /** Home directory (genesis.json, config.json, keys, data/). Created with defaults when it holds no home. */
+  home?: string;
+  /** Keep everything in memory: a fresh chain that disappears on stop. */
+  memory?: boolean;
+  /** Listen host. Default: from config.json (127.0.0.1). */
+  host?: string;
+  /** Listen port; 0 picks a free one. Default: from config.json (3030). */
+  rpcPort?: number;
+  /** Block production. Default: from config.json (automine). */
+  production?: ProductionMode;
+  /** Shards of a new chain (ignored for an existing home). */
+  numShards?: number;
+  log?: Logger;
+}
+
+export interface RunningNode {
+  rpcUrl: string;
+  chainId: string;
+  home: string | null;
+  /** The genesis account and its key (the validator `test.near`), for funding other accounts. */
+  accounts: Array<{ accountId: string; publicKey: string; secretKey: string }>;
+  chain: Chain;
+  producer: BlockProducer;
+  stop(): Promise<void>;
+}
+
+export async function startNode(options: StartNodeOptions = {}): Promise<RunningNode> {
+  const log = options.log ?? createLogger('shadebox-node');
+  const home = await openHome(options);
+  const listen = parseListenAddr(home.config.rpc.addr) ?? { host: '127.0.0.1', port: 3030 };
+  const host = options.host ?? listen.host;
+  const port = options.rpcPort ?? listen.port;
+  const production = options.production ?? productionFromConfig(home);
+
+  const runtimeConfig = loadRuntimeConfig();
+  const store: KeyValueStore = home.dir
+    ? openLmdbStore(join(home.dir, home.config.store.path))
+    : openMemoryStore();
+  let chain: Chain;
+  try {
+    chain = new Chain({
+      store,
+      genesis: home.genesis,
+      params: runtimeParamsFrom(runtimeConfig),
+      validatorKey: KeyPair.fromString(home.validatorKey.secret_key),
+      validatorAccountId: home.validatorKey.account_id,
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const pool = new TxPool();
+  const transactions = new TransactionService(chain, pool);
+  const producer = new BlockProducer(chain, pool, production, {
+    hasWaiters: () => transactions.hasActiveWaiters(),
+    onDropped: (dropped) => {
+      for (const d of dropped) log.debug({ tx: d.error.json }, 'transaction dropped at inclusion');
+    },
+    onError: (error) => log.error({ err: error }, 'block production failed'),
+  });
+  transactions.producer = producer;
+  chain.on('block', (block) => log.debug({ height: block.height, hash: block.hash }, 'block'));
+
+  const ctx = {
+    chain,
+    transactions,
+    producer,
+    runtimeConfig,
+    rpcAddr: `${host}:${port}`,
+    nodePublicKey: home.nodeKey.public_key,
+    startedAt: Date.now(),
+    version: NODE_VERSION,
+    txTimeoutMs: durationToMs(home.config.rpc.polling_config.polling_timeout),
+  };
+  let server: Awaited<ReturnType<typeof startRpcServer>>;
+  try {
+    server = await startRpcServer(ctx, {
+      host,
+      port,
+      maxBodyBytes: home.config.rpc.limits_config.json_payload_max_size,
+      log,
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  producer.start();
+
+  let stopped: Promise<void> | undefined;
+  return {
+    rpcUrl: server.url,
+    chainId: home.genesis.chain_id,
+    home: home.dir,
+    accounts: [
+      {
+        accountId: home.validatorKey.account_id,
+        publicKey: home.validatorKey.public_key,
+        secretKey: home.validatorKey.secret_key,
+      },
+    ],
+    chain,
+    producer,
+    stop() {
+      stopped ??= (async () => {
+        producer.stop();
+        transactions.close(new Error('node stopped'));
+        await server.close();
+        await store.close();
+      })();
+      return stopped;
+    },
+  };
+}
+
+async function openHome(options: StartNodeOptions): Promise<Home> {
+  if (options.memory || !options.home) return createEphemeralHome({ numShards: options.numShards });
+  const dir = resolve(options.home);
+  if (!existsSync(join(dir, 'genesis.json'))) return initHome(dir, { numShards: options.numShards });
+  return loadHome(dir);
+}
+
+function productionFromConfig(home: Home): ProductionMode {
+  const s = home.config.shadebox;
+  if (s.production === 'interval') return { kind: 'interval', blockTimeMs: s.block_time_ms };
+  return { kind: s.production };
+}

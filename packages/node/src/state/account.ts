@@ -1,0 +1,46 @@
+/**
+ * The account record as stored in state. Encoded with borsh in nearcore's `AccountV1` field order
+ * (amount u128, locked u128, code_hash [32], storage_usage u64).
+ */
+import { BorshReader, BorshWriter, base58Encode } from '@shadebox/primitives';
+
+export interface Account {
+  amount: bigint;
+  locked: bigint;
+  /** 32 bytes; all zeroes when no contract is deployed. */
+  codeHash: Uint8Array;
+  storageUsage: bigint;
+}
+
+export const EMPTY_CODE_HASH = new Uint8Array(32);
+
+export function newAccount(amount: bigint, storageUsage = 0n): Account {
+  return { amount, locked: 0n, codeHash: EMPTY_CODE_HASH, storageUsage };
+}
+
+export function encodeAccount(account: Account): Uint8Array {
+  const w = new BorshWriter();
+  w.u128(account.amount);
+  w.u128(account.locked);
+  w.fixedBytes(account.codeHash);
+  w.u64(account.storageUsage);
+  return w.toBytes();
+}
+
+export function decodeAccount(bytes: Uint8Array): Account {
+  const r = new BorshReader(bytes);
+  const account = { amount: r.u128(), locked: r.u128(), codeHash: r.fixedBytes(32), storageUsage: r.u64() };
+  r.finish();
+  return account;
+}
+
+/** The JSON of `view_account` (without block_hash/block_height), as nearcore's AccountView. */
+export function accountToView(account: Account) {
+  return {
+    amount: account.amount.toString(),
+    locked: account.locked.toString(),
+    code_hash: base58Encode(account.codeHash),
+    storage_usage: Number(account.storageUsage),
+    storage_paid_at: 0,
+  };
+}

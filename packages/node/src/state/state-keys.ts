@@ -1,0 +1,74 @@
+/**
+ * Keys of the state, laid out like nearcore's `TrieKey` (core/primitives/src/trie_key.rs): a one-byte column,
+ * the account id, and for per-account records a separator and the record's own key. Keeping nearcore's
+ * layout means every key of one account shares the prefix `column ‖ account_id`, so scans by prefix work.
+ */
+import { encodePublicKey, type PublicKey } from '@shadebox/primitives';
+
+export const StateColumn = {
+  Account: 0,
+  ContractCode: 1,
+  AccessKey: 2,
+  ReceivedData: 3,
+  PostponedReceiptId: 4,
+  PendingDataCount: 5,
+  PostponedReceipt: 6,
+  DelayedReceiptOrIndices: 7,
+  ContractData: 9,
+} as const;
+
+/** nearcore uses the column byte itself as the access-key separator and ',' for contract data. */
+const ACCESS_KEY_SEPARATOR = StateColumn.AccessKey;
+const ACCOUNT_DATA_SEPARATOR = 0x2c;
+
+const utf8 = new TextEncoder();
+
+function withAccount(column: number, accountId: string, extra: number): { buf: Uint8Array; offset: number } {
+  const id = utf8.encode(accountId);
+  const buf = new Uint8Array(1 + id.length + extra);
+  buf[0] = column;
+  buf.set(id, 1);
+  return { buf, offset: 1 + id.length };
+}
+
+export function accountKey(accountId: string): Uint8Array {
+  return withAccount(StateColumn.Account, accountId, 0).buf;
+}
+
+export function contractCodeKey(accountId: string): Uint8Array {
+  return withAccount(StateColumn.ContractCode, accountId, 0).buf;
+}
+
+/** Prefix of every access key of `accountId`. */
+export function accessKeyPrefix(accountId: string): Uint8Array {
+  const { buf, offset } = withAccount(StateColumn.AccessKey, accountId, 1);
+  buf[offset] = ACCESS_KEY_SEPARATOR;
+  return buf;
+}
+
+export function accessKeyKey(accountId: string, publicKey: PublicKey): Uint8Array {
+  const pk = encodePublicKey(publicKey);
+  const { buf, offset } = withAccount(StateColumn.AccessKey, accountId, 1 + pk.length);
+  buf[offset] = ACCESS_KEY_SEPARATOR;
+  buf.set(pk, offset + 1);
+  return buf;
+}
+
+/** Prefix of every contract-data record of `accountId`. */
+export function contractDataPrefix(accountId: string): Uint8Array {
+  const { buf, offset } = withAccount(StateColumn.ContractData, accountId, 1);
+  buf[offset] = ACCOUNT_DATA_SEPARATOR;
+  return buf;
+}
+
+export function contractDataKey(accountId: string, key: Uint8Array): Uint8Array {
+  const { buf, offset } = withAccount(StateColumn.ContractData, accountId, 1 + key.length);
+  buf[offset] = ACCOUNT_DATA_SEPARATOR;
+  buf.set(key, offset + 1);
+  return buf;
+}
+
+/** The part of a key after `prefix` (e.g. the borsh public key after an access-key prefix). */
+export function keySuffix(key: Uint8Array, prefix: Uint8Array): Uint8Array {
+  return key.subarray(prefix.length);
+}

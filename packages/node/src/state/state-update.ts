@@ -1,0 +1,104 @@
+/**
+ * The state as seen while one block is applied: an overlay of writes on top of the committed state of the
+ * previous block. Writes first go to a pending layer (one transaction or receipt); `commit(cause)` folds them
+ * into the block's layer and records each change with its cause, `rollback()` drops them (a failed receipt
+ * leaves no trace). `finish()` returns the block's net writes for the store.
+ */
+import type { VersionedState } from './versioned-state.js';
+
+/** Why a key changed: nearcore's `StateChangeCause`, as the `changes` RPC reports it. */
+export type StateChangeCause =
+  | { type: 'initial_state' }
+  | { type: 'transaction_processing'; tx_hash: string }
+  | { type: 'receipt_processing'; receipt_hash: string }
+  | { type: 'action_receipt_gas_reward'; receipt_hash: string }
+  | { type: 'action_receipt_processing_started'; receipt_hash: string }
+  | { type: 'postponed_receipt'; receipt_hash: string }
+  | { type: 'updated_delayed_receipts' }
+  | { type: 'validator_accounts_update' }
+  | { type: 'migration' };
+
+export interface StateChange {
+  key: Uint8Array;
+  /** `null` when the key was deleted. */
+  value: Uint8Array | null;
+  cause: StateChangeCause;
+}
+
+const asMapKey = (key: Uint8Array) =>
+  Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
+const fromMapKey = (key: string) => new Uint8Array(Buffer.from(key, 'latin1'));
+
+export class StateUpdate {
+  private readonly block = new Map<string, Uint8Array | null>();
+  private readonly pending = new Map<string, Uint8Array | null>();
+  readonly changes: StateChange[] = [];
+
+  /** @param baseHeight the height whose committed state this block builds on (-1 for an empty state). */
+  constructor(
+    private readonly base: VersionedState | undefined,
+    readonly baseHeight: number,
+  ) {}
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    const k = asMapKey(key);
+    const pending = this.pending.get(k);
+    if (pending !== undefined) return pending ?? undefined;
+    const block = this.block.get(k);
+    if (block !== undefined) return block ?? undefined;
+    if (!this.base || this.baseHeight < 0) return undefined;
+    return this.base.get(key, this.baseHeight);
+  }
+
+  has(key: Uint8Array): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  set(key: Uint8Array, value: Uint8Array): void {
+    this.pending.set(asMapKey(key), value);
+  }
+
+  remove(key: Uint8Array): void {
+    this.pending.set(asMapKey(key), null);
+  }
+
+  /** Every live key starting with `prefix`, ascending, with the overlays applied. */
+  scan(prefix: Uint8Array): Array<{ key: Uint8Array; value: Uint8Array }> {
+    const merged = new Map<string, Uint8Array | null>();
+    if (this.base && this.baseHeight >= 0) {
+      for (const { key, value } of this.base.scan(prefix, this.baseHeight)) merged.set(asMapKey(key), value);
+    }
+    const p = asMapKey(prefix);
+    for (const layer of [this.block, this.pending]) {
+      for (const [k, v] of layer) if (k.startsWith(p)) merged.set(k, v);
+    }
+    const out: Array<{ key: Uint8Array; value: Uint8Array }> = [];
+    for (const k of [...merged.keys()].sort()) {
+      const v = merged.get(k);
+      if (v) out.push({ key: fromMapKey(k), value: v });
+    }
+    return out;
+  }
+
+  get hasPending(): boolean {
+    return this.pending.size > 0;
+  }
+
+  commit(cause: StateChangeCause): void {
+    for (const [k, v] of this.pending) {
+      this.block.set(k, v);
+      this.changes.push({ key: fromMapKey(k), value: v, cause });
+    }
+    this.pending.clear();
+  }
+
+  rollback(): void {
+    this.pending.clear();
+  }
+
+  /** The block's net writes (last value per key). Pending writes must have been committed or rolled back. */
+  finish(): Array<[Uint8Array, Uint8Array | null]> {
+    if (this.pending.size > 0) throw new Error('StateUpdate.finish with uncommitted writes');
+    return [...this.block].map(([k, v]) => [fromMapKey(k), v]);
+  }
+}

@@ -1,0 +1,211 @@
+import { type Column, checkColumn, type KeyValueStore, type WriteBatch } from '../store/key-value-store.js';
+import { InvalidBytesError } from '../store/store-errors.js';
+import {
+  compareBytes,
+  decodeVersionValue,
+  encodeVersionValue,
+  equalPrefix,
+  HEIGHT_BYTES,
+  MAX_HEIGHT,
+  pastVersionsKey,
+  prefixLowerBound,
+  prefixSuccessor,
+  readGrouped,
+  readInvertedHeight,
+  TAG_DELETED,
+  versionKey,
+} from './versioned-state-encoding.js';
+
+/** Options of `VersionedState.scan`. */
+export interface ScanOptions {
+  /** Only keys greater than this one (exclusive), for pagination: pass the last key of the previous page. */
+  after?: Uint8Array;
+  /** Stop after this many keys. */
+  limit?: number;
+}
+
+/** One key of a scan with its value as of the scanned height. */
+export interface StateEntry {
+  key: Uint8Array;
+  value: Uint8Array;
+}
+
+/**
+ * While scanning, this many consecutive entries that cannot be returned (older versions of a key already
+ * answered, or versions newer than the scanned height) make the scan seek instead of stepping.
+ */
+const SKIP_BEFORE_SEEK = 8;
+
+/**
+ * Every version of every state key, each with the block height that wrote it, in one column of a
+ * `KeyValueStore`, so the state can be read as of any block height. See `versioned-state-encoding.ts` for the
+ * byte layout. Reads see what has been committed to the store; `write` and `prune` only add to a batch.
+ */
+export class VersionedState {
+  readonly #store: KeyValueStore;
+  readonly #column: Column;
+
+  constructor(store: KeyValueStore, column: Column) {
+    checkColumn(column);
+    this.#store = store;
+    this.#column = column;
+  }
+
+  /** Value of `key` as of `height` (the newest version written at a height <= `height`), undefined if absent or deleted by then. */
+  get(key: Uint8Array, height: number): Uint8Array | undefined {
+    checkStateKey(key);
+    checkHeight(height);
+    // One seek: the first entry at or after `group(key) ‖ inverted(height)` is the newest version <= height,
+    // if it is still before `group(key) ‖ inverted(-1)` (past the key's oldest possible version).
+    for (const entry of this.#store.range(this.#column, {
+      start: versionKey(key, height),
+      end: pastVersionsKey(key),
+      limit: 1,
+    })) {
+      return decodeVersionValue(entry.value) ?? undefined;
+    }
+    return undefined;
+  }
+
+  /** Keys starting with `prefix`, ascending, as of `height`, skipping deleted ones; `after` (exclusive) and `limit` for pagination. */
+  scan(prefix: Uint8Array, height: number, options: ScanOptions = {}): Iterable<StateEntry> {
+    checkStateKey(prefix);
+    checkHeight(height);
+    if (options.after !== undefined) checkStateKey(options.after);
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    if (!(limit >= 0) || (limit !== Number.POSITIVE_INFINITY && !Number.isInteger(limit))) {
+      throw new RangeError(`limit must be a non-negative integer, got ${String(options.limit)}`);
+    }
+    let start = prefixLowerBound(prefix);
+    if (options.after !== undefined) {
+      const afterBound = pastVersionsKey(options.after);
+      if (compareBytes(afterBound, start) > 0) start = afterBound;
+    }
+    return this.#scan(prefix, height, start, prefixSuccessor(prefixLowerBound(prefix)), limit);
+  }
+
+  /** Adds to `batch` the versions written by block `height`: value or null (= deleted). */
+  write(batch: WriteBatch, height: number, changes: Iterable<[Uint8Array, Uint8Array | null]>): void {
+    checkHeight(height);
+    for (const [key, value] of changes) {
+      checkStateKey(key);
+      if (value !== null && !(value instanceof Uint8Array)) throw new InvalidBytesError('value');
+      batch.put(this.#column, versionKey(key, height), encodeVersionValue(value));
+    }
+  }
+
+  /**
+   * Adds to `batch` deletions of versions that are no longer needed by any height >= `keepFromHeight` (for
+   * garbage collection later), returns how many. For each key this keeps every version above
+   * `keepFromHeight` and the newest one at or below it (the answer at `keepFromHeight`), unless that one is a
+   * deletion: then it goes too, since an absent key reads the same. Reads at heights below `keepFromHeight`
+   * are no longer meaningful once the batch is committed. Scans the whole column; `limit` caps the
+   * deletions added (call again after committing to continue).
+   */
+  prune(batch: WriteBatch, keepFromHeight: number, options: { limit?: number } = {}): number {
+    checkHeight(keepFromHeight);
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    if (!(limit >= 0))
+      throw new RangeError(`limit must be a non-negative integer, got ${String(options.limit)}`);
+    let added = 0;
+    let current: Uint8Array | undefined; // version key of the first entry of the current key
+    let currentLength = 0; // length of group(key) of the current key
+    let answered = false; // whether the current key's newest version <= keepFromHeight was seen
+    // A deletion that answers for keepFromHeight goes only after every older version of its key: if `limit`
+    // stops this pass in between, the older versions left behind stay hidden behind it.
+    let tombstone: Uint8Array | undefined;
+    for (const { key: stored, value } of this.#store.range(this.#column)) {
+      const groupedLength = stored.length - HEIGHT_BYTES;
+      if (
+        current === undefined ||
+        groupedLength !== currentLength ||
+        !equalPrefix(stored, current, groupedLength)
+      ) {
+        if (tombstone !== undefined) {
+          if (added >= limit) return added;
+          batch.delete(this.#column, tombstone);
+          added++;
+          tombstone = undefined;
+        }
+        current = stored;
+        currentLength = groupedLength;
+        answered = false;
+      }
+      if (answered) {
+        if (added >= limit) return added;
+        batch.delete(this.#column, stored);
+        added++;
+      } else if (readInvertedHeight(stored, groupedLength) <= keepFromHeight) {
+        answered = true;
+        if (value.length === 1 && value[0] === TAG_DELETED) tombstone = stored;
+      }
+    }
+    if (tombstone !== undefined && added < limit) {
+      batch.delete(this.#column, tombstone);
+      added++;
+    }
+    return added;
+  }
+
+  *#scan(
+    prefix: Uint8Array,
+    height: number,
+    from: Uint8Array,
+    end: Uint8Array | undefined,
+    limit: number,
+  ): Generator<StateEntry> {
+    if (limit === 0) return;
+    let left = limit;
+    let start = from;
+    let current: Uint8Array | undefined; // version key of the first seen entry of the current key
+    let currentLength = 0; // length of group(key) of the current key
+    let answered = false; // whether the current key's version as of `height` was handled
+    for (;;) {
+      let seekTo: Uint8Array | undefined;
+      let skipped = 0;
+      for (const { key: stored, value } of this.#store.range(this.#column, { start, end })) {
+        const groupedLength = stored.length - HEIGHT_BYTES;
+        if (
+          current === undefined ||
+          groupedLength !== currentLength ||
+          !equalPrefix(stored, current, groupedLength)
+        ) {
+          current = stored;
+          currentLength = groupedLength;
+          answered = false;
+          skipped = 0;
+        }
+        if (answered || readInvertedHeight(stored, groupedLength) > height) {
+          if (++skipped < SKIP_BEFORE_SEEK) continue;
+          // Many versions to step over: seek past the key, or to its newest version <= height.
+          const key = readGrouped(stored, groupedLength);
+          seekTo = answered ? pastVersionsKey(key) : versionKey(key, height);
+          break;
+        }
+        answered = true;
+        const found = decodeVersionValue(value);
+        if (found === null) continue;
+        const key = readGrouped(stored, groupedLength);
+        if (!startsWith(key, prefix)) continue;
+        yield { key, value: found };
+        if (--left <= 0) return;
+      }
+      if (seekTo === undefined) return;
+      start = seekTo;
+    }
+  }
+}
+
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  return bytes.length >= prefix.length && equalPrefix(bytes, prefix, prefix.length);
+}
+
+function checkStateKey(key: Uint8Array): void {
+  if (!(key instanceof Uint8Array)) throw new InvalidBytesError('key');
+}
+
+function checkHeight(height: number): void {
+  if (!Number.isInteger(height) || height < 0 || height > MAX_HEIGHT) {
+    throw new RangeError(`height must be an integer in 0..${MAX_HEIGHT}, got ${String(height)}`);
+  }
+}

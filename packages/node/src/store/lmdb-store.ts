@@ -1,0 +1,167 @@
+import { open, type RootDatabase } from 'lmdb';
+import {
+  type Column,
+  checkColumn,
+  checkKey,
+  checkLimit,
+  checkValue,
+  type KeyValue,
+  type KeyValueStore,
+  MAX_KEY_LENGTH,
+  type RangeOptions,
+  type WriteBatch,
+} from './key-value-store.js';
+import { ReadOnlyStoreError, StoreClosedError, StoreError } from './store-errors.js';
+
+/** Options of `openLmdbStore`. */
+export interface LmdbStoreOptions {
+  /**
+   * Open without write access, e.g. from a second process reading the store that the node writes. `commit`
+   * then throws `ReadOnlyStoreError`. The store must already exist.
+   */
+  readOnly?: boolean;
+}
+
+/** LMDB page size for new stores: 8 KiB pages raise LMDB's key limit from 1978 to 4026 bytes. */
+const PAGE_SIZE = 8192;
+
+/**
+ * Opens (creating it if needed, unless read-only) the LMDB store in directory `path`.
+ *
+ * Every key is stored as `column byte ‖ key` in LMDB's unnamed database, so any process can open the same
+ * directory and read it (LMDB's multi-reader design; all state lives in the files, none only in JS memory).
+ * Commits run in one synchronous LMDB write transaction that is flushed to disk (fdatasync, then a synced meta
+ * page write) before `commit` returns.
+ */
+export function openLmdbStore(path: string, options: LmdbStoreOptions = {}): KeyValueStore {
+  const readOnly = options.readOnly === true;
+  const db = open<Uint8Array, Uint8Array>({
+    path,
+    keyEncoding: 'binary',
+    encoding: 'binary',
+    readOnly,
+    pageSize: PAGE_SIZE,
+    // Durability: never `noSync`/`noMetaSync`/`mapAsync`. `overlappingSync` (lmdb-js's default on Linux and
+    // macOS) lets a transaction become visible before it is flushed; turning it off makes every commit
+    // flush inside the write transaction, so a commit that returned survives a crash or power loss.
+    overlappingSync: false,
+    noSync: false,
+    noMetaSync: false,
+    // Plain LMDB semantics only: no lmdb-js object cache (it lives in one process's memory), no compression.
+    cache: false,
+    compression: false,
+  });
+  const maxKeySize = (db as unknown as { maxKeySize: number }).maxKeySize;
+  if (maxKeySize < MAX_KEY_LENGTH + 1) {
+    void db.close();
+    throw new StoreError(
+      `LMDB store at ${path} accepts keys of at most ${maxKeySize} bytes; it needs ${MAX_KEY_LENGTH + 1}` +
+        ` (stores are created with ${PAGE_SIZE}-byte pages)`,
+    );
+  }
+  return new LmdbStore(db, readOnly);
+}
+
+class LmdbStore implements KeyValueStore {
+  readonly kind = 'lmdb' as const;
+  readonly #db: RootDatabase<Uint8Array, Uint8Array>;
+  readonly #readOnly: boolean;
+  #closed = false;
+
+  constructor(db: RootDatabase<Uint8Array, Uint8Array>, readOnly: boolean) {
+    this.#db = db;
+    this.#readOnly = readOnly;
+  }
+
+  get(column: Column, key: Uint8Array): Uint8Array | undefined {
+    if (this.#closed) throw new StoreClosedError();
+    // `getBinary` copies the value out of lmdb-js's shared read buffer (which `getBinaryFast` returns and the
+    // next read overwrites). Re-wrap the Buffer as a plain Uint8Array so both stores return the same type.
+    const value = this.#db.getBinary(withColumn(column, key));
+    return value === undefined ? undefined : new Uint8Array(value.buffer, value.byteOffset, value.length);
+  }
+
+  has(column: Column, key: Uint8Array): boolean {
+    if (this.#closed) throw new StoreClosedError();
+    // The shared buffer is fine here: only its presence is looked at.
+    return this.#db.getBinaryFast(withColumn(column, key)) !== undefined;
+  }
+
+  range(column: Column, options: RangeOptions = {}): Iterable<KeyValue> {
+    if (this.#closed) throw new StoreClosedError();
+    checkColumn(column);
+    checkLimit(options.limit);
+    if (options.start !== undefined) checkKey(options.start);
+    if (options.end !== undefined) checkKey(options.end);
+    if (options.limit === 0) return [];
+    const low = withColumn(column, options.start ?? EMPTY);
+    // Past the column: the next column's empty key, or no bound at all for column 255.
+    const high =
+      options.end !== undefined
+        ? withColumn(column, options.end)
+        : column < 255
+          ? Uint8Array.of(column + 1)
+          : undefined;
+    // lmdb-js iterates from `start` towards `end`: in reverse, `start` is the high bound. Our interval is
+    // always [low, high), so in reverse the high bound is exclusive and the low bound inclusive.
+    const lmdbOptions = options.reverse
+      ? {
+          start: high,
+          end: low,
+          reverse: true,
+          exclusiveStart: true,
+          inclusiveEnd: true,
+          limit: options.limit,
+        }
+      : { start: low, end: high, limit: options.limit };
+    return mapEntries(this.#db.getRange(lmdbOptions));
+  }
+
+  commit(batch: WriteBatch): void {
+    if (this.#closed) throw new StoreClosedError();
+    if (this.#readOnly) throw new ReadOnlyStoreError();
+    const db = this.#db;
+    // One synchronous write transaction; a throw anywhere inside aborts it, so nothing is applied.
+    db.transactionSync(() => {
+      for (const op of batch) {
+        checkColumn(op.column);
+        checkKey(op.key);
+        const key = withColumn(op.column, op.key);
+        if (op.kind === 'put') {
+          checkValue(op.value);
+          db.put(key, op.value);
+        } else {
+          db.remove(key);
+        }
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#db.close();
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** `column ‖ key` as a new array. */
+function withColumn(column: Column, key: Uint8Array): Uint8Array {
+  if (!(column >= 0 && column <= 255 && (column | 0) === column)) checkColumn(column);
+  if (!(key instanceof Uint8Array) || key.length > MAX_KEY_LENGTH) checkKey(key);
+  const out = new Uint8Array(key.length + 1);
+  out[0] = column;
+  out.set(key, 1);
+  return out;
+}
+
+/** Strips the column byte from keys and re-wraps lmdb-js's Buffers (fresh copies) as plain Uint8Arrays. */
+function* mapEntries(entries: Iterable<{ key: Uint8Array; value: Uint8Array }>): Generator<KeyValue> {
+  for (const { key, value } of entries) {
+    yield {
+      key: new Uint8Array(key.buffer, key.byteOffset + 1, key.length - 1),
+      value: new Uint8Array(value.buffer, value.byteOffset, value.length),
+    };
+  }
+}

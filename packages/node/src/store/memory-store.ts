@@ -1,0 +1,138 @@
+import {
+  type Column,
+  checkColumn,
+  checkKey,
+  checkLimit,
+  checkValue,
+  type KeyValue,
+  type KeyValueStore,
+  type RangeOptions,
+  type WriteBatch,
+} from './key-value-store.js';
+import { SortedMap } from './sorted-map.js';
+import { StoreClosedError } from './store-errors.js';
+
+/**
+ * Opens an empty in-memory store with the same semantics as the LMDB store (ordered scans, atomic commits,
+ * copies in and out), for tests, development and CI. Nothing is persisted.
+ */
+export function openMemoryStore(): KeyValueStore {
+  return new MemoryStore();
+}
+
+/**
+ * One column: a hash map for point reads plus an ordered map for scans. Keys and values are kept as byte
+ * strings (see `byteString`): immutable, compact, and no per-entry ArrayBuffer for the garbage collector.
+ */
+interface ColumnIndex {
+  readonly byKey: Map<string, string>;
+  readonly ordered: SortedMap<string>;
+}
+
+class MemoryStore implements KeyValueStore {
+  readonly kind = 'memory' as const;
+  readonly #columns: (ColumnIndex | undefined)[] = new Array(256).fill(undefined);
+  #closed = false;
+
+  get(column: Column, key: Uint8Array): Uint8Array | undefined {
+    const value = this.#lookup(column, key);
+    return value === undefined ? undefined : stringBytes(value);
+  }
+
+  has(column: Column, key: Uint8Array): boolean {
+    return this.#lookup(column, key) !== undefined;
+  }
+
+  range(column: Column, options: RangeOptions = {}): Iterable<KeyValue> {
+    if (this.#closed) throw new StoreClosedError();
+    checkColumn(column);
+    checkLimit(options.limit);
+    if (options.start !== undefined) checkKey(options.start);
+    if (options.end !== undefined) checkKey(options.end);
+    const index = this.#columns[column];
+    if (index === undefined || options.limit === 0) return [];
+    return scan(index.ordered, {
+      start: options.start === undefined ? undefined : byteString(options.start),
+      end: options.end === undefined ? undefined : byteString(options.end),
+      reverse: options.reverse === true,
+      limit: options.limit ?? Number.POSITIVE_INFINITY,
+    });
+  }
+
+  commit(batch: WriteBatch): void {
+    if (this.#closed) throw new StoreClosedError();
+    // Validate and copy everything first; applying the staged operations below cannot fail, so a commit is
+    // applied entirely or (if anything throws here) not at all.
+    const staged: { column: Column; key: string; value: string | undefined }[] = [];
+    for (const op of batch) {
+      checkColumn(op.column);
+      checkKey(op.key);
+      const key = byteString(op.key);
+      if (op.kind === 'put') {
+        checkValue(op.value);
+        staged.push({ column: op.column, key, value: byteString(op.value) });
+      } else {
+        staged.push({ column: op.column, key, value: undefined });
+      }
+    }
+    for (const { column, key, value } of staged) {
+      let index = this.#columns[column];
+      if (value !== undefined) {
+        if (index === undefined) {
+          index = { byKey: new Map(), ordered: new SortedMap() };
+          this.#columns[column] = index;
+        }
+        index.byKey.set(key, value);
+        index.ordered.set(key, value);
+      } else if (index?.byKey.delete(key)) {
+        index.ordered.delete(key);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#columns.fill(undefined);
+  }
+
+  #lookup(column: Column, key: Uint8Array): string | undefined {
+    if (this.#closed) throw new StoreClosedError();
+    if (!(column >= 0 && column <= 255 && (column | 0) === column)) checkColumn(column);
+    if (!(key instanceof Uint8Array)) checkKey(key);
+    return this.#columns[column]?.byKey.get(byteString(key));
+  }
+}
+
+function* scan(
+  ordered: SortedMap<string>,
+  range: { start?: string; end?: string; reverse: boolean; limit: number },
+): Generator<KeyValue> {
+  let left = range.limit;
+  for (const [key, value] of ordered.entries(range)) {
+    yield { key: stringBytes(key), value: stringBytes(value) };
+    if (--left <= 0) return;
+  }
+}
+
+/**
+ * The bytes as a string of one char (0..255) per byte. JavaScript compares strings by UTF-16 code units, so
+ * these strings sort exactly like the bytes (unsigned, shorter prefix first) and can be Map keys.
+ */
+function byteString(bytes: Uint8Array): string {
+  const n = bytes.length;
+  if (n <= 1024) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, n).toString('latin1');
+}
+
+/** The bytes of a string made by `byteString`, as a new Uint8Array. */
+function stringBytes(text: string): Uint8Array {
+  const n = text.length;
+  const out = new Uint8Array(n);
+  if (n <= 64) {
+    // Small typed arrays live on the JS heap; touching `.buffer` would move them out, so copy by hand.
+    for (let i = 0; i < n; i++) out[i] = text.charCodeAt(i);
+  } else {
+    Buffer.from(out.buffer, out.byteOffset, n).write(text, 0, n, 'latin1');
+  }
+  return out;
+}

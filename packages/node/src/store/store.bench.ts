@@ -1,0 +1,154 @@
+/**
+ * Micro-benchmark of the storage layer, for the LMDB and the memory store:
+ *   node --conditions=source --import tsx packages/node/src/store/store.bench.ts [--keys 100000]
+ *
+ * State: 100k keys (account-like, 20..40 bytes, 100-byte values), each written at 4 heights spread over
+ * 20,000 blocks (400k versions). Reads: `VersionedState.get` at the head and 10,000 blocks back, random keys.
+ * Writes: commits of 1,000-put batches (raw `KeyValueStore` puts, and `VersionedState.write` of 1,000
+ * changes), each LMDB commit durable (fsync) before it returns.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { VersionedState } from '../state/versioned-state.js';
+import { type KeyValueStore, WriteBatch } from './key-value-store.js';
+import { openLmdbStore } from './lmdb-store.js';
+import { openMemoryStore } from './memory-store.js';
+
+const KEYS = Number(argument('--keys') ?? 100_000);
+const HEAD = 20_000;
+const VERSIONS = 4;
+const STATE = 1;
+const RAW = 2;
+
+function argument(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function print(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Runs `fn` repeatedly for about `seconds` (after a warm-up) and returns operations per second. */
+function measure(ops: number, fn: (i: number) => void, seconds = 1.5): number {
+  for (let i = 0; i < Math.min(ops, 2000); i++) fn(i);
+  let done = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0;
+  while (elapsed < seconds) {
+    for (let i = 0; i < ops; i++) fn(done + i);
+    done += ops;
+    elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+  }
+  return done / elapsed;
+}
+
+function format(rate: number): string {
+  return Math.round(rate).toLocaleString('en-US').padStart(12);
+}
+
+function stateKey(i: number): Uint8Array {
+  return new TextEncoder().encode(`\u0000account-${(i * 2654435761) % 1_000_000_007}.near`);
+}
+
+/** Height of version `j` of key `i`: spread over [0, HEAD] so reads 10,000 back hit older versions. */
+function versionHeight(i: number, j: number): number {
+  return j * (HEAD / VERSIONS) + (i % (HEAD / VERSIONS));
+}
+
+async function run(kind: 'lmdb' | 'memory'): Promise<void> {
+  const dir = kind === 'lmdb' ? mkdtempSync(join(tmpdir(), 'shadebox-bench-')) : undefined;
+  const store: KeyValueStore = dir !== undefined ? openLmdbStore(dir) : openMemoryStore();
+  const state = new VersionedState(store, STATE);
+  const keys = Array.from({ length: KEYS }, (_, i) => stateKey(i));
+  const value = new Uint8Array(100).fill(0x5a);
+
+  const loadStart = process.hrtime.bigint();
+  for (let j = 0; j < VERSIONS; j++) {
+    for (let first = 0; first < KEYS; first += 50_000) {
+      const batch = new WriteBatch();
+      for (let i = first; i < Math.min(KEYS, first + 50_000); i++) {
+        state.write(batch, versionHeight(i, j), [[keys[i], value]]);
+      }
+      store.commit(batch);
+    }
+  }
+  const loadSeconds = Number(process.hrtime.bigint() - loadStart) / 1e9;
+  print(`${kind}: loaded ${KEYS * VERSIONS} versions of ${KEYS} keys in ${loadSeconds.toFixed(1)} s`);
+
+  const next = random(1);
+  const order = Array.from({ length: KEYS }, () => Math.floor(next() * KEYS));
+  let found = 0;
+  const atHead = measure(KEYS, (i) => {
+    if (state.get(keys[order[i % KEYS]], HEAD) !== undefined) found++;
+  });
+  const back = measure(KEYS, (i) => {
+    if (state.get(keys[order[i % KEYS]], HEAD - 10_000) !== undefined) found++;
+  });
+  if (found === 0) throw new Error('benchmark read nothing');
+
+  // Raw point reads of the store, as a baseline for the versioned reads.
+  const rawBatch = new WriteBatch();
+  for (let i = 0; i < KEYS; i++) rawBatch.put(RAW, keys[i], value);
+  store.commit(rawBatch);
+  const rawGet = measure(KEYS, (i) => {
+    store.get(RAW, keys[order[i % KEYS]]);
+  });
+
+  const scan = measure(1000, (i) => {
+    let n = 0;
+    for (const _ of state.scan(new Uint8Array([0, 97]), HEAD - (i % 10_000), { after: keys[order[i % KEYS]], limit: 100 }))
+      n++;
+    if (n === 0) found = -1;
+  });
+
+  let height = HEAD;
+  const commits = kind === 'lmdb' ? 100 : 1000;
+  const rawCommit = measure(
+    commits,
+    () => {
+      const batch = new WriteBatch();
+      for (let i = 0; i < 1000; i++) batch.put(RAW, keys[Math.floor(next() * KEYS)], value);
+      store.commit(batch);
+    },
+    3,
+  );
+  const stateCommit = measure(
+    commits,
+    () => {
+      height++;
+      const batch = new WriteBatch();
+      const changes: [Uint8Array, Uint8Array][] = [];
+      for (let i = 0; i < 1000; i++) changes.push([keys[Math.floor(next() * KEYS)], value]);
+      state.write(batch, height, changes);
+      store.commit(batch);
+    },
+    3,
+  );
+
+  print(`${kind}: VersionedState.get at head              ${format(atHead)} ops/s`);
+  print(`${kind}: VersionedState.get 10,000 blocks back   ${format(back)} ops/s`);
+  print(`${kind}: KeyValueStore.get (raw, baseline)       ${format(rawGet)} ops/s`);
+  print(`${kind}: VersionedState.scan of 100 keys         ${format(scan)} scans/s`);
+  print(`${kind}: commit of 1,000 raw puts                ${format(rawCommit)} commits/s`);
+  print(`${kind}: commit of 1,000 VersionedState writes   ${format(stateCommit)} commits/s`);
+
+  await store.close();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+}
+
+print(`node ${process.version}, ${KEYS} keys x ${VERSIONS} versions, head ${HEAD}`);
+for (const kind of ['memory', 'lmdb'] as const) await run(kind);
