@@ -647,10 +647,12 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     return base58Encode(sha256(w.toBytes()));
   }
 
-  /** The smallest stake a Stake action may ask for: the seat price divided by `minimum_stake_divisor`. */
+  /** The smallest stake a Stake action may ask for: the seat price divided by `minimum_stake_divisor`. With the
+   * genesis validators filling `num_block_producer_seats`, the seat price is the total stake per seat
+   * (nearcore's `find_threshold` for one validator: 50,000,000 NEAR / 50 seats = 1,000,000 NEAR). */
   minimumStake(): bigint {
-    const stakes = this.genesis.validators.map((v) => BigInt(v.amount));
-    const seatPrice = stakes.length ? stakes.reduce((a, b) => (a < b ? a : b)) : 0n;
+    const total = this.genesis.validators.reduce((sum, v) => sum + BigInt(v.amount), 0n);
+    const seatPrice = total / BigInt(Math.max(1, this.genesis.num_block_producer_seats));
     return seatPrice / BigInt(this.genesis.minimum_stake_divisor || 1);
   }
 }
