@@ -4,7 +4,7 @@
 // Node 20's --test takes no globs, so the files are listed here. Extra arguments are passed as filters
 // on the file path, e.g. `npm test -- primitives`.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,6 +12,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const skip = new Set(['node_modules', 'dist', '.git', '.shadebox']);
 
 function collect(dir, out) {
+  if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir)) {
     if (skip.has(name)) continue;
     const path = join(dir, name);

@@ -1,0 +1,76 @@
+/**
+ * The `shadebox` command line: dispatches to the commands, prints the top-level help and version, and turns a
+ * {@link UsageError} into one line on stderr and exit code 2. `runCli(argv)` resolves with the exit code.
+ */
+import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { UsageError } from './usage-error.js';
+import { cliVersion } from './version.js';
+
+export const MAIN_HELP = `Usage: shadebox <command> [options]
+
+Shadebox: a complete local runtime for NEAR Shade Agents.
+
+Commands:
+  up            start the local stack (in this build: the NEAR node only; the agent API, contracts and
+                MPC responder are not part of it yet)
+  node          run a NEAR-protocol node with JSON-RPC in the foreground
+  node init     write a new node home (genesis.json, config.json, validator_key.json, node_key.json)
+  help [cmd]    show this help, or a command's
+
+Options:
+  -h, --help      show this help
+  -v, --version   print the version
+
+Run 'shadebox <command> --help' for a command's options.
+`;
+
+type Command = (args: readonly string[]) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  up: async () => (await import('./commands/up.js')).upCommand,
+  node: async () => (await import('./commands/node.js')).nodeCommand,
+};
+
+export async function runCli(argv: readonly string[]): Promise<number> {
+  try {
+    return await dispatch(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.line}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}
+
+async function dispatch(argv: readonly string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined) {
+    // No command is a usage error: the help goes to stderr and the exit code is 2.
+    process.stderr.write(MAIN_HELP);
+    return EXIT_USAGE;
+  }
+  if (first === '-h' || first === '--help') {
+    process.stdout.write(MAIN_HELP);
+    return EXIT_OK;
+  }
+  if (first === '-v' || first === '--version') {
+    if (rest.length > 0) throw new UsageError('shadebox', `unexpected argument '${rest[0]}'`, rest[0]);
+    process.stdout.write(`shadebox ${cliVersion()}\n`);
+    return EXIT_OK;
+  }
+  if (first === 'help') {
+    if (rest.length === 0) {
+      process.stdout.write(MAIN_HELP);
+      return EXIT_OK;
+    }
+    return dispatch([...rest, '--help']);
+  }
+  const load = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+  if (load === undefined) {
+    const what = first.startsWith('-') ? `unknown flag ${first}` : `unknown command '${first}'`;
+    throw new UsageError('shadebox', what, first);
+  }
+  const command = await load();
+  return command(rest);
+}

@@ -1,0 +1,112 @@
+/**
+ * `shadebox node init`: writes a new node home (genesis.json, config.json, validator_key.json, node_key.json)
+ * and refuses to overwrite an existing one unless `--force`, which also deletes the old chain's data.
+ */
+import { rm } from 'node:fs/promises';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { parseFlags, textFlag } from '../args.js';
+import { DEFAULT_NODE_HOME } from '../default-homes.js';
+import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
+import { MAX_SHARDS, numShardsFlag } from '../shared-flags.js';
+import { UsageError } from '../usage-error.js';
+
+const COMMAND = 'shadebox node init';
+
+export const NODE_INIT_HELP = `Usage: shadebox node init [--home DIR] [--chain-id ID] [--num-shards N] [--force]
+
+Writes a new node home, with nearcore's file names:
+  genesis.json        the genesis: chain id, protocol version 85, account test.near holding most of the supply
+  config.json         the node's settings (RPC address 127.0.0.1:3030, block production automine, store path)
+  validator_key.json  test.near's key pair, validator and genesis account (mode 0600)
+  node_key.json       the node's own key pair (mode 0600)
+Start it with 'shadebox node --home DIR'.
+
+Options:
+  --home DIR        node home to create (default: ./.shadebox/node, relative to the current directory)
+  --chain-id ID     chain id: letters, digits, '.', '_' and '-', at most 64 (default localnet)
+  --num-shards N    shards of the chain, 1 to ${MAX_SHARDS} (default 1)
+  --force           overwrite an existing home; its chain data (the store folder) is deleted too
+  -h, --help        show this help
+
+Exit codes: 0 written, 1 the home exists (without --force) or cannot be written, 2 bad command line.
+`;
+
+const OPTIONS = {
+  home: { type: 'string' },
+  'chain-id': { type: 'string' },
+  'num-shards': { type: 'string' },
+  force: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function nodeInitCommand(args: readonly string[]): Promise<number> {
+  const flags = parseFlags(COMMAND, args, OPTIONS);
+  if (flags.help) {
+    process.stdout.write(NODE_INIT_HELP);
+    return EXIT_OK;
+  }
+  const dir = resolve(flags.home === undefined ? DEFAULT_NODE_HOME : textFlag(COMMAND, '--home', flags.home));
+  const chainId = flags['chain-id'];
+  if (chainId !== undefined && !CHAIN_ID.test(chainId)) {
+    throw new UsageError(
+      COMMAND,
+      `invalid value '${chainId}' for --chain-id: expected 1 to 64 letters, digits, '.', '_' or '-'`,
+      '--chain-id',
+    );
+  }
+  const numShards =
+    flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
+  const force = flags.force === true;
+
+  const { initHome, loadHome } = await import('@shadebox/node');
+  try {
+    if (force) await deleteChainData(dir, loadHome);
+    const home = await initHome(dir, { chainId, numShards, force });
+    const files = [
+      home.config.genesis_file,
+      'config.json',
+      home.config.validator_key_file,
+      home.config.node_key_file,
+    ];
+    process.stdout.write(
+      `Initialised node home ${dir}\n` +
+        files.map((file) => `  ${join(dir, file)}\n`).join('') +
+        `  chain id ${home.genesis.chain_id}, ${home.genesis.shard_layout.V0.num_shards} shard(s), ` +
+        `validator ${home.validatorKey.account_id} ${home.validatorKey.public_key}\n` +
+        `Start it with: shadebox node --home ${dir}\n`,
+    );
+    return EXIT_OK;
+  } catch (error) {
+    if ((error as Error).name === 'HomeExistsError') {
+      const existing = (error as Error & { existing?: readonly string[] }).existing ?? [];
+      process.stderr.write(
+        `${COMMAND}: error: ${dir} already holds a node home (${existing.map((p) => basename(p)).join(', ')}); ` +
+          'pass --force to overwrite it and delete its chain\n',
+      );
+    } else {
+      process.stderr.write(`${COMMAND}: error: cannot write ${dir}: ${(error as Error).message}\n`);
+    }
+    return EXIT_FAILURE;
+  }
+}
+
+/**
+ * With --force, the old chain's store must go with the old genesis, or the next start would find blocks of
+ * another chain. Deleted first: a crash in between leaves a home with no chain data, which starts cleanly.
+ * Only a store folder inside the home is deleted.
+ */
+async function deleteChainData(
+  dir: string,
+  loadHome: typeof import('@shadebox/node').loadHome,
+): Promise<void> {
+  const storePath = await loadHome(dir).then(
+    (home) => home.config.store.path,
+    () => 'data',
+  );
+  const store = resolve(dir, storePath);
+  const inside = relative(dir, store);
+  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return;
+  await rm(store, { recursive: true, force: true });
+}

@@ -1,0 +1,112 @@
+/**
+ * `shadebox node`: runs a NEAR-protocol node in the foreground until SIGINT/SIGTERM.
+ * `shadebox node init` is dispatched to ./node-init.ts.
+ */
+import { resolve } from 'node:path';
+import type { ProductionMode, StartNodeOptions } from '@shadebox/node';
+import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
+import { DEFAULT_NODE_HOME } from '../default-homes.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { resolveLogLevel } from '../log-level.js';
+import { runNode } from '../run-node.js';
+import { blockTimeFlag, MAX_SHARDS, numShardsFlag } from '../shared-flags.js';
+
+const COMMAND = 'shadebox node';
+
+export const NODE_HELP = `Usage: shadebox node [options]
+       shadebox node init [options]     write a new node home (see 'shadebox node init --help')
+
+Runs a NEAR-protocol node in the foreground: JSON-RPC 2.0 over HTTP (POST /, and GET /status, /health).
+The home directory keeps the chain between runs; a home without genesis.json is first initialised as by
+'shadebox node init' (chain id localnet, validator and genesis account test.near).
+
+Options:
+  --home DIR        node home (default: ./.shadebox/node, relative to the current directory)
+  --memory          keep everything in memory: a fresh chain with new keys, discarded on exit
+  --host H          address to listen on (default: the home's config.json rpc.addr, 127.0.0.1)
+  --rpc-port P      RPC port, 0 picks a free one (default: the home's config.json rpc.addr, 3030)
+  --block-time MS   make one block every MS milliseconds
+  --manual          make no blocks on its own: only on request through the node's programmatic API
+                    (no RPC method asks for blocks yet)
+  --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
+  --json            print exactly one JSON line on stdout when ready, and nothing else on stdout:
+                    {"event":"ready","rpcUrl":...,"chainId":...,"home":...,"accounts":[{"accountId":
+                    "test.near","publicKey":...,"secretKey":...}]}   (home is null with --memory)
+  -h, --help        show this help
+
+Without --block-time or --manual, blocks are made as the home's config.json says (shadebox.production),
+by default automine: blocks back to back while there is work, until it is final, then idle.
+Without --json, a summary is printed: the RPC URL, chain id, home and the test.near account with the path of
+its key file (with --memory, its secret key).
+
+Logs go to stderr as JSON lines (pino); SHADEBOX_LOG sets the level (default info, warn with --json).
+SIGINT or SIGTERM stops the node cleanly and exits 0; a second signal exits at once.
+Exit codes: 0 stopped by a signal, 1 the node could not start (port in use, broken home), 2 bad command line.
+`;
+
+const OPTIONS = {
+  home: { type: 'string' },
+  memory: { type: 'boolean' },
+  host: { type: 'string' },
+  'rpc-port': { type: 'string' },
+  'block-time': { type: 'string' },
+  manual: { type: 'boolean' },
+  'num-shards': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export async function nodeCommand(args: readonly string[]): Promise<number> {
+  if (args[0] === 'init') {
+    const { nodeInitCommand } = await import('./node-init.js');
+    return nodeInitCommand(args.slice(1));
+  }
+  const flags = parseFlags(COMMAND, args, OPTIONS);
+  if (flags.help) {
+    process.stdout.write(NODE_HELP);
+    return EXIT_OK;
+  }
+  exclusiveFlags(COMMAND, { '--home': flags.home !== undefined, '--memory': flags.memory === true });
+  exclusiveFlags(COMMAND, {
+    '--block-time': flags['block-time'] !== undefined,
+    '--manual': flags.manual === true,
+  });
+
+  const start: Omit<StartNodeOptions, 'log'> = {};
+  if (flags.memory) start.memory = true;
+  else
+    start.home = resolve(
+      flags.home === undefined ? DEFAULT_NODE_HOME : textFlag(COMMAND, '--home', flags.home),
+    );
+  if (flags.host !== undefined) start.host = textFlag(COMMAND, '--host', flags.host);
+  if (flags['rpc-port'] !== undefined) start.rpcPort = portFlag(COMMAND, '--rpc-port', flags['rpc-port']);
+  const production = productionFlag(flags['block-time'], flags.manual);
+  if (production !== undefined) start.production = production;
+  const numShards =
+    flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
+  if (numShards !== undefined) start.numShards = numShards;
+  const json = flags.json === true;
+
+  return runNode({
+    command: COMMAND,
+    start,
+    json,
+    logLevel: resolveLogLevel(COMMAND, json),
+    title: 'Shadebox node ready',
+    warnings: (node) =>
+      numShards !== undefined && node.chain.numShards !== numShards
+        ? [
+            `--num-shards ${numShards} ignored: the chain in ${node.home} already exists with ${node.chain.numShards} shard(s)`,
+          ]
+        : [],
+  });
+}
+
+function productionFlag(
+  blockTime: string | undefined,
+  manual: boolean | undefined,
+): ProductionMode | undefined {
+  if (blockTime !== undefined) return { kind: 'interval', blockTimeMs: blockTimeFlag(COMMAND, blockTime) };
+  if (manual) return { kind: 'manual' };
+  return undefined;
+}

@@ -1,0 +1,94 @@
+/**
+ * `shadebox up`: starts the local stack in the foreground. In this build the stack is the node alone; the agent
+ * API, the contracts and the MPC responder join it in later builds.
+ */
+import { resolve } from 'node:path';
+import type { StartNodeOptions } from '@shadebox/node';
+import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
+import { DEFAULT_STACK_HOME, nodeHomeOf } from '../default-homes.js';
+import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
+import { resolveLogLevel } from '../log-level.js';
+import { resetStackHome } from '../reset-stack-home.js';
+import { runNode } from '../run-node.js';
+
+const COMMAND = 'shadebox up';
+const DEFAULT_RPC_PORT = 3030;
+
+const NOT_YET =
+  'The agent API (port 3140), the contracts and the MPC responder are not part of this build yet.';
+
+export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--json]
+
+Starts the local Shadebox stack in the foreground. In this build the stack is the NEAR node only:
+${NOT_YET}
+
+Options:
+  --home DIR     stack home (default: ./.shadebox, relative to the current directory); the node's home is
+                 DIR/node, the default home of 'shadebox node' too, so both run the same chain
+  --memory       keep everything in memory: a fresh chain with new keys, discarded on exit
+  --reset        delete the stack home first and start a new chain (refused if DIR holds anything
+                 shadebox did not create)
+  --rpc-port P   node RPC port, 0 picks a free one (default ${DEFAULT_RPC_PORT})
+  --json         print exactly one JSON line on stdout when ready, and nothing else on stdout, the same line
+                 as 'shadebox node --json': {"event":"ready","rpcUrl":...,"chainId":...,"home":...,
+                 "accounts":[...]}   (home is the node's home, null with --memory)
+  -h, --help     show this help
+
+The node listens on 127.0.0.1, makes blocks as its config.json says (automine by default) and keeps its chain
+in DIR/node between runs. For more node settings, run 'shadebox node' (see 'shadebox node --help').
+
+Logs go to stderr as JSON lines (pino); SHADEBOX_LOG sets the level (default info, warn with --json).
+SIGINT or SIGTERM stops the stack cleanly and exits 0; a second signal exits at once.
+Exit codes: 0 stopped by a signal, 1 could not start (port in use, broken home), 2 bad command line.
+`;
+
+const OPTIONS = {
+  home: { type: 'string' },
+  memory: { type: 'boolean' },
+  reset: { type: 'boolean' },
+  'rpc-port': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export async function upCommand(args: readonly string[]): Promise<number> {
+  const flags = parseFlags(COMMAND, args, OPTIONS);
+  if (flags.help) {
+    process.stdout.write(UP_HELP);
+    return EXIT_OK;
+  }
+  exclusiveFlags(COMMAND, { '--home': flags.home !== undefined, '--memory': flags.memory === true });
+  exclusiveFlags(COMMAND, { '--memory': flags.memory === true, '--reset': flags.reset === true });
+  const rpcPort =
+    flags['rpc-port'] === undefined ? DEFAULT_RPC_PORT : portFlag(COMMAND, '--rpc-port', flags['rpc-port']);
+  const json = flags.json === true;
+  const logLevel = resolveLogLevel(COMMAND, json);
+
+  const start: Omit<StartNodeOptions, 'log'> = { rpcPort };
+  if (flags.memory) {
+    start.memory = true;
+  } else {
+    const stackHome = resolve(
+      flags.home === undefined ? DEFAULT_STACK_HOME : textFlag(COMMAND, '--home', flags.home),
+    );
+    if (flags.reset) {
+      try {
+        await resetStackHome(stackHome);
+      } catch (error) {
+        process.stderr.write(`${COMMAND}: error: ${(error as Error).message}\n`);
+        return EXIT_FAILURE;
+      }
+      if (!json) process.stderr.write(`reset: deleted ${stackHome}\n`);
+    }
+    start.home = nodeHomeOf(stackHome);
+  }
+
+  return runNode({
+    command: COMMAND,
+    start,
+    json,
+    logLevel,
+    title: 'Shadebox stack ready (node only)',
+    notes: [NOT_YET],
+  });
+}

@@ -1,0 +1,7 @@
+/**
+ * @shadebox/cli — the `shadebox` command line. Programs embed a node with `startNode` from @shadebox/node;
+ * this package exports the CLI itself for wrappers and tests.
+ */
+export { MAIN_HELP, runCli } from './cli.js';
+export { type ReadyEvent, readyEvent } from './print-ready.js';
+export { UsageError } from './usage-error.js';

@@ -1,0 +1,137 @@
+/**
+ * `shadebox node` through real processes: the --json ready line and a live RPC behind it, clean shutdown on
+ * SIGTERM/SIGINT, the readable summary, restarts on the same home, a port in use.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { CliProcess, rpc, tempDir } from '../test-support/cli-process.js';
+import type { ReadyEvent } from './print-ready.js';
+
+interface Status {
+  chain_id: string;
+  genesis_hash: string;
+  sync_info: { latest_block_height: number; latest_block_hash: string };
+}
+
+/** Starts `shadebox node <args> --json` and returns the process and its parsed ready line. */
+async function startJson(args: string[], cwd?: string): Promise<{ cli: CliProcess; ready: ReadyEvent }> {
+  const cli = new CliProcess(['node', ...args, '--json'], { cwd });
+  const line = await cli.firstLine();
+  return { cli, ready: JSON.parse(line) as ReadyEvent };
+}
+
+function assertReadyShape(ready: ReadyEvent): void {
+  assert.deepEqual(Object.keys(ready), ['event', 'rpcUrl', 'chainId', 'home', 'accounts']);
+  assert.equal(ready.event, 'ready');
+  assert.match(ready.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.notEqual(ready.rpcUrl, 'http://127.0.0.1:0');
+  assert.equal(ready.chainId, 'localnet');
+  assert.equal(ready.accounts.length, 1);
+  const [account] = ready.accounts;
+  assert.deepEqual(Object.keys(account!), ['accountId', 'publicKey', 'secretKey']);
+  assert.equal(account!.accountId, 'test.near');
+  assert.match(account!.publicKey, /^ed25519:[1-9A-HJ-NP-Za-km-z]+$/);
+  assert.match(account!.secretKey, /^ed25519:[1-9A-HJ-NP-Za-km-z]+$/);
+}
+
+describe('shadebox node', () => {
+  it('--memory --rpc-port 0 --json: one ready line, a live RPC, SIGTERM exits 0', async () => {
+    const { cli, ready } = await startJson(['--memory', '--rpc-port', '0']);
+    assertReadyShape(ready);
+    assert.equal(ready.home, null);
+
+    const status = await rpc<Status>(ready.rpcUrl, 'status');
+    assert.equal(status.chain_id, 'localnet');
+    const health = await fetch(`${ready.rpcUrl}/health`, { signal: AbortSignal.timeout(10_000) });
+    assert.equal(health.status, 200);
+
+    const exit = await cli.stop('SIGTERM');
+    assert.equal(exit.code, 0, exit.stderr);
+    assert.equal(exit.stdout, `${JSON.stringify(ready)}\n`, 'exactly one line on stdout');
+    await assert.rejects(fetch(ready.rpcUrl, { method: 'POST', signal: AbortSignal.timeout(5_000) }));
+  });
+
+  it('--home: a restart keeps the chain (height never goes back, same genesis, same test.near key)', async () => {
+    const home = join(await tempDir(), 'home');
+    const first = await startJson(['--home', home, '--rpc-port', '0', '--block-time', '20']);
+    assertReadyShape(first.ready);
+    assert.equal(first.ready.home, home);
+    const target = 5 + (await genesisHeight(first.ready.rpcUrl));
+    let status = await rpc<Status>(first.ready.rpcUrl, 'status');
+    assert.match(status.genesis_hash, /^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    const deadline = Date.now() + 30_000;
+    while (status.sync_info.latest_block_height < target) {
+      assert.ok(Date.now() < deadline, 'blocks are made every 20 ms');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = await rpc<Status>(first.ready.rpcUrl, 'status');
+    }
+    const exit = await first.cli.stop('SIGINT');
+    assert.equal(exit.code, 0, exit.stderr);
+    const keyFile = JSON.parse(await readFile(join(home, 'validator_key.json'), 'utf8')) as {
+      public_key: string;
+    };
+    assert.equal(first.ready.accounts[0]!.publicKey, keyFile.public_key);
+    // The height when stopped: at least what was seen, maybe a few blocks more.
+    const seen = status.sync_info.latest_block_height;
+
+    const second = await startJson(['--home', home, '--rpc-port', '0']);
+    const restarted = await rpc<Status>(second.ready.rpcUrl, 'status');
+    assert.ok(
+      restarted.sync_info.latest_block_height >= seen,
+      `${restarted.sync_info.latest_block_height} >= ${seen}`,
+    );
+    assert.equal(restarted.genesis_hash, status.genesis_hash);
+    assert.deepEqual(second.ready.accounts, first.ready.accounts);
+    assert.equal((await second.cli.stop()).code, 0);
+  });
+
+  it('without --json: a readable summary; the secret key only for --memory', async () => {
+    const memory = new CliProcess(['node', '--memory', '--rpc-port', '0']);
+    await memory.stdoutIncludes('Press Ctrl+C to stop.');
+    assert.match(memory.stdout, /RPC\s+http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(memory.stdout, /Chain id\s+localnet/);
+    assert.match(memory.stdout, /Account\s+test\.near/);
+    assert.match(memory.stdout, /Secret key\s+ed25519:/);
+    const memoryExit = await memory.stop('SIGINT');
+    assert.equal(memoryExit.code, 0, memoryExit.stderr);
+
+    const home = join(await tempDir(), 'home');
+    const onDisk = new CliProcess(['node', '--home', home, '--rpc-port', '0']);
+    await onDisk.stdoutIncludes('Press Ctrl+C to stop.');
+    assert.ok(onDisk.stdout.includes(`Home        ${home}`), onDisk.stdout);
+    assert.ok(onDisk.stdout.includes(join(home, 'validator_key.json')), onDisk.stdout);
+    assert.doesNotMatch(onDisk.stdout, /Secret key|secret/i);
+    const diskExit = await onDisk.stop('SIGTERM');
+    assert.equal(diskExit.code, 0, diskExit.stderr);
+  });
+
+  it('a port in use: a clear error, exit 1', async () => {
+    const { cli, ready } = await startJson(['--memory', '--rpc-port', '0']);
+    const port = new URL(ready.rpcUrl).port;
+    const home = join(await tempDir(), 'home');
+    const second = new CliProcess(['node', '--home', home, '--rpc-port', port, '--json']);
+    const exit = await second.exit();
+    assert.equal(exit.code, 1);
+    assert.equal(exit.stdout, '');
+    assert.match(exit.stderr, new RegExp(`127\\.0\\.0\\.1:${port}.*already in use`));
+    assert.match(exit.stderr, /--rpc-port/);
+    assert.equal((await cli.stop()).code, 0);
+  });
+
+  it('--num-shards makes a multi-shard chain', async () => {
+    const { cli, ready } = await startJson(['--memory', '--rpc-port', '0', '--num-shards', '2']);
+    const genesis = await rpc<{ shard_layout: { V0: { num_shards: number } } }>(
+      ready.rpcUrl,
+      'EXPERIMENTAL_genesis_config',
+    );
+    assert.equal(genesis.shard_layout.V0.num_shards, 2);
+    assert.equal((await cli.stop()).code, 0);
+  });
+});
+
+async function genesisHeight(rpcUrl: string): Promise<number> {
+  const genesis = await rpc<{ genesis_height: number }>(rpcUrl, 'EXPERIMENTAL_genesis_config');
+  return genesis.genesis_height;
+}

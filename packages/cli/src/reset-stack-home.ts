@@ -1,0 +1,39 @@
+/**
+ * `shadebox up --reset`: deletes the stack home, but only one that looks like shadebox made it (it holds
+ * nothing but the folders shadebox writes there), so a mistyped `--home ~` never wipes a real directory.
+ */
+import { readdir, rm, stat } from 'node:fs/promises';
+import { NODE_SUBDIR } from './default-homes.js';
+
+/** The entries shadebox creates in a stack home. */
+const STACK_ENTRIES: ReadonlySet<string> = new Set([NODE_SUBDIR]);
+
+/** A stack home that `--reset` refuses to delete. */
+export class UnsafeResetError extends Error {
+  constructor(
+    readonly dir: string,
+    reason: string,
+  ) {
+    super(`refusing to delete ${dir} for --reset: ${reason}`);
+    this.name = 'UnsafeResetError';
+  }
+}
+
+/** Deletes `dir` (absolute) if it is a stack home; does nothing if it does not exist. */
+export async function resetStackHome(dir: string): Promise<void> {
+  const info = await stat(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (info === null) return;
+  if (!info.isDirectory()) throw new UnsafeResetError(dir, 'it is not a directory');
+  const foreign = (await readdir(dir)).filter((name) => !STACK_ENTRIES.has(name));
+  if (foreign.length > 0) {
+    const shown = foreign.slice(0, 5).join(', ') + (foreign.length > 5 ? ', ...' : '');
+    const hint = foreign.includes('genesis.json')
+      ? `; it looks like a node home: --home names the stack home, whose node home is ${dir}/${NODE_SUBDIR}`
+      : '';
+    throw new UnsafeResetError(dir, `it holds entries shadebox did not create (${shown})${hint}`);
+  }
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,93 @@
+/**
+ * Runs a node in the foreground for `shadebox node` and `shadebox up`: starts it, prints the ready line or the
+ * summary, waits for SIGINT/SIGTERM and stops it cleanly. Resolves with the process's exit code.
+ */
+import { join } from 'node:path';
+import type { Logger, RunningNode, StartNodeOptions } from '@shadebox/node';
+import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
+import type { LogLevel } from './log-level.js';
+import { formatReadyLine, formatSummary } from './print-ready.js';
+import { ShutdownSignal } from './shutdown-signal.js';
+import { describeStartError } from './start-error.js';
+
+/** How long a clean stop may take before the process gives up on it and exits 1. */
+const STOP_TIMEOUT_MS = 10_000;
+
+export interface RunNodeOptions {
+  /** The command, for messages (`shadebox node`). */
+  command: string;
+  /** What to start (the logger is made here). */
+  start: Omit<StartNodeOptions, 'log'>;
+  /** Print the JSON ready line instead of the summary. */
+  json: boolean;
+  logLevel: LogLevel;
+  /** The summary's first line. */
+  title: string;
+  /** Lines the summary ends with. */
+  notes?: readonly string[];
+  /** Warnings to print on stderr once the node runs (it is given the running node). */
+  warnings?: (node: RunningNode) => string[];
+}
+
+export async function runNode(options: RunNodeOptions): Promise<number> {
+  const { command } = options;
+  // Signals first: a Ctrl+C during start-up stops the node as soon as it is up.
+  const shutdown = new ShutdownSignal();
+  const { createLogger, loadHome, startNode } = await import('@shadebox/node');
+  const log = createLogger('shadebox', options.logLevel);
+
+  let node: RunningNode;
+  try {
+    node = await startNode({ ...options.start, log });
+  } catch (error) {
+    log.debug({ err: error }, 'start failed');
+    await flush(log);
+    const listen = { host: options.start.host ?? '127.0.0.1', port: options.start.rpcPort };
+    process.stderr.write(`${command}: error: ${describeStartError(error, listen)}\n`);
+    return EXIT_FAILURE;
+  }
+
+  if (!shutdown.requested) {
+    for (const warning of options.warnings?.(node) ?? [])
+      process.stderr.write(`${command}: warning: ${warning}\n`);
+    if (options.json) {
+      process.stdout.write(formatReadyLine(node));
+    } else {
+      let keyFile: string | null = null;
+      if (node.home !== null) {
+        const home = await loadHome(node.home).catch(() => null);
+        keyFile = join(node.home, home?.config.validator_key_file ?? 'validator_key.json');
+      }
+      process.stdout.write(formatSummary({ title: options.title, node, keyFile, notes: options.notes }));
+    }
+  }
+
+  const signal = await shutdown.received;
+  if (!options.json) process.stderr.write(`${signal}: stopping the node...\n`);
+  const timeout = setTimeout(() => {
+    process.stderr.write(`${command}: error: the node did not stop within ${STOP_TIMEOUT_MS / 1000} s\n`);
+    process.exit(EXIT_FAILURE);
+  }, STOP_TIMEOUT_MS);
+  timeout.unref();
+  try {
+    await node.stop();
+  } catch (error) {
+    process.stderr.write(`${command}: error: stopping the node failed: ${(error as Error).message}\n`);
+    return EXIT_FAILURE;
+  } finally {
+    clearTimeout(timeout);
+    await flush(log);
+  }
+  if (!options.json) process.stderr.write('stopped\n');
+  return EXIT_OK;
+}
+
+function flush(log: Logger): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      log.flush(() => resolve());
+    } catch {
+      resolve();
+    }
+  });
+}

@@ -1,0 +1,71 @@
+/** `shadebox up` through real processes: the same ready line as `shadebox node`, its home layout, --reset. */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { CliProcess, rpc, runCli, tempDir } from '../test-support/cli-process.js';
+import type { ReadyEvent } from './print-ready.js';
+
+async function startUp(args: string[], cwd?: string): Promise<{ cli: CliProcess; ready: ReadyEvent }> {
+  const cli = new CliProcess(['up', ...args, '--json'], { cwd });
+  return { cli, ready: JSON.parse(await cli.firstLine()) as ReadyEvent };
+}
+
+describe('shadebox up', () => {
+  it('--memory --json: the ready line of shadebox node, a live RPC, SIGTERM exits 0', async () => {
+    const { cli, ready } = await startUp(['--memory', '--rpc-port', '0']);
+    assert.deepEqual(Object.keys(ready), ['event', 'rpcUrl', 'chainId', 'home', 'accounts']);
+    assert.equal(ready.event, 'ready');
+    assert.equal(ready.home, null);
+    assert.equal(ready.accounts[0]!.accountId, 'test.near');
+    const status = await rpc<{ chain_id: string }>(ready.rpcUrl, 'status');
+    assert.equal(status.chain_id, ready.chainId);
+    const exit = await cli.stop('SIGTERM');
+    assert.equal(exit.code, 0, exit.stderr);
+    assert.equal(exit.stdout.split('\n').length, 2, 'exactly one line on stdout');
+  });
+
+  it('keeps its chain in ./.shadebox/node, which --reset deletes first', async () => {
+    const cwd = await tempDir();
+    const first = await startUp(['--rpc-port', '0'], cwd);
+    assert.equal(first.ready.home, join(cwd, '.shadebox', 'node'));
+    assert.ok(existsSync(join(cwd, '.shadebox', 'node', 'genesis.json')));
+    assert.equal((await first.cli.stop()).code, 0);
+
+    const again = await startUp(['--rpc-port', '0'], cwd);
+    assert.deepEqual(again.ready.accounts, first.ready.accounts, 'same chain without --reset');
+    assert.equal((await again.cli.stop()).code, 0);
+
+    const reset = await startUp(['--rpc-port', '0', '--reset'], cwd);
+    assert.notEqual(reset.ready.accounts[0]!.publicKey, first.ready.accounts[0]!.publicKey, 'a new chain');
+    assert.equal((await reset.cli.stop()).code, 0);
+  });
+
+  it('--reset refuses a directory holding files shadebox did not create', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'precious.txt'), 'keep me');
+    const { code, stdout, stderr } = await runCli([
+      'up',
+      '--home',
+      dir,
+      '--reset',
+      '--rpc-port',
+      '0',
+      '--json',
+    ]);
+    assert.equal(code, 1);
+    assert.equal(stdout, '');
+    assert.match(stderr, /refusing to delete/);
+    assert.match(stderr, /precious\.txt/);
+    assert.ok(existsSync(join(dir, 'precious.txt')));
+  });
+
+  it('without --json: a summary saying the agent API is not part of this build', async () => {
+    const cli = new CliProcess(['up', '--memory', '--rpc-port', '0']);
+    await cli.stdoutIncludes('Press Ctrl+C to stop.');
+    assert.match(cli.stdout, /RPC\s+http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(cli.stdout, /agent API .* not part of this build/);
+    assert.equal((await cli.stop('SIGINT')).code, 0);
+  });
+});
