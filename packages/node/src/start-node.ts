@@ -19,7 +19,12 @@ import type { KeyValueStore } from './store/key-value-store.js';
 import { openLmdbStore } from './store/lmdb-store.js';
 import { openMemoryStore } from './store/memory-store.js';
 
-export const NODE_VERSION = { version: '0.1.0', build: 'shadebox', rustc_version: 'n/a (TypeScript)' };
+export const NODE_VERSION = {
+  version: '0.1.0',
+  build: 'shadebox',
+  commit: 'unknown',
+  rustc_version: 'n/a (TypeScript)',
+};
 
 export interface StartNodeOptions {
   /** Home directory (genesis.json, config.json, keys, data/). Created with defaults when it holds no home. */
@@ -34,6 +39,11 @@ export interface StartNodeOptions {
   production?: ProductionMode;
   /** Shards of a new chain (ignored for an existing home). */
   numShards?: number;
+  /** Blocks per epoch of a new chain (ignored for an existing home). Default 500. */
+  epochLength?: number;
+  /** How long `tx`/`send_tx` wait before TIMEOUT_ERROR, in ms. Default: config.json's
+   * `rpc.polling_config.polling_timeout` (10 s). */
+  txTimeoutMs?: number;
   log?: Logger;
 }
 
@@ -94,7 +104,7 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
     nodePublicKey: home.nodeKey.public_key,
     startedAt: Date.now(),
     version: NODE_VERSION,
-    txTimeoutMs: durationToMs(home.config.rpc.polling_config.polling_timeout),
+    txTimeoutMs: options.txTimeoutMs ?? durationToMs(home.config.rpc.polling_config.polling_timeout),
   };
   let server: Awaited<ReturnType<typeof startRpcServer>>;
   try {
@@ -137,9 +147,10 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
 }
 
 async function openHome(options: StartNodeOptions): Promise<Home> {
-  if (options.memory || !options.home) return createEphemeralHome({ numShards: options.numShards });
+  const chain = { numShards: options.numShards, epochLength: options.epochLength };
+  if (options.memory || !options.home) return createEphemeralHome(chain);
   const dir = resolve(options.home);
-  if (!existsSync(join(dir, 'genesis.json'))) return initHome(dir, { numShards: options.numShards });
+  if (!existsSync(join(dir, 'genesis.json'))) return initHome(dir, chain);
   return loadHome(dir);
 }
 

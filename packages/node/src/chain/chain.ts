@@ -28,7 +28,8 @@ import {
 import { accountIdToShardId, type GenesisConfig, parseGenesisTime } from '../config/genesis.js';
 import { applyChunk, type ChunkResult, type PendingTransaction } from '../runtime/apply-chunk.js';
 import type { BlockContext, RuntimeParams } from '../runtime/runtime-context.js';
-import { StateUpdate } from '../state/state-update.js';
+import type { ValidatorAccountsUpdate } from '../runtime/validator-accounts-update.js';
+import { type StateChangeCause, StateUpdate } from '../state/state-update.js';
 import { VersionedState } from '../state/versioned-state.js';
 import { type KeyValueStore, WriteBatch } from '../store/key-value-store.js';
 import { BlockMerkleTree } from './block-merkle-tree.js';
@@ -55,6 +56,7 @@ import type {
   ReceiptRecord,
   TransactionRecord,
 } from './records.js';
+import { minimumStake, validatorAccountsUpdate } from './validator-stakes.js';
 
 const utf8 = new TextEncoder();
 const utf8d = new TextDecoder();
@@ -198,6 +200,15 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     return raw ? (JSON.parse(utf8d.decode(raw)) as ReceiptRecord) : undefined;
   }
 
+  /** The state changes block `height` made, in order, each with its shard, key and value (base64, null when
+   * deleted) and nearcore's cause; undefined for an unknown block (genesis records none). */
+  stateChanges(
+    height: number,
+  ): Array<{ shard: number; key: string; value: string | null; cause: StateChangeCause }> | undefined {
+    const raw = this.store.get(Col.StateChanges, heightKey(height));
+    return raw ? JSON.parse(utf8d.decode(raw)) : undefined;
+  }
+
   /** A read-only view of the state as of block `height`. */
   stateAt(height: number): StateUpdate {
     return new StateUpdate(this.state, height);
@@ -219,6 +230,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
       epochLength: BigInt(this.genesis.epoch_length),
       minimumStake: this.minimumStake(),
     };
+    const stakeReturns = this.validatorAccountsUpdateFor(height);
 
     // Apply each shard's chunk on its own overlay of the state after the previous block.
     const byShard = (accountId: string) => this.shardOf(accountId);
@@ -228,7 +240,11 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
       const state = new StateUpdate(this.state, prev.height);
       const txs = transactions.filter((t) => byShard(t.signedTransaction.transaction.signerId) === shard);
       const receipts = this.incoming.flat().filter((r) => byShard(r.receiverId) === shard);
-      results.push(applyChunk(this.params, context, state, txs, receipts));
+      const update = stakeReturns && {
+        stakeInfo: new Map([...stakeReturns.stakeInfo].filter(([id]) => byShard(id) === shard)),
+        lastProposals: stakeReturns.lastProposals,
+      };
+      results.push(applyChunk(this.params, context, state, txs, receipts, update));
       updates.push(state);
     }
 
@@ -342,7 +358,8 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     const hashBytes = base58Decode(hash);
     const author = this.options.validatorAccountId;
     const chunkExtras: ChunkExtra[] = [];
-    const stateChanges: Array<{ shard: number; key: string; value: string | null; cause: unknown }> = [];
+    const stateChanges: Array<{ shard: number; key: string; value: string | null; cause: StateChangeCause }> =
+      [];
     const outgoing = new BorshWriter();
     outgoing.u32(this.numShards);
 
@@ -647,13 +664,23 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     return base58Encode(sha256(w.toBytes()));
   }
 
-  /** The smallest stake a Stake action may ask for: the seat price divided by `minimum_stake_divisor`. With the
-   * genesis validators filling `num_block_producer_seats`, the seat price is the total stake per seat
-   * (nearcore's `find_threshold` for one validator: 50,000,000 NEAR / 50 seats = 1,000,000 NEAR). */
+  /** The smallest stake a Stake action may ask for: the seat price of the (fixed, genesis) validator set
+   * divided by `minimum_stake_divisor` (chain/validator-stakes.ts). */
   minimumStake(): bigint {
-    const total = this.genesis.validators.reduce((sum, v) => sum + BigInt(v.amount), 0n);
-    const seatPrice = total / BigInt(Math.max(1, this.genesis.num_block_producer_seats));
-    return seatPrice / BigInt(this.genesis.minimum_stake_divisor || 1);
+    return minimumStake(this.genesis);
+  }
+
+  /** At the first block of every epoch but the first: the stake returns, from the proposals made by the
+   * blocks of the epoch that ended (chain/validator-stakes.ts). */
+  private validatorAccountsUpdateFor(height: number): ValidatorAccountsUpdate | undefined {
+    const epoch = this.epochOf(height);
+    if (epoch.startHeight !== height || epoch.epochHeight < 2) return undefined;
+    const proposals: Array<{ account_id: string; stake: string }> = [];
+    for (let h = height - this.genesis.epoch_length; h < height; h++) {
+      const record = h === this.headRecord.height ? this.headRecord : this.blockByHeight(h);
+      for (const extra of record?.chunkExtras ?? []) proposals.push(...extra.validatorProposals);
+    }
+    return validatorAccountsUpdate(this.genesis, proposals);
   }
 }
 

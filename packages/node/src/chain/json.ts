@@ -6,6 +6,12 @@ const MARK = '~~shadebox-u64~~';
 const MARKED = /"~~shadebox-u64~~(-?\d+)"/g;
 
 export function stringifyJson(value: unknown): string {
+  try {
+    // Most values hold no bigint: the plain (much faster) path, which throws a TypeError on a bigint.
+    return JSON.stringify(value);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+  }
   const text = JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? `${MARK}${v}` : v));
   return text.includes(MARK) ? text.replace(MARKED, '$1') : text;
 }

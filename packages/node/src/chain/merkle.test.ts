@@ -23,7 +23,9 @@ describe('merklize', () => {
     for (let n = 1; n <= 9; n++) {
       const leaves = Array.from({ length: n }, (_, i) => leaf(i));
       const { root, paths } = merklize(leaves);
-      leaves.forEach((l, i) => assert.deepEqual(rootFromPath(l, paths[i]), root, `n=${n} i=${i}`));
+      leaves.forEach((l, i) => {
+        assert.deepEqual(rootFromPath(l, paths[i]), root, `n=${n} i=${i}`);
+      });
     }
   });
 });

@@ -44,9 +44,15 @@ export class TransactionService {
 
   /**
    * Checks a decoded transaction and puts it in the pool. Resubmitting a transaction that is already pending
-   * or on chain is accepted again without effect. Throws `InvalidTxError`.
+   * or on chain is accepted again without effect. Throws `InvalidTxError`. With `checkOnly` the transaction is
+   * only checked, not pooled (nearcore's `send_tx_internal(tx, check_only = true)`, used by `tx` on a signed
+   * transaction it does not know).
    */
-  submit(decoded: DecodedSignedTransaction, size: number): { hash: string; alreadyKnown: boolean } {
+  submit(
+    decoded: DecodedSignedTransaction,
+    size: number,
+    options: { checkOnly?: boolean } = {},
+  ): { hash: string; alreadyKnown: boolean } {
     const { signedTransaction: stx, hash } = decoded;
     const hashB58 = base58Encode(hash);
     if (this.pool.has(hash) || this.chain.transaction(hash)) return { hash: hashB58, alreadyKnown: true };
@@ -61,6 +67,7 @@ export class TransactionService {
     const state = this.chain.stateAt(head.height);
     verifyAndChargeTransaction(this.chain.params, state, stx, cost, BigInt(head.height + 1));
     state.rollback();
+    if (options.checkOnly) return { hash: hashB58, alreadyKnown: false };
 
     this.pool.add({ signedTransaction: stx, hash, size });
     this.producer?.notify();

@@ -273,6 +273,8 @@ export interface CreateDefaultGenesisOptions {
   chainId?: string;
   /** Number of shards of the V0 layout. Default 1. */
   numShards?: number;
+  /** Blocks per epoch. Default 500 (localnet's EXPECTED_EPOCH_LENGTH). */
+  epochLength?: number;
   /** Genesis time: a Date (millisecond precision) or nanoseconds since the epoch. Default now. */
   genesisTime?: Date | bigint;
   /** Liquid balance of the validator account, yoctoNEAR. Default 1e9 NEAR (nearcore's TESTING_INIT_BALANCE). */
@@ -350,7 +352,7 @@ export function createDefaultGenesis(options: CreateDefaultGenesisOptions): Gene
     dynamic_resharding: false,
     // PROTOCOL_UPGRADE_STAKE_THRESHOLD
     protocol_upgrade_stake_threshold: ratio(4, 5),
-    epoch_length: d.epochLength,
+    epoch_length: options.epochLength ?? d.epochLength,
     gas_limit: d.gasLimit,
     min_gas_price: d.minGasPrice.toString(),
     max_gas_price: d.maxGasPrice.toString(),

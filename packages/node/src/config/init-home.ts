@@ -48,6 +48,8 @@ export interface HomeOptions {
   chainId?: string;
   /** Shards of the V0 layout. Default 1. */
   numShards?: number;
+  /** Blocks per epoch. Default 500. */
+  epochLength?: number;
   /** The validator account. Default `test.near`. */
   accountId?: string;
   /** Reuse this validator secret key (`ed25519:...`) instead of generating one. */
@@ -94,6 +96,7 @@ export function createEphemeralHome(options: HomeOptions = {}): Home {
     runtimeConfig: loadRuntimeConfig(),
     chainId: options.chainId,
     numShards: options.numShards,
+    epochLength: options.epochLength,
     genesisTime: options.genesisTime,
   });
   const config = defaultNodeConfig({

@@ -118,7 +118,10 @@ export function applyActionReceipt(
   }
 
   if (isRefund) {
-    // Refunds cost nothing and are never refunded; one that fails burns its amount.
+    // Refunds are free: they burn no gas (nearcore zeroes `gas_burnt` for receipts from `system`, so the
+    // outcome and the chunk's gas_used show 0), are never refunded, and one that fails burns its amount.
+    result.gasBurnt = 0n;
+    result.gasUsed = 0n;
     return { result, failure, tokensBurnt: 0n, otherBurnt: failure ? totalDeposit(actions) : 0n };
   }
 

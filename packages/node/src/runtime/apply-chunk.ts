@@ -1,7 +1,8 @@
 /**
- * Applies one shard's chunk (runtime/runtime/src/lib.rs `apply`): converts its transactions into receipts,
- * executes local receipts (signer == receiver) right away, then the receipts that arrived from the previous
- * block. Receipts created here are executed by the next block.
+ * Applies one shard's chunk (runtime/runtime/src/lib.rs `apply`): at an epoch's first block updates the
+ * validator accounts, then converts its transactions into receipts, executes local receipts (signer ==
+ * receiver) right away, then the receipts that arrived from the previous block. Receipts created here are
+ * executed by the next block.
  */
 import {
   base58Encode,
@@ -17,6 +18,7 @@ import { applyActionReceipt } from './apply-action-receipt.js';
 import { InvalidTxError } from './errors.js';
 import { isRefundReceipt } from './refund-receipts.js';
 import type { BlockContext, RuntimeParams } from './runtime-context.js';
+import { applyValidatorAccountsUpdate, type ValidatorAccountsUpdate } from './validator-accounts-update.js';
 import { validateTransaction, verifyAndChargeTransaction } from './verify-transaction.js';
 
 export interface PendingTransaction {
@@ -63,6 +65,8 @@ export function applyChunk(
   state: StateUpdate,
   transactions: PendingTransaction[],
   incomingReceipts: Receipt[],
+  /** At the first block of an epoch: the stake returns for this shard's accounts. */
+  validatorAccountsUpdate?: ValidatorAccountsUpdate,
 ): ChunkResult {
   const out: ChunkResult = {
     transactions: [],
@@ -74,6 +78,7 @@ export function applyChunk(
     validatorProposals: [],
   };
   const localReceipts: Receipt[] = [];
+  if (validatorAccountsUpdate) applyValidatorAccountsUpdate(state, validatorAccountsUpdate);
 
   for (const tx of transactions) {
     const t = tx.signedTransaction.transaction;

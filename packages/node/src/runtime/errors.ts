@@ -27,21 +27,31 @@ export type InvalidAccessKeyJson =
   | { NotEnoughAllowance: { account_id: string; public_key: string; allowance: string; cost: string } }
   | 'DepositWithFunctionCall';
 
+/** A u64 as nearcore writes it: a JSON number, exact (a `bigint` above 2^53; the RPC writes its digits). */
+export function u64Json(value: bigint): number | bigint {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+/** `JSON.stringify` that also takes the bigints of `u64Json` (for messages). */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
 export const invalidTx = {
   accessKey: (e: InvalidAccessKeyJson) =>
-    new InvalidTxError({ InvalidAccessKeyError: e }, `invalid access key: ${JSON.stringify(e)}`),
+    new InvalidTxError({ InvalidAccessKeyError: e }, `invalid access key: ${jsonText(e)}`),
   invalidSignerId: (signer_id: string) =>
     new InvalidTxError({ InvalidSignerId: { signer_id } }, `Invalid signer account ID ${signer_id}`),
   signerDoesNotExist: (signer_id: string) =>
     new InvalidTxError({ SignerDoesNotExist: { signer_id } }, `Signer ${signer_id} does not exist`),
   invalidNonce: (tx_nonce: bigint, ak_nonce: bigint) =>
     new InvalidTxError(
-      { InvalidNonce: { tx_nonce: Number(tx_nonce), ak_nonce: Number(ak_nonce) } },
+      { InvalidNonce: { tx_nonce: u64Json(tx_nonce), ak_nonce: u64Json(ak_nonce) } },
       `Transaction nonce ${tx_nonce} must be larger than nonce of the used access key ${ak_nonce}`,
     ),
   nonceTooLarge: (tx_nonce: bigint, upper_bound: bigint) =>
     new InvalidTxError(
-      { NonceTooLarge: { tx_nonce: Number(tx_nonce), upper_bound: Number(upper_bound) } },
+      { NonceTooLarge: { tx_nonce: u64Json(tx_nonce), upper_bound: u64Json(upper_bound) } },
       `Transaction nonce ${tx_nonce} must be smaller than the access key nonce upper bound ${upper_bound}`,
     ),
   invalidReceiverId: (receiver_id: string) =>
@@ -63,10 +73,7 @@ export const invalidTx = {
     new InvalidTxError('InvalidChain', "Transaction parent block hash doesn't belong to the current chain"),
   expired: () => new InvalidTxError('Expired', 'Transaction has expired'),
   actionsValidation: (e: unknown) =>
-    new InvalidTxError(
-      { ActionsValidation: e },
-      `Transaction actions validation error: ${JSON.stringify(e)}`,
-    ),
+    new InvalidTxError({ ActionsValidation: e }, `Transaction actions validation error: ${jsonText(e)}`),
   sizeExceeded: (size: number, limit: number) =>
     new InvalidTxError(
       { TransactionSizeExceeded: { size, limit } },

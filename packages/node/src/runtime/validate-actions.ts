@@ -3,12 +3,38 @@
  * an `ActionsValidationError` variant.
  */
 import { type Action, isValidAccountId, publicKeyToString } from '@shadebox/primitives';
+import { jsonText, u64Json } from './errors.js';
 import type { RuntimeLimits } from './runtime-context.js';
+
+const U64_MAX = 2n ** 64n - 1n;
 
 export class ActionsValidationError extends Error {
   constructor(readonly json: unknown) {
-    super(`actions validation failed: ${JSON.stringify(json)}`);
+    super(`actions validation failed: ${jsonText(json)}`);
   }
+}
+
+/** nearcore's `total_prepaid_gas`: function-call gas, a delegate action counting its inner actions. */
+function totalPrepaidGas(actions: Action[]): bigint {
+  let total = 0n;
+  for (const action of actions) {
+    if (action.type === 'FunctionCall') total += action.gas;
+    else if (action.type === 'Delegate')
+      total += totalPrepaidGas(action.signedDelegateAction.delegateAction.actions);
+  }
+  return total;
+}
+
+/** nearcore's `truncate_string(s, AccountId::MAX_LEN * 2)`: at most 128 bytes, cut on a character boundary. */
+function truncateAccountId(text: string): string {
+  const limit = 128;
+  if (Buffer.byteLength(text) <= limit) return text;
+  let out = '';
+  for (const ch of text) {
+    if (Buffer.byteLength(out + ch) > limit) break;
+    out += ch;
+  }
+  return out;
 }
 
 function fail(json: unknown): never {
@@ -24,19 +50,19 @@ export function validateActions(limits: RuntimeLimits, actions: Action[]): void 
       },
     });
   }
-  let totalGas = 0n;
   let delegates = 0;
   actions.forEach((action, i) => {
     if (action.type === 'DeleteAccount' && i !== actions.length - 1) fail('DeleteActionMustBeFinal');
-    if (action.type === 'FunctionCall') totalGas += action.gas;
     if (action.type === 'Delegate' && ++delegates > 1) fail('DelegateActionMustBeOnlyOne');
     validateAction(limits, action);
   });
+  const totalGas = totalPrepaidGas(actions);
+  if (totalGas > U64_MAX) fail('IntegerOverflow');
   if (totalGas > limits.maxTotalPrepaidGas) {
     fail({
       TotalPrepaidGasExceeded: {
-        total_prepaid_gas: Number(totalGas),
-        limit: Number(limits.maxTotalPrepaidGas),
+        total_prepaid_gas: u64Json(totalGas),
+        limit: u64Json(limits.maxTotalPrepaidGas),
       },
     });
   }
@@ -75,14 +101,16 @@ function validateAction(limits: RuntimeLimits, action: Action): void {
     case 'AddKey': {
       const p = action.accessKey.permission;
       if (p.kind !== 'FunctionCall') return;
-      if (!isValidAccountId(p.receiverId)) fail({ InvalidAccountId: { account_id: p.receiverId } });
+      if (!isValidAccountId(p.receiverId))
+        fail({ InvalidAccountId: { account_id: truncateAccountId(p.receiverId) } });
       let total = 0;
       for (const name of p.methodNames) {
         const length = Buffer.byteLength(name);
         if (length > limits.maxLengthMethodName) {
           fail({ AddKeyMethodNameLengthExceeded: { length, limit: limits.maxLengthMethodName } });
         }
-        total += length;
+        // nearcore counts a terminating byte per name.
+        total += length + 1;
       }
       if (total > limits.maxNumberBytesMethodNames) {
         fail({

@@ -41,15 +41,26 @@ export function validateTransaction(
     if (e instanceof ActionsValidationError) throw invalidTx.actionsValidation(e.json);
     throw e;
   }
+  // TransactionV1 is not enabled at protocol 85 (nearcore gates it behind a later protocol feature).
+  if (tx.version !== 0) throw invalidTx.invalidTransactionVersion();
   if (size > params.limits.maxTransactionSize)
     throw invalidTx.sizeExceeded(size, params.limits.maxTransactionSize);
   if (!verifySignature(hash, stx.signature, tx.publicKey)) throw invalidTx.invalidSignature();
+  let cost: TransactionCost;
   try {
-    return transactionCost(params, tx, gasPrice);
+    cost = transactionCost(params, tx, gasPrice);
   } catch {
     throw invalidTx.costOverflow();
   }
+  // nearcore computes the cost in u64 gas and u128 balances (`tx_cost`); every term is non-negative, so an
+  // overflow anywhere shows in the totals.
+  if (cost.gasBurnt > U64_MAX || cost.gasRemaining > U64_MAX || cost.totalCost > U128_MAX)
+    throw invalidTx.costOverflow();
+  return cost;
 }
+
+const U64_MAX = 2n ** 64n - 1n;
+const U128_MAX = 2n ** 128n - 1n;
 
 export interface VerifiedTransaction {
   cost: TransactionCost;
@@ -88,20 +99,25 @@ export function verifyAndChargeTransaction(
   const newKey: AccessKey = { nonce: tx.nonce, permission: accessKey.permission };
 
   const permission = accessKey.permission;
-  if (permission.kind === 'FunctionCall') {
-    if (permission.allowance !== null) {
-      if (permission.allowance < cost.totalCost) {
-        throw invalidTx.accessKey({
-          NotEnoughAllowance: {
-            account_id: tx.signerId,
-            public_key: publicKeyToString(tx.publicKey),
-            allowance: permission.allowance.toString(),
-            cost: cost.totalCost.toString(),
-          },
-        });
-      }
-      newKey.permission = { ...permission, allowance: permission.allowance - cost.totalCost };
+  if (permission.kind === 'FunctionCall' && permission.allowance !== null) {
+    if (permission.allowance < cost.totalCost) {
+      throw invalidTx.accessKey({
+        NotEnoughAllowance: {
+          account_id: tx.signerId,
+          public_key: publicKeyToString(tx.publicKey),
+          allowance: permission.allowance.toString(),
+          cost: cost.totalCost.toString(),
+        },
+      });
     }
+    newKey.permission = { ...permission, allowance: permission.allowance - cost.totalCost };
+  }
+
+  // nearcore (`verify_and_charge_tx_ephemeral`) checks the storage stake before the key's permission.
+  const lacking = insufficientStorageStake(charged, params.storageAmountPerByte);
+  if (lacking > 0n) throw invalidTx.lackBalanceForState(tx.signerId, lacking);
+
+  if (permission.kind === 'FunctionCall') {
     const [action] = tx.actions;
     if (tx.actions.length !== 1 || action.type !== 'FunctionCall')
       throw invalidTx.accessKey('RequiresFullAccess');
@@ -115,9 +131,6 @@ export function verifyAndChargeTransaction(
       throw invalidTx.accessKey({ MethodNameMismatch: { method_name: action.methodName } });
     }
   }
-
-  const lacking = insufficientStorageStake(charged, params.storageAmountPerByte);
-  if (lacking > 0n) throw invalidTx.lackBalanceForState(tx.signerId, lacking);
 
   setAccount(state, tx.signerId, charged);
   setAccessKey(state, tx.signerId, tx.publicKey, newKey);

@@ -11,8 +11,9 @@
  *  - prefix-free: no `group(a)` is a proper prefix of `group(b)`,
  * so every key's versions are contiguous and sorted by key, whatever bytes the keys contain (`alice` and
  * `alice.near`, keys containing 0x00 or 0xFF, a key whose tail looks like another key's height suffix). It
- * grows a key by 1/8 plus at most 9 bytes (escaping 0x00 would double a key of zero bytes), which keeps a
- * NEAR contract-data key (2 KiB) well inside the store's key limit.
+ * grows a key by 1/8 plus at most 9 bytes (escaping 0x00 as two bytes would double a key of zero bytes), which
+ * keeps a NEAR contract-data key (2 KiB plus the account id) well inside the store's key limit: state keys of
+ * up to `MAX_STATE_KEY_LENGTH` (3,543) bytes fit.
  *
  * `invertedHeight`: `MAX_HEIGHT - height` as 8 bytes big-endian, so a key's versions run from the newest to
  * the oldest and the newest version at or below `h` is the first entry at or after
@@ -22,6 +23,8 @@
  * value (`0x01`) and a deletion stay distinct.
  */
 
+import { MAX_KEY_LENGTH } from '../store/key-value-store.js';
+import { scratchBytes } from '../store/scratch-bytes.js';
 import { StoreCorruptionError } from '../store/store-errors.js';
 
 /** Highest block height that can be stored. */
@@ -33,6 +36,9 @@ export const HEIGHT_BYTES = 8;
 const GROUP = 8;
 const BLOCK = GROUP + 1;
 const FULL_MARKER = 0xff;
+
+/** Longest state key whose version keys fit in the store's `MAX_KEY_LENGTH` (3,543 bytes). */
+export const MAX_STATE_KEY_LENGTH = Math.floor((MAX_KEY_LENGTH - HEIGHT_BYTES) / BLOCK) * GROUP - 1;
 
 export const TAG_DELETED = 0x00;
 export const TAG_VALUE = 0x01;
@@ -101,9 +107,13 @@ export function readInvertedHeight(bytes: Uint8Array, offset: number): number {
   return MAX_HEIGHT - (hi * 0x1_0000_0000 + lo);
 }
 
-/** Store key of the version of `key` written at `height`: `group(key) ‖ invertedHeight(height)`. */
+/**
+ * Store key of the version of `key` written at `height`: `group(key) ‖ invertedHeight(height)`. Like the
+ * other bound builders below, the result may share its ArrayBuffer (see `scratchBytes`): it is meant for
+ * the store's bounds, which the store copies.
+ */
 export function versionKey(key: Uint8Array, height: number): Uint8Array {
-  const out = new Uint8Array(groupedLength(key.length) + HEIGHT_BYTES);
+  const out = scratchBytes(groupedLength(key.length) + HEIGHT_BYTES);
   writeInvertedHeight(height, out, writeGrouped(key, out, 0));
   return out;
 }
@@ -113,7 +123,7 @@ export function versionKey(key: Uint8Array, height: number): Uint8Array {
  * key's versions and this bound, since `group` is prefix-free.
  */
 export function pastVersionsKey(key: Uint8Array): Uint8Array {
-  const out = new Uint8Array(groupedLength(key.length) + HEIGHT_BYTES);
+  const out = scratchBytes(groupedLength(key.length) + HEIGHT_BYTES);
   writeInvertedHeight(-1, out, writeGrouped(key, out, 0));
   return out;
 }
@@ -127,7 +137,7 @@ export function pastVersionsKey(key: Uint8Array): Uint8Array {
 export function prefixLowerBound(prefix: Uint8Array): Uint8Array {
   const full = Math.floor(prefix.length / GROUP);
   const rest = prefix.length - full * GROUP;
-  const out = new Uint8Array(full * BLOCK + rest);
+  const out = scratchBytes(full * BLOCK + rest);
   let o = 0;
   for (let g = 0; g < full; g++) {
     for (let j = 0; j < GROUP; j++) out[o++] = prefix[g * GROUP + j];
@@ -142,17 +152,9 @@ export function prefixSuccessor(bytes: Uint8Array): Uint8Array | undefined {
   let n = bytes.length;
   while (n > 0 && bytes[n - 1] === 0xff) n--;
   if (n === 0) return undefined;
-  const out = bytes.slice(0, n);
+  const out = scratchBytes(n);
+  out.set(bytes.subarray(0, n));
   out[n - 1]++;
-  return out;
-}
-
-/** Stored value of a version: `0x01 ‖ value`, or `0x00` for a deletion. */
-export function encodeVersionValue(value: Uint8Array | null): Uint8Array {
-  if (value === null) return Uint8Array.of(TAG_DELETED);
-  const out = new Uint8Array(value.length + 1);
-  out[0] = TAG_VALUE;
-  out.set(value, 1);
   return out;
 }
 

@@ -6,11 +6,13 @@ import { after, describe, it } from 'node:test';
 import { type KeyValueStore, WriteBatch } from '../store/key-value-store.js';
 import { openLmdbStore } from '../store/lmdb-store.js';
 import { openMemoryStore } from '../store/memory-store.js';
+import { KeyTooLongError } from '../store/store-errors.js';
 import { VersionedState } from './versioned-state.js';
 import {
   compareBytes,
   groupedLength,
   MAX_HEIGHT,
+  MAX_STATE_KEY_LENGTH,
   readGrouped,
   readInvertedHeight,
   versionKey,
@@ -231,11 +233,11 @@ for (const factory of factories) {
         undefined,
         undefined,
       ];
-      for (let h = 0; h < expected.length; h++) {
-        assert.equal(text(state.get(s('k'), h)), expected[h], `height ${h}`);
+      for (const [h, value] of expected.entries()) {
+        assert.equal(text(state.get(s('k'), h)), value, `height ${h}`);
         assert.deepEqual(
           scanned(state.scan(new Uint8Array(0), h)),
-          expected[h] === undefined ? [] : [[hex(s('k')), hex(s(expected[h]))]],
+          value === undefined ? [] : [[hex(s('k')), hex(s(value))]],
         );
       }
       const empty = state.get(s('k'), 8);
@@ -368,6 +370,36 @@ for (const factory of factories) {
       await store.close();
     });
 
+    it('accepts state keys up to MAX_STATE_KEY_LENGTH bytes and answers longer ones without failing', async () => {
+      const store = factory.open();
+      const state = new VersionedState(store, COLUMN);
+      const longest = new Uint8Array(MAX_STATE_KEY_LENGTH).fill(0);
+      const below = new Uint8Array(MAX_STATE_KEY_LENGTH).fill(0);
+      below[MAX_STATE_KEY_LENGTH - 1] = 0xff;
+      write(store, state, 1, [
+        [longest, s('longest')],
+        [below, s('below')],
+      ]);
+      assert.equal(text(state.get(longest, 1)), 'longest');
+      assert.throws(
+        () => state.write(new WriteBatch(), 2, [[new Uint8Array(MAX_STATE_KEY_LENGTH + 1), s('x')]]),
+        KeyTooLongError,
+      );
+      const tooLong = new Uint8Array(MAX_STATE_KEY_LENGTH + 10).fill(0);
+      assert.equal(state.get(tooLong, 1), undefined);
+      assert.deepEqual([...state.scan(tooLong, 1)], []);
+      // Keys after a too-long `after` are those after its first MAX_STATE_KEY_LENGTH bytes.
+      assert.deepEqual(
+        [...state.scan(new Uint8Array(0), 1, { after: tooLong })].map((entry) => text(entry.value)),
+        ['below'],
+      );
+      assert.deepEqual(
+        [...state.scan(new Uint8Array(0), 1)].map((entry) => text(entry.value)),
+        ['longest', 'below'],
+      );
+      await store.close();
+    });
+
     it('scans with prefix, after and limit as of old heights', async () => {
       const store = factory.open();
       const state = new VersionedState(store, COLUMN);
@@ -409,6 +441,9 @@ for (const factory of factories) {
       assert.equal(text([...state.scan(key(10), 10)][0].value), '10');
       assert.equal(text([...state.scan(key(10), 11)][0].value), '10@11');
       assert.deepEqual([...state.scan(s('acc'), 30, { limit: 0 })], []);
+      assert.throws(() => state.scan(s('acc'), 30, { limit: -1 }), RangeError);
+      assert.throws(() => state.prune(new WriteBatch(), 30, { limit: 1.5 }), RangeError);
+      assert.equal(state.prune(new WriteBatch(), 30, { limit: 0 }), 0);
       assert.deepEqual([...state.scan(s('acc'), 30, { after: s('acd') })], []);
       assert.equal([...state.scan(s('acc'), 30, { after: s('a') })].length, model(30).length);
       await store.close();

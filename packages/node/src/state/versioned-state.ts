@@ -1,19 +1,29 @@
-import { type Column, checkColumn, type KeyValueStore, type WriteBatch } from '../store/key-value-store.js';
-import { InvalidBytesError } from '../store/store-errors.js';
+import {
+  type Column,
+  checkColumn,
+  checkLimit,
+  type KeyValueStore,
+  type WriteBatch,
+} from '../store/key-value-store.js';
+import { InvalidBytesError, KeyTooLongError } from '../store/store-errors.js';
 import {
   compareBytes,
   decodeVersionValue,
-  encodeVersionValue,
   equalPrefix,
+  groupedLength,
   HEIGHT_BYTES,
   MAX_HEIGHT,
+  MAX_STATE_KEY_LENGTH,
   pastVersionsKey,
   prefixLowerBound,
   prefixSuccessor,
   readGrouped,
   readInvertedHeight,
   TAG_DELETED,
+  TAG_VALUE,
   versionKey,
+  writeGrouped,
+  writeInvertedHeight,
 } from './versioned-state-encoding.js';
 
 /** Options of `VersionedState.scan`. */
@@ -36,14 +46,20 @@ export interface StateEntry {
  */
 const SKIP_BEFORE_SEEK = 8;
 
+/** Largest scratch buffer `write` keeps for encoding versions. */
+const MAX_SCRATCH = 64 * 1024;
+
 /**
  * Every version of every state key, each with the block height that wrote it, in one column of a
  * `KeyValueStore`, so the state can be read as of any block height. See `versioned-state-encoding.ts` for the
  * byte layout. Reads see what has been committed to the store; `write` and `prune` only add to a batch.
+ * State keys are arbitrary bytes of at most `MAX_STATE_KEY_LENGTH` (3,543) bytes; heights are integers in
+ * 0..2^53-1. Returned keys and values are fresh arrays owned by the caller.
  */
 export class VersionedState {
   readonly #store: KeyValueStore;
   readonly #column: Column;
+  #scratch = new Uint8Array(1024);
 
   constructor(store: KeyValueStore, column: Column) {
     checkColumn(column);
@@ -55,6 +71,7 @@ export class VersionedState {
   get(key: Uint8Array, height: number): Uint8Array | undefined {
     checkStateKey(key);
     checkHeight(height);
+    if (key.length > MAX_STATE_KEY_LENGTH) return undefined; // could not have been written
     // One seek: the first entry at or after `group(key) ‖ inverted(height)` is the newest version <= height,
     // if it is still before `group(key) ‖ inverted(-1)` (past the key's oldest possible version).
     for (const entry of this.#store.range(this.#column, {
@@ -72,16 +89,21 @@ export class VersionedState {
     checkStateKey(prefix);
     checkHeight(height);
     if (options.after !== undefined) checkStateKey(options.after);
+    checkLimit(options.limit);
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
-    if (!(limit >= 0) || (limit !== Number.POSITIVE_INFINITY && !Number.isInteger(limit))) {
-      throw new RangeError(`limit must be a non-negative integer, got ${String(options.limit)}`);
-    }
-    let start = prefixLowerBound(prefix);
+    if (prefix.length > MAX_STATE_KEY_LENGTH) return []; // no stored key is that long
+    const prefixStart = prefixLowerBound(prefix);
+    let start = prefixStart;
     if (options.after !== undefined) {
-      const afterBound = pastVersionsKey(options.after);
+      // Keys are at most MAX_STATE_KEY_LENGTH bytes: those after a longer `after` are those after its start.
+      const after =
+        options.after.length > MAX_STATE_KEY_LENGTH
+          ? options.after.subarray(0, MAX_STATE_KEY_LENGTH)
+          : options.after;
+      const afterBound = pastVersionsKey(after);
       if (compareBytes(afterBound, start) > 0) start = afterBound;
     }
-    return this.#scan(prefix, height, start, prefixSuccessor(prefixLowerBound(prefix)), limit);
+    return this.#scan(prefix, height, start, prefixSuccessor(prefixStart), limit);
   }
 
   /** Adds to `batch` the versions written by block `height`: value or null (= deleted). */
@@ -89,8 +111,29 @@ export class VersionedState {
     checkHeight(height);
     for (const [key, value] of changes) {
       checkStateKey(key);
+      if (key.length > MAX_STATE_KEY_LENGTH) throw new KeyTooLongError(key.length, MAX_STATE_KEY_LENGTH);
       if (value !== null && !(value instanceof Uint8Array)) throw new InvalidBytesError('value');
-      batch.put(this.#column, versionKey(key, height), encodeVersionValue(value));
+      // Encoded into reused scratch space: `batch.put` copies both right away.
+      const keyLength = groupedLength(key.length) + HEIGHT_BYTES;
+      const valueLength = value === null ? 1 : value.length + 1;
+      const needed = keyLength + valueLength;
+      if (this.#scratch.length < needed && needed <= MAX_SCRATCH) {
+        this.#scratch = new Uint8Array(Math.min(2 * needed, MAX_SCRATCH));
+      }
+      // A large value (contract code) gets a one-off buffer rather than a scratch kept for ever.
+      const scratch = needed <= this.#scratch.length ? this.#scratch : new Uint8Array(needed);
+      writeInvertedHeight(height, scratch, writeGrouped(key, scratch, 0));
+      if (value === null) {
+        scratch[keyLength] = TAG_DELETED;
+      } else {
+        scratch[keyLength] = TAG_VALUE;
+        scratch.set(value, keyLength + 1);
+      }
+      batch.put(
+        this.#column,
+        scratch.subarray(0, keyLength),
+        scratch.subarray(keyLength, keyLength + valueLength),
+      );
     }
   }
 
@@ -104,9 +147,8 @@ export class VersionedState {
    */
   prune(batch: WriteBatch, keepFromHeight: number, options: { limit?: number } = {}): number {
     checkHeight(keepFromHeight);
+    checkLimit(options.limit);
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
-    if (!(limit >= 0))
-      throw new RangeError(`limit must be a non-negative integer, got ${String(options.limit)}`);
     let added = 0;
     let current: Uint8Array | undefined; // version key of the first entry of the current key
     let currentLength = 0; // length of group(key) of the current key

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -401,6 +401,25 @@ for (const factory of factories) {
       await store.close();
     });
 
+    it('takes the snapshot of a scan when its iteration starts', async () => {
+      const store = factory.open();
+      const scan = store.range(42);
+      commit(store, (batch) => batch.put(42, s('a'), s('1')));
+      assert.deepEqual(entries(scan), [[hex(s('a')), hex(s('1'))]]);
+      await store.close();
+    });
+
+    it('rejects invalid reads the same way', async () => {
+      const store = factory.open();
+      assert.throws(() => store.get(0, new Uint8Array(MAX_KEY_LENGTH + 1)), KeyTooLongError);
+      assert.throws(() => store.has(0, new Uint8Array(MAX_KEY_LENGTH + 1)), KeyTooLongError);
+      assert.throws(() => store.range(0, { start: new Uint8Array(MAX_KEY_LENGTH + 1) }), KeyTooLongError);
+      assert.throws(() => store.get(0, 'a' as unknown as Uint8Array), InvalidBytesError);
+      assert.throws(() => store.range(256), InvalidColumnError);
+      assert.throws(() => store.range(0, { limit: 1.5 }), RangeError);
+      await store.close();
+    });
+
     it('refuses use after close', async () => {
       const store = factory.open();
       commit(store, (batch) => batch.put(0, s('a'), s('1')));
@@ -430,6 +449,38 @@ describe('LMDB store on disk', () => {
     assert.equal(reopened.get(0, s('a')), undefined);
     assert.deepEqual(reopened.get(0, s('b')), s('kept'));
     await reopened.close();
+  });
+
+  it('keeps every commit that returned when the writing process is killed right after', async () => {
+    const dir = tempDir();
+    const child = join(dir, 'writer.mts');
+    const storeModule = new URL('./lmdb-store.ts', import.meta.url).href;
+    const batchModule = new URL('./key-value-store.ts', import.meta.url).href;
+    writeFileSync(
+      child,
+      `import { openLmdbStore } from ${JSON.stringify(storeModule)};
+      import { WriteBatch } from ${JSON.stringify(batchModule)};
+      const store = openLmdbStore(process.argv[2]);
+      for (let block = 0; block < 20; block++) {
+        const batch = new WriteBatch();
+        for (let i = 0; i < 200; i++) batch.put(1, Uint8Array.of(block, i), Uint8Array.of(block));
+        batch.put(0, new TextEncoder().encode('head'), Uint8Array.of(block));
+        store.commit(batch);
+      }
+      process.kill(process.pid, 'SIGKILL');`,
+    );
+    const result = spawnSync(process.execPath, [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      child,
+      join(dir, 'db'),
+    ]);
+    assert.equal(result.signal, 'SIGKILL', result.stderr.toString());
+    const store = openLmdbStore(join(dir, 'db'));
+    assert.deepEqual(store.get(0, s('head')), b(19));
+    assert.equal([...store.range(1)].length, 20 * 200);
+    await store.close();
   });
 
   it('can be read by another process while open, and read-only opens cannot commit', async () => {

@@ -37,10 +37,12 @@ export interface KeyValueStore {
   /** Whether `key` is present. */
   has(column: Column, key: Uint8Array): boolean;
   /**
-   * Entries of `column` in byte order of their keys (column prefix stripped), lazily. The scan sees one
-   * consistent snapshot: commits made while it is being iterated are not visible to it. Iterate it to the
-   * end or leave the loop with `break`/`return` (which closes it): an abandoned half-read iterator keeps its
-   * snapshot (an LMDB read transaction) alive until it is garbage collected.
+   * Entries of `column` with keys in `[start, end)`, in byte order of their keys (column prefix stripped),
+   * read lazily. The scan sees one consistent snapshot, taken when its iteration starts: commits made while
+   * it is being iterated are not visible to it. Iterate it to the end or leave the loop with `break`/`return`
+   * (which closes it). An abandoned half-read iterator keeps its snapshot: in LMDB a read transaction (which
+   * stops LMDB reusing freed pages) until it is garbage collected; in memory, later commits keep copying the
+   * parts they change.
    */
   range(column: Column, options?: RangeOptions): Iterable<KeyValue>;
   /** Applies every put and delete in one atomic, durable transaction. Either all of it is visible afterwards or none. */
@@ -94,7 +96,7 @@ export class WriteBatch implements Iterable<WriteOp> {
   }
 
   /** The operations in the order they were added. Their arrays belong to the batch: do not modify them. */
-  [Symbol.iterator](): Iterator<WriteOp> {
+  [Symbol.iterator](): IterableIterator<WriteOp> {
     return this.#ops[Symbol.iterator]();
   }
 

@@ -11,6 +11,7 @@ import {
   type RangeOptions,
   type WriteBatch,
 } from './key-value-store.js';
+import { scratchBytes } from './scratch-bytes.js';
 import { ReadOnlyStoreError, StoreClosedError, StoreError } from './store-errors.js';
 
 /** Options of `openLmdbStore`. */
@@ -78,7 +79,7 @@ class LmdbStore implements KeyValueStore {
     // `getBinary` copies the value out of lmdb-js's shared read buffer (which `getBinaryFast` returns and the
     // next read overwrites). Re-wrap the Buffer as a plain Uint8Array so both stores return the same type.
     const value = this.#db.getBinary(withColumn(column, key));
-    return value === undefined ? undefined : new Uint8Array(value.buffer, value.byteOffset, value.length);
+    return value === undefined ? undefined : plain(value, 0);
   }
 
   has(column: Column, key: Uint8Array): boolean {
@@ -146,22 +147,30 @@ class LmdbStore implements KeyValueStore {
 
 const EMPTY = new Uint8Array(0);
 
-/** `column ‖ key` as a new array. */
+/** `column ‖ key` as a new array (internal: lmdb-js copies it into its own buffers). */
 function withColumn(column: Column, key: Uint8Array): Uint8Array {
   if (!(column >= 0 && column <= 255 && (column | 0) === column)) checkColumn(column);
   if (!(key instanceof Uint8Array) || key.length > MAX_KEY_LENGTH) checkKey(key);
-  const out = new Uint8Array(key.length + 1);
+  const out = scratchBytes(key.length + 1);
   out[0] = column;
   out.set(key, 1);
   return out;
 }
 
-/** Strips the column byte from keys and re-wraps lmdb-js's Buffers (fresh copies) as plain Uint8Arrays. */
+/** Strips the column byte from keys and turns lmdb-js's Buffers (fresh copies) into plain Uint8Arrays. */
 function* mapEntries(entries: Iterable<{ key: Uint8Array; value: Uint8Array }>): Generator<KeyValue> {
-  for (const { key, value } of entries) {
-    yield {
-      key: new Uint8Array(key.buffer, key.byteOffset + 1, key.length - 1),
-      value: new Uint8Array(value.buffer, value.byteOffset, value.length),
-    };
-  }
+  for (const { key, value } of entries) yield { key: plain(key, 1), value: plain(value, 0) };
+}
+
+/**
+ * `bytes[from..]` of a Buffer that lmdb-js freshly copied, as a plain Uint8Array. Up to 64 bytes V8 keeps a
+ * typed array on the JS heap and reading `.buffer` would move it off-heap, so small ones are copied; larger
+ * ones are wrapped without copying.
+ */
+function plain(bytes: Uint8Array, from: number): Uint8Array {
+  const n = bytes.length - from;
+  if (n > 64) return new Uint8Array(bytes.buffer, bytes.byteOffset + from, n);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = bytes[from + i];
+  return out;
 }

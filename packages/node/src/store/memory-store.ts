@@ -6,6 +6,7 @@ import {
   checkValue,
   type KeyValue,
   type KeyValueStore,
+  MAX_KEY_LENGTH,
   type RangeOptions,
   type WriteBatch,
 } from './key-value-store.js';
@@ -49,9 +50,8 @@ class MemoryStore implements KeyValueStore {
     checkLimit(options.limit);
     if (options.start !== undefined) checkKey(options.start);
     if (options.end !== undefined) checkKey(options.end);
-    const index = this.#columns[column];
-    if (index === undefined || options.limit === 0) return [];
-    return scan(index.ordered, {
+    if (options.limit === 0) return [];
+    return this.#scan(column, {
       start: options.start === undefined ? undefined : byteString(options.start),
       end: options.end === undefined ? undefined : byteString(options.end),
       reverse: options.reverse === true,
@@ -98,19 +98,23 @@ class MemoryStore implements KeyValueStore {
   #lookup(column: Column, key: Uint8Array): string | undefined {
     if (this.#closed) throw new StoreClosedError();
     if (!(column >= 0 && column <= 255 && (column | 0) === column)) checkColumn(column);
-    if (!(key instanceof Uint8Array)) checkKey(key);
+    if (!(key instanceof Uint8Array) || key.length > MAX_KEY_LENGTH) checkKey(key);
     return this.#columns[column]?.byKey.get(byteString(key));
   }
-}
 
-function* scan(
-  ordered: SortedMap<string>,
-  range: { start?: string; end?: string; reverse: boolean; limit: number },
-): Generator<KeyValue> {
-  let left = range.limit;
-  for (const [key, value] of ordered.entries(range)) {
-    yield { key: stringBytes(key), value: stringBytes(value) };
-    if (--left <= 0) return;
+  /** Like the LMDB store, the snapshot is taken when the iteration starts, not when `range` is called. */
+  *#scan(
+    column: Column,
+    range: { start?: string; end?: string; reverse: boolean; limit: number },
+  ): Generator<KeyValue> {
+    if (this.#closed) throw new StoreClosedError();
+    const index = this.#columns[column];
+    if (index === undefined) return;
+    let left = range.limit;
+    for (const [key, value] of index.ordered.entries(range)) {
+      yield { key: stringBytes(key), value: stringBytes(value) };
+      if (--left <= 0) return;
+    }
   }
 }
 

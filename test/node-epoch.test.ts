@@ -1,0 +1,154 @@
+/**
+ * End to end: stake returned at epoch boundaries (epoch length 10, manual production so every height is
+ * known). A lowered stake gives `locked − proposal` back at the first block of the next epoch, an unstake
+ * everything; the change is recorded with cause `validator_accounts_update`; tokens are conserved.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Account, type Action, actions, baseEncode, type KeyPair, PublicKey } from 'near-api-js';
+import {
+  base64Of,
+  block,
+  checkConservation,
+  checkSingleReceiptTx,
+  NEAR,
+  newKey,
+  rpc,
+  startTestNode,
+  type TestNode,
+  type TxRef,
+  txHashOf,
+  txStatus,
+  viewAccount,
+} from './node-helpers.js';
+
+const EPOCH = 10;
+
+describe('stake returns at epoch boundaries', () => {
+  let t: TestNode;
+  const txs: TxRef[] = [];
+  const stakers: Record<string, { key: KeyPair; account: Account }> = {};
+
+  const head = () => t.node.chain.head.height;
+  /** Produces blocks until the head is at `height`. */
+  const produceTo = (height: number) => {
+    assert.ok(head() <= height, `head ${head()} is already past ${height}`);
+    t.node.producer.produce(height - head());
+  };
+
+  async function send(account: Account, receiverId: string, txActions: Action[]): Promise<TxRef> {
+    const signed = await account.createSignedTransaction({ receiverId, actions: txActions });
+    const ref = { hash: baseEncode(txHashOf(signed)), signer: account.accountId };
+    await rpc(t.url, 'send_tx', { signed_tx_base64: base64Of(signed), wait_until: 'NONE' });
+    txs.push(ref);
+    return ref;
+  }
+
+  const stake = (id: string, amount: bigint) =>
+    send(stakers[id].account, id, [
+      actions.stake(amount, PublicKey.from(stakers[id].key.getPublicKey().toString())),
+    ]);
+
+  const at = (id: string, height: number) => viewAccount(t.url, id, { block_id: height });
+
+  before(async () => {
+    t = await startTestNode({ production: { kind: 'manual' }, epochLength: EPOCH });
+    for (const name of ['lowers', 'keeps']) {
+      const id = `${name}.test.near`;
+      const key = newKey();
+      await send(t.root, id, [
+        actions.createAccount(),
+        actions.transfer(3000n * NEAR),
+        actions.addFullAccessKey(key.getPublicKey()),
+      ]);
+      stakers[id] = { key, account: t.account(id, key) };
+    }
+    t.node.producer.produce(3); // heights 1..3: created, refunds paid
+  });
+  after(async () => {
+    await t?.stop();
+  });
+
+  it('epoch ids and heights follow nearcore', async () => {
+    const genesis = await block(t.url, { block_id: 0 });
+    produceTo(4);
+    const first = await block(t.url, { block_id: 1 });
+    assert.equal(first.header.epoch_id, '11111111111111111111111111111111');
+    assert.equal(first.header.next_epoch_id, genesis.header.hash);
+    const info = await rpc(t.url, 'EXPERIMENTAL_genesis_config', null);
+    assert.equal(info.epoch_length, EPOCH);
+  });
+
+  it('a lowered stake returns the difference at the first block of the next epoch', async () => {
+    const lowers = 'lowers.test.near';
+    const keeps = 'keeps.test.near';
+    const raised = await stake(lowers, 1000n * NEAR); // at height 5
+    const kept = await stake(keeps, 1200n * NEAR);
+    produceTo(5);
+    const lowered = await stake(lowers, 900n * NEAR); // at height 6
+    produceTo(EPOCH);
+    for (const ref of [raised, kept, lowered]) {
+      await checkSingleReceiptTx(t, await txStatus(t.url, ref, 'NONE'));
+    }
+
+    const before = await at(lowers, EPOCH);
+    assert.equal(before!.locked, 1000n * NEAR, 'lowering takes effect only at the epoch boundary');
+    produceTo(EPOCH + 1);
+    const after = await at(lowers, EPOCH + 1);
+    assert.equal(after!.locked, 900n * NEAR);
+    assert.equal(after!.amount, before!.amount + 100n * NEAR);
+    assert.deepEqual(await at(keeps, EPOCH + 1), await at(keeps, EPOCH), 'an unchanged stake stays locked');
+    assert.deepEqual(
+      await at(t.rootId, EPOCH + 1),
+      await at(t.rootId, EPOCH),
+      'the genesis validator keeps its stake',
+    );
+
+    const b = await block(t.url, { block_id: EPOCH + 1 });
+    const genesis = await block(t.url, { block_id: 0 });
+    const last = await block(t.url, { block_id: EPOCH });
+    assert.equal(b.header.epoch_id, genesis.header.hash);
+    assert.equal(b.header.next_epoch_id, last.header.hash);
+    assert.equal(last.header.epoch_id, '11111111111111111111111111111111');
+
+    // The change is recorded with its cause, for the accounts of the update (and nothing else happened).
+    const changes = t.node.chain.stateChanges(EPOCH + 1)!;
+    const touched = (id: string) =>
+      changes.filter((c) =>
+        Buffer.from(c.key, 'base64').equals(Buffer.concat([Buffer.from([0]), Buffer.from(id)])),
+      );
+    for (const id of [lowers, keeps, t.rootId]) {
+      assert.deepEqual(
+        touched(id).map((c) => c.cause),
+        [{ type: 'validator_accounts_update' }],
+        `${id} is updated by the validator accounts update`,
+      );
+    }
+    assert.ok(changes.every((c) => c.cause.type === 'validator_accounts_update'));
+    assert.equal(t.node.chain.stateChanges(EPOCH + 2)?.length ?? 0, 0, 'nothing in the next block');
+  });
+
+  it('an unstake returns everything at the next epoch boundary', async () => {
+    const lowers = 'lowers.test.near';
+    produceTo(EPOCH + 2);
+    const unstake = await stake(lowers, 0n); // at height 13
+    produceTo(2 * EPOCH);
+    await checkSingleReceiptTx(t, await txStatus(t.url, unstake, 'NONE'));
+    const before = await at(lowers, 2 * EPOCH);
+    assert.equal(before!.locked, 900n * NEAR);
+    produceTo(2 * EPOCH + 1);
+    const after = await at(lowers, 2 * EPOCH + 1);
+    assert.equal(after!.locked, 0n);
+    assert.equal(after!.amount, before!.amount + 900n * NEAR);
+    // `keeps` made no proposal this epoch: untouched.
+    assert.equal((await at('keeps.test.near', 2 * EPOCH + 1))!.locked, 1200n * NEAR);
+    const b = await block(t.url, { block_id: 2 * EPOCH + 1 });
+    const lastOfFirst = await block(t.url, { block_id: EPOCH });
+    assert.equal(b.header.epoch_id, lastOfFirst.header.hash);
+  });
+
+  it('conserves tokens', async () => {
+    produceTo(2 * EPOCH + 4);
+    await checkConservation(t, [t.rootId, 'lowers.test.near', 'keeps.test.near'], txs);
+  });
+});
