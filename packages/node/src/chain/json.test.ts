@@ -4,12 +4,30 @@ import { stringifyJson, u64Json } from './json.js';
 
 describe('stringifyJson', () => {
   it('writes bigints as exact JSON numbers', () => {
-    assert.equal(stringifyJson({ t: 1795315464554000123n, s: 'x' }), '{"t":1795315464554000123,"s":"x"}');
+    assert.equal(stringifyJson({ t: 1795315464554000123n, s: 'x' }), '{"s":"x","t":1795315464554000123}');
     assert.equal(stringifyJson([-5n, 2]), '[-5,2]');
   });
 
-  it('leaves strings that look like the marker format alone unless they are bigints', () => {
-    assert.equal(stringifyJson({ a: '12' }), '{"a":"12"}');
+  it('sorts the keys of every object, as serde_json::Value does', () => {
+    assert.equal(
+      stringifyJson({ name: 'X', info: { tx_nonce: 5, ak_nonce: 7 }, list: [{ b: 1, a: 2 }] }),
+      '{"info":{"ak_nonce":7,"tx_nonce":5},"list":[{"a":2,"b":1}],"name":"X"}',
+    );
+  });
+
+  it('matches JSON.stringify for everything but key order and bigints', () => {
+    const value = {
+      s: 'q"uo\\te\n\u0001',
+      n: -1.5e-7,
+      t: true,
+      f: false,
+      z: null,
+      u: undefined,
+      a: [undefined, 1],
+    };
+    const sorted = Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)));
+    assert.equal(stringifyJson(value), JSON.stringify(sorted));
+    assert.equal(stringifyJson({ toJSON: () => ({ b: 1, a: 2 }) }), '{"a":2,"b":1}');
   });
 
   it('u64Json keeps small values as numbers and large ones exact', () => {

@@ -1,19 +1,70 @@
 /**
- * JSON text with exact u64 numbers. nearcore writes some u64 values (block timestamps, nonces) as JSON numbers
- * larger than 2^53; `JSON.stringify` cannot, so `bigint` values are written as raw digits here.
+ * JSON text as nearcore's RPC writes it:
+ * - object keys in sorted order, because nearcore turns every result (and every error cause and data) into a
+ *   `serde_json::Value`, whose map is a `BTreeMap` (serde_json's `preserve_order` is off);
+ * - u64 values exact: nearcore writes some u64s (block timestamps, nonces) as JSON numbers above 2^53, which
+ *   `JSON.stringify` cannot, so `bigint` values are written as raw digits.
+ * Objects with a `toJSON()` are serialised through it; `undefined` members are left out, as `JSON.stringify`
+ * does.
  */
-const MARK = '~~shadebox-u64~~';
-const MARKED = /"~~shadebox-u64~~(-?\d+)"/g;
-
 export function stringifyJson(value: unknown): string {
-  try {
-    // Most values hold no bigint: the plain (much faster) path, which throws a TypeError on a bigint.
-    return JSON.stringify(value);
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
+  const out: string[] = [];
+  write(value, out);
+  return out.join('');
+}
+
+function write(value: unknown, out: string[]): void {
+  switch (typeof value) {
+    case 'string':
+      out.push(JSON.stringify(value));
+      return;
+    case 'number':
+      out.push(Number.isFinite(value) ? String(value) : 'null');
+      return;
+    case 'bigint':
+      out.push(value.toString());
+      return;
+    case 'boolean':
+      out.push(value ? 'true' : 'false');
+      return;
+    case 'object':
+      break;
+    default:
+      out.push('null');
+      return;
   }
-  const text = JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? `${MARK}${v}` : v));
-  return text.includes(MARK) ? text.replace(MARKED, '$1') : text;
+  if (value === null) {
+    out.push('null');
+    return;
+  }
+  if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(',');
+      const item = value[i];
+      write(item === undefined || typeof item === 'function' ? null : item, out);
+    }
+    out.push(']');
+    return;
+  }
+  const withToJson = value as { toJSON?: () => unknown };
+  if (typeof withToJson.toJSON === 'function') {
+    write(withToJson.toJSON(), out);
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  out.push('{');
+  let first = true;
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined || typeof member === 'function') continue;
+    if (!first) out.push(',');
+    first = false;
+    out.push(JSON.stringify(key), ':');
+    write(member, out);
+  }
+  out.push('}');
 }
 
 /** A u64 as a JSON number: a plain number when it is exact, a bigint (raw digits) otherwise. */

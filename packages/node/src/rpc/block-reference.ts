@@ -13,45 +13,39 @@ export type BlockReference =
 const FINALITIES = ['optimistic', 'near-final', 'final'];
 const CHECKPOINTS = ['genesis', 'earliest_available'];
 
-export function parseBlockId(value: unknown): number | string {
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value) || value < 0)
-      failParse(`invalid value: ${typeName(value)}, expected u64`);
-    return value;
-  }
-  if (typeof value === 'string') {
-    if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value))
-      failParse(`invalid value: ${typeName(value)}, expected a base58 block hash`);
-    return value;
-  }
-  failParse(`invalid type: ${typeName(value)}, expected a block height or hash`);
+/** serde's "unknown variant" message: `unknown variant \`x\`, expected one of \`a\`, \`b\``. */
+export function unknownVariant(value: unknown, variants: readonly string[]): never {
+  const expected = `expected one of ${variants.map((v) => `\`${v}\``).join(', ')}`;
+  if (typeof value === 'string') failParse(`unknown variant \`${value}\`, ${expected}`);
+  failParse(`invalid type: ${typeName(value)}, ${expected}`);
 }
 
-/** Reads the block reference of named params. `required`: whether one must be present. */
+/** `BlockId`, nearcore's untagged `Height(u64) | Hash(CryptoHash)`. */
+export function parseBlockId(value: unknown): number | string {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  if (typeof value === 'string' && /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) return value;
+  failParse('data did not match any variant of untagged enum BlockId');
+}
+
+/**
+ * Reads the block reference of named params: nearcore's `#[serde(flatten)] BlockReference`, an externally
+ * tagged enum read from the flattened keys. serde takes the first key, in document order, that names a variant
+ * (`block_id`, `finality`, `sync_checkpoint`) and ignores the others; none at all is an error.
+ */
 export function parseBlockReference(p: Params, required = true): BlockReference | undefined {
-  const present = ['block_id', 'finality', 'sync_checkpoint'].filter((k) => p[k] !== undefined);
-  if (present.length > 1)
-    failParse(
-      `expected one of \`block_id\`, \`finality\`, \`sync_checkpoint\`, got ${present.join(' and ')}`,
-    );
-  if (present.length === 0) {
-    if (required) failParse('missing field `block_id` or `finality`');
+  const key = Object.keys(p).find((k) => k === 'block_id' || k === 'finality' || k === 'sync_checkpoint');
+  if (key === undefined) {
+    if (required) failParse('no variant of enum BlockReference found in flattened data');
     return undefined;
   }
-  if (p.block_id !== undefined) return { block_id: parseBlockId(p.block_id) };
-  if (p.finality !== undefined) {
-    if (typeof p.finality !== 'string' || !FINALITIES.includes(p.finality)) {
-      failParse(
-        `unknown variant ${typeName(p.finality)}, expected one of \`optimistic\`, \`near-final\`, \`final\``,
-      );
-    }
+  if (key === 'block_id') return { block_id: parseBlockId(p.block_id) };
+  if (key === 'finality') {
+    if (typeof p.finality !== 'string' || !FINALITIES.includes(p.finality))
+      unknownVariant(p.finality, FINALITIES);
     return { finality: p.finality as 'optimistic' | 'near-final' | 'final' };
   }
-  if (typeof p.sync_checkpoint !== 'string' || !CHECKPOINTS.includes(p.sync_checkpoint)) {
-    failParse(
-      `unknown variant ${typeName(p.sync_checkpoint)}, expected one of \`genesis\`, \`earliest_available\``,
-    );
-  }
+  if (typeof p.sync_checkpoint !== 'string' || !CHECKPOINTS.includes(p.sync_checkpoint))
+    unknownVariant(p.sync_checkpoint, CHECKPOINTS);
   return { sync_checkpoint: p.sync_checkpoint as 'genesis' | 'earliest_available' };
 }
 

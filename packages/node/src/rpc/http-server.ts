@@ -5,7 +5,6 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { stringifyJson } from '../chain/json.js';
 import type { Logger } from '../logger.js';
 import { type HttpAnswer, handleJsonRpc } from './jsonrpc.js';
 import { health, networkInfo, status } from './methods/node-info.js';
@@ -72,10 +71,11 @@ function send(res: ServerResponse, answer: HttpAnswer, head = false): void {
   res.end(head ? undefined : answer.body);
 }
 
+/** The GET routes write nearcore's typed structs as they are (field order), not a sorted `Value`. */
 const json = (value: unknown): HttpAnswer => ({
   status: 200,
   contentType: 'application/json',
-  body: stringifyJson(value),
+  body: JSON.stringify(value),
 });
 
 async function route(
@@ -94,18 +94,21 @@ async function route(
     return;
   }
   if (path === '/' && method === 'POST') {
-    const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (contentType !== 'application/json') {
+    if (!isJsonContentType(req.headers['content-type'])) {
       req.resume();
       send(res, { status: 400, contentType: 'text/plain; charset=utf-8', body: 'Content type error' });
       return;
     }
     const body = await readBody(req, maxBody);
-    if (body === undefined) {
+    if (typeof body !== 'string') {
+      // actix-web's JsonPayloadError::OverflowKnownLength / Overflow.
       send(res, {
         status: 413,
         contentType: 'text/plain; charset=utf-8',
-        body: `JSON payload is larger than allowed (limit: ${maxBody} bytes).`,
+        body:
+          body.declared !== undefined
+            ? `JSON payload (${body.declared} bytes) is larger than allowed (limit: ${maxBody} bytes).`
+            : `JSON payload has exceeded limit (${maxBody} bytes).`,
       });
       return;
     }
@@ -116,7 +119,9 @@ async function route(
   if (method === 'GET' || head) {
     if (path === '/status') return send(res, json(status(ctx)), head);
     if (path === '/health') return send(res, json(health()), head);
-    if (path === '/network_info') return send(res, json(networkInfo(ctx)), head);
+  }
+  if (method === 'GET') {
+    if (path === '/network_info') return send(res, json(networkInfo(ctx)));
     if (path === '/metrics') {
       const body = [
         '# TYPE near_block_height_head gauge',
@@ -127,24 +132,33 @@ async function route(
         `near_receipts_in_flight ${ctx.chain.pendingReceiptCount}`,
         '',
       ].join('\n');
-      return send(res, { status: 200, contentType: 'text/plain; charset=utf-8', body }, head);
+      return send(res, { status: 200, contentType: 'text/plain; charset=utf-8', body });
     }
   }
+  // actix-web: a known resource without a route for the method answers 405, an unknown path 404; both with an
+  // empty body.
   req.resume();
   const known = path === '/' || ['/status', '/health', '/network_info', '/metrics'].includes(path);
-  send(res, {
-    status: known ? 405 : 404,
-    contentType: 'text/plain; charset=utf-8',
-    body: known ? 'Method Not Allowed' : 'Not Found',
-  });
+  res.writeHead(known ? 405 : 404, { 'content-length': '0', ...CORS });
+  res.end();
 }
 
-/** The body as text, or undefined when it is longer than `max` bytes (the rest is not read). */
-function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > max) {
+/** actix-web's `JsonConfig` check: a JSON subtype (`application/json`, `text/json`…) or a `+json` suffix. */
+function isJsonContentType(header: string | undefined): boolean {
+  const mime = (header ?? '').split(';')[0].trim().toLowerCase();
+  const slash = mime.indexOf('/');
+  if (slash <= 0) return false;
+  const subtype = mime.slice(slash + 1);
+  return subtype === 'json' || subtype.endsWith('+json');
+}
+
+/** The body as text, or `{declared}` when it is longer than `max` bytes (the rest is not kept). */
+function readBody(req: IncomingMessage, max: number): Promise<string | { declared?: number }> {
+  const header = req.headers['content-length'];
+  const declared = header === undefined ? undefined : Number(header);
+  if (declared !== undefined && declared > max) {
     req.resume();
-    return Promise.resolve(undefined);
+    return Promise.resolve({ declared });
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -155,7 +169,8 @@ function readBody(req: IncomingMessage, max: number): Promise<string | undefined
       size += chunk.length;
       if (size > max) {
         over = true;
-        resolve(undefined);
+        chunks.length = 0;
+        resolve({});
         return;
       }
       chunks.push(chunk);

@@ -1,8 +1,13 @@
 /**
- * The JSON-RPC 2.0 envelope as nearcore reads and writes it (chain/jsonrpc/src/lib.rs, message.rs): a body
- * that is not JSON, or not a request object with exactly `jsonrpc: "2.0"`, `method`, `params`, `id`, gets a
- * plain-text HTTP 400; a notification (no id) or a batch gets PARSE_ERROR "JSON RPC Request format was
- * expected"; everything else is dispatched to the method.
+ * The JSON-RPC 2.0 envelope as nearcore reads and writes it (chain/jsonrpc/src/lib.rs, jsonrpc-primitives
+ * message.rs). The body is deserialised by actix as `web::Json<Message>`, where `Message` is an untagged enum
+ * ending in a catch-all `UnmatchedSub(Value)`: so only a body that is not JSON at all gets actix's plain-text
+ * HTTP 400. Every JSON value that is not exactly a request — `{jsonrpc: "2.0", method: <string>, params?, id}`,
+ * no other key — is a notification, a response, a batch or unmatched, and gets PARSE_ERROR "JSON RPC Request
+ * format was expected" with `id: null` (HTTP 400). Requests are dispatched to their method.
+ *
+ * Results (and handler-error causes and data) are written with sorted keys, as nearcore's `serde_json::Value`
+ * writes them (sorted-json.ts).
  */
 import { stringifyJson } from '../chain/json.js';
 import { METHODS } from './methods/index.js';
@@ -36,23 +41,9 @@ export async function handleJsonRpc(
   } catch (e) {
     return plain(400, `Json deserialize error: ${(e as Error).message}`);
   }
-  if (Array.isArray(message))
+  if (!isRequest(message))
     return errorAnswer(null, parseError('JSON RPC Request format was expected'), null, ctx);
-  if (message === null || typeof message !== 'object') {
-    return plain(400, 'Json deserialize error: invalid type, expected a JSON-RPC message object');
-  }
-  const m = message as Record<string, unknown>;
-  for (const key of Object.keys(m)) {
-    if (!REQUEST_KEYS.has(key)) {
-      return plain(
-        400,
-        `Json deserialize error: unknown field \`${key}\`, expected one of \`jsonrpc\`, \`method\`, \`params\`, \`id\``,
-      );
-    }
-  }
-  if (m.jsonrpc !== '2.0') return plain(400, 'Json deserialize error: Invalid version, expected "2.0"');
-  if (typeof m.method !== 'string') return plain(400, 'Json deserialize error: missing field `method`');
-  if (!('id' in m)) return errorAnswer(null, parseError('JSON RPC Request format was expected'), null, ctx);
+  const m = message;
 
   const method = METHODS[m.method];
   const params = m.params ?? null;
@@ -63,7 +54,11 @@ export async function handleJsonRpc(
       result !== null && typeof result === 'object' && 'rawJson' in result
         ? (result as { rawJson: string }).rawJson
         : stringifyJson(result);
-    return { status: 200, contentType: 'application/json', body: envelope(m.id, 'result', text) };
+    return {
+      status: 200,
+      contentType: 'application/json',
+      body: envelope(m.id, 'result', text),
+    };
   } catch (e) {
     if (e instanceof RpcError) return errorAnswer(m.id, e, params, ctx);
     onError?.(e);
@@ -71,10 +66,43 @@ export async function handleJsonRpc(
   }
 }
 
+interface Request {
+  jsonrpc: '2.0';
+  method: string;
+  params?: unknown;
+  id: unknown;
+}
+
+/** nearcore's `Request` (`deny_unknown_fields`): `jsonrpc` exactly "2.0", a string `method`, an `id` (any JSON,
+ * null included), optional `params`, nothing else. */
+function isRequest(message: unknown): message is Request {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return false;
+  const m = message as Record<string, unknown>;
+  for (const key of Object.keys(m)) if (!REQUEST_KEYS.has(key)) return false;
+  return m.jsonrpc === '2.0' && typeof m.method === 'string' && 'id' in m;
+}
+
+/**
+ * The error object in nearcore's field order (`name`, `cause`, `code`, `message`, `data`). A request-validation
+ * cause is a typed enum (`name` then `info`); a handler or internal cause, and `data`, are `serde_json::Value`s,
+ * so their keys come out sorted.
+ */
+function errorJson(error: RpcError): string {
+  const e = error.toJSON() as { name: string; cause: unknown; code: number; message: string; data?: unknown };
+  const parts = [
+    `"name":${JSON.stringify(e.name)}`,
+    `"cause":${e.name === 'REQUEST_VALIDATION_ERROR' ? JSON.stringify(e.cause) : stringifyJson(e.cause)}`,
+    `"code":${e.code}`,
+    `"message":${JSON.stringify(e.message)}`,
+  ];
+  if (e.data !== undefined) parts.push(`"data":${stringifyJson(e.data)}`);
+  return `{${parts.join(',')}}`;
+}
+
 function errorAnswer(id: unknown, error: RpcError, params: unknown, ctx: RpcContext): HttpAnswer {
   return {
     status: httpStatusOf(error, params, ctx.chain.head.height),
     contentType: 'application/json',
-    body: envelope(id, 'error', stringifyJson(error.toJSON())),
+    body: envelope(id, 'error', errorJson(error)),
   };
 }

@@ -15,7 +15,7 @@ export interface RpcContext {
   rpcAddr: string;
   nodePublicKey: string;
   startedAt: number;
-  version: { version: string; build: string; rustc_version: string };
+  version: { version: string; build: string; commit: string; rustc_version: string };
   /** How long `tx`/`send_tx` wait before TIMEOUT_ERROR (nearcore's polling_timeout, 10 s). */
   txTimeoutMs: number;
 }

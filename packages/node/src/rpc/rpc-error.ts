@@ -14,7 +14,11 @@ export class RpcError extends Error {
     readonly rpcMessage: string,
     readonly data: unknown,
   ) {
-    super(`${errorCause.name}: ${typeof data === 'string' ? data : JSON.stringify(data)}`);
+    const text =
+      typeof data === 'string'
+        ? data
+        : JSON.stringify(data, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
+    super(`${errorCause.name}: ${text}`);
   }
 
   toJSON() {

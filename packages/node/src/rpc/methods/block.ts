@@ -14,10 +14,11 @@ import { handlerError } from '../rpc-error.js';
 
 export function block(ctx: RpcContext, params: unknown) {
   let ref: BlockReference;
-  if (Array.isArray(params)) {
-    if (params.length !== 1) failParse(`invalid length ${params.length}, expected a tuple of size 1`);
+  if (Array.isArray(params) && params.length === 1) {
     ref = { block_id: parseBlockId(params[0]) };
   } else {
+    // nearcore: anything but a singleton is read as `RpcBlockRequest` (a struct with a flattened reference).
+    if (Array.isArray(params)) failParse('invalid type: sequence, expected struct RpcBlockRequest');
     ref = parseBlockReference(objectParams(params))!;
   }
   const record = resolveBlock(ctx.chain, ref);

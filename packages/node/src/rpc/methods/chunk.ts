@@ -16,13 +16,21 @@ export function chunk(ctx: RpcContext, params: unknown) {
     if (Array.isArray(params[0])) [blockId, shardId] = [parseBlockId(params[0][0]), parseShard(params[0][1])];
     else chunkId = parseChunkHash(params[0]);
   } else {
+    // nearcore's untagged `ChunkReference`: `BlockShardId {block_id, shard_id}` is tried first, then
+    // `ChunkHash {chunk_id}`; nothing matching gets serde's untagged-enum message.
     const p = objectParams(params);
-    if (p.chunk_id !== undefined) chunkId = parseChunkHash(p.chunk_id);
-    else if (p.block_id !== undefined) {
-      blockId = parseBlockId(p.block_id);
-      if (p.shard_id === undefined) failParse('missing field `shard_id`');
-      shardId = parseShard(p.shard_id);
-    } else failParse('data did not match any variant of untagged enum ChunkReference');
+    const attempt = <T>(read: () => T): T | undefined => {
+      try {
+        return read();
+      } catch {
+        return undefined;
+      }
+    };
+    const byBlock = attempt(() => [parseBlockId(p.block_id), parseShard(p.shard_id)] as const);
+    if (byBlock) [blockId, shardId] = byBlock;
+    else chunkId = attempt(() => parseChunkHash(p.chunk_id));
+    if (!byBlock && chunkId === undefined)
+      failParse('data did not match any variant of untagged enum ChunkReference');
   }
   if (chunkId === undefined) {
     const block = resolveBlockId(ctx.chain, blockId!);

@@ -5,7 +5,7 @@
 import { base58Decode } from '@shadebox/primitives';
 import { stringifyJson } from '../../chain/json.js';
 import { protocolConfigView } from '../../config/protocol-config-view.js';
-import { notFoundText, parseBlockReference, resolveBlock } from '../block-reference.js';
+import { parseBlockReference, resolveBlock } from '../block-reference.js';
 import { failParse, objectParams, requireString, typeName } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
@@ -19,11 +19,14 @@ export function protocolConfig(ctx: RpcContext, params: unknown) {
   const ref = parseBlockReference(objectParams(params))!;
   const block = resolveBlock(ctx.chain, ref);
   if (!block) {
-    const text =
+    // RpcProtocolConfigError::UnknownBlock: `error_message` is skip_serializing (info {}); data "Block Not Found: …".
+    const what =
       'block_id' in ref
-        ? notFoundText(ref.block_id, 'BLOCK HEADER')
-        : 'DB Not Found Error: BLOCK HEADER \n Cause: Unknown';
-    throw handlerError('UNKNOWN_BLOCK', { block_reference: ref }, text);
+        ? typeof ref.block_id === 'number'
+          ? `BLOCK HEIGHT: ${ref.block_id}`
+          : `BLOCK HEADER: ${ref.block_id}`
+        : 'BLOCK HEADER';
+    throw handlerError('UNKNOWN_BLOCK', {}, `Block Not Found: ${what}`);
   }
   return { rawJson: stringifyJson(protocolConfigView(ctx.chain.genesis, ctx.runtimeConfig)) };
 }

@@ -18,8 +18,9 @@ export function status(ctx: RpcContext) {
   const head = chain.head;
   const earliest = chain.blockByHeight(chain.earliestHeight()) ?? chain.genesisBlock;
   const epoch = chain.epochOf(head.height);
+  const v = ctx.version;
   return {
-    version: ctx.version,
+    version: { version: v.version, build: v.build, commit: v.commit, rustc_version: v.rustc_version },
     chain_id: chain.genesis.chain_id,
     protocol_version: chain.genesis.protocol_version,
     latest_protocol_version: chain.genesis.protocol_version,
@@ -62,12 +63,17 @@ export function networkInfo(ctx: RpcContext) {
   };
 }
 
-/** `validators`: `[null]`, `[block_id]`, `{block_id}`, `{epoch_id}` or `null` for the current epoch. */
+/** `validators` (nearcore's `EpochReference`): `"latest"`, `[null]`, `[block_id]`, `{block_id}`, `{epoch_id}`; also
+ * `null` for the current epoch. */
 export function validators(ctx: RpcContext, params: unknown) {
   const chain = ctx.chain;
   let height = chain.head.height;
   let blockId: unknown = null;
-  if (Array.isArray(params)) {
+  if (typeof params === 'string') {
+    if (params !== 'latest') {
+      failParse(`unknown variant \`${params}\`, expected one of \`epoch_id\`, \`block_id\`, \`latest\``);
+    }
+  } else if (Array.isArray(params)) {
     if (params.length !== 1) failParse(`invalid length ${params.length}, expected a tuple of size 1`);
     blockId = params[0];
   } else if (params !== null && params !== undefined) {

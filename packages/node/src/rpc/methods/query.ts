@@ -7,6 +7,7 @@
  */
 import {
   accessKeyToView,
+  accountIdError,
   base58Decode,
   base58Encode,
   base64Decode,
@@ -28,9 +29,9 @@ import {
   keySuffix,
 } from '../../state/state-keys.js';
 import { type BlockReference, notFoundText, parseBlockReference, resolveBlock } from '../block-reference.js';
-import { failParse, objectParams, optionalString, type Params, requireString, typeName } from '../params.js';
+import { failParse, objectParams, type Params, requireString, typeName } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
-import { handlerError } from '../rpc-error.js';
+import { handlerError, parseError } from '../rpc-error.js';
 
 const REQUEST_TYPES = [
   'view_account',
@@ -47,13 +48,14 @@ export const STATE_VIEW_SIZE_LIMIT = 50_000n;
 
 export function query(ctx: RpcContext, params: unknown) {
   const request = Array.isArray(params) ? legacyQuery(params) : objectParams(params);
+  // nearcore's RpcQueryRequest flattens the block reference first, then the request.
+  const ref = parseBlockReference(request)!;
   const requestType = requireString(request, 'request_type');
   if (!REQUEST_TYPES.includes(requestType as RequestType)) {
     failParse(
       `unknown variant \`${requestType}\`, expected one of ${REQUEST_TYPES.map((t) => `\`${t}\``).join(', ')}`,
     );
   }
-  const ref = parseBlockReference(request)!;
   const accountId = requireString(request, 'account_id');
   const fields = readFields(requestType as RequestType, request);
   const block = resolveBlock(ctx.chain, ref);
@@ -63,7 +65,7 @@ export function query(ctx: RpcContext, params: unknown) {
     throw handlerError(
       'INVALID_ACCOUNT',
       { requested_account_id: accountId, ...at },
-      `Account ID ${JSON.stringify(accountId)} is invalid`,
+      `Account ID ${accountId} is invalid`,
     );
   }
   const state = ctx.chain.stateAt(block.height);
@@ -128,7 +130,8 @@ export function query(ctx: RpcContext, params: unknown) {
       if (!accountBytes) throw unknownAccount(accountId, at);
       if (!state.get(contractCodeKey(accountId))) {
         return {
-          error: `wasm execution failed with error: CompilationError(CodeDoesNotExist { account_id: AccountId("${accountId}") })`,
+          // near-account-id's `Debug` is the quoted string, without an `AccountId(…)` wrapper.
+          error: `wasm execution failed with error: CompilationError(CodeDoesNotExist { account_id: "${accountId}" })`,
           logs: [],
           ...at,
         };
@@ -152,8 +155,7 @@ function readFields(type: RequestType, p: Params) {
     }
     case 'call_function': {
       requireString(p, 'method_name');
-      const args = optionalString(p, 'args_base64') ?? '';
-      return { args: decodeBase64Field(args, 'args_base64') };
+      return { args: decodeBase64Field(requireString(p, 'args_base64'), 'args_base64') };
     }
     default:
       return {};
@@ -176,10 +178,14 @@ function decodeBase64Field(text: string, field: string): Uint8Array {
   }
 }
 
+/** nearcore's `process_query_response` data for UNKNOWN_BLOCK: a height gets the " \n Cause: Unknown" suffix, a
+ * hash does not. */
 function unknownBlock(ref: BlockReference) {
   const text =
     'block_id' in ref
-      ? notFoundText(ref.block_id, 'BLOCK HEADER')
+      ? typeof ref.block_id === 'number'
+        ? notFoundText(ref.block_id, 'BLOCK HEADER')
+        : `DB Not Found Error: BLOCK HEADER: ${ref.block_id}`
       : 'DB Not Found Error: BLOCK HEADER \n Cause: Unknown';
   return handlerError('UNKNOWN_BLOCK', { block_reference: ref }, text);
 }
@@ -192,36 +198,68 @@ function unknownAccount(accountId: string, at: { block_height: number; block_has
   );
 }
 
-/** The legacy form: `[path, data]`, finality optimistic. */
+/**
+ * The legacy form `[path, data]` (nearcore's `parse_path_data`), at finality optimistic. Its errors are bare
+ * parse errors, without the "Failed parsing args: " prefix. Any other array is read as named params (and fails).
+ */
 function legacyQuery(params: unknown[]): Params {
-  if (params.length !== 2 || typeof params[0] !== 'string' || typeof params[1] !== 'string') {
-    failParse('expected [path, data]');
+  if (params.length !== 2) return objectParams(params);
+  for (const item of params) {
+    if (typeof item !== 'string') failParse(`invalid type: ${typeName(item)}, expected a string`);
   }
   const [path, data] = params as [string, string];
-  if (path.length + data.length > 10 * 1024) failParse('path and data are longer than 10 KiB');
   const parts = path.split('/');
-  const base = { finality: 'optimistic', account_id: parts[1] ?? '' } as Params;
-  const b58 = (text: string) => {
+  // Rust's `splitn(3, '/')`: the third part keeps any further slashes.
+  const [command, accountId, extra] = [
+    parts[0],
+    parts[1],
+    parts.length > 2 ? parts.slice(2).join('/') : undefined,
+  ];
+  if (accountId === undefined) throw parseError('Not enough query parameters provided');
+  const reason = accountIdError(accountId);
+  if (reason !== null) throw parseError(parseAccountErrorText(accountId, reason));
+  const base = { finality: 'optimistic', account_id: accountId } as Params;
+  const b58 = () => {
+    let bytes: Uint8Array;
     try {
-      return base64Encode(base58Decode(text));
+      bytes = data === '' ? new Uint8Array() : base58Decode(data);
     } catch {
-      failParse(`invalid base58 data ${JSON.stringify(text)}`);
+      throw parseError('provided string contained invalid character');
     }
+    if (bytes.length > Math.max(0, 10 * 1024 - path.length)) throw parseError('Query data size is too large');
+    return base64Encode(bytes);
   };
-  switch (parts[0]) {
+  switch (command) {
     case 'account':
       return { ...base, request_type: 'view_account' };
     case 'code':
       return { ...base, request_type: 'view_code' };
     case 'contract':
-      return { ...base, request_type: 'view_state', prefix_base64: b58(data) };
+      return { ...base, request_type: 'view_state', prefix_base64: b58() };
     case 'access_key':
-      return parts.length > 2
-        ? { ...base, request_type: 'view_access_key', public_key: parts.slice(2).join('/') }
-        : { ...base, request_type: 'view_access_key_list' };
+      if (extra === undefined) return { ...base, request_type: 'view_access_key_list' };
+      try {
+        parsePublicKey(extra);
+      } catch {
+        throw parseError('Invalid public key');
+      }
+      return { ...base, request_type: 'view_access_key', public_key: extra };
     case 'call':
-      return { ...base, request_type: 'call_function', method_name: parts[2] ?? '', args_base64: b58(data) };
+      if (extra === undefined) throw parseError('Method name is missing');
+      return { ...base, request_type: 'call_function', method_name: extra, args_base64: b58() };
     default:
-      failParse(`Unknown path ${parts[0]}`);
+      throw parseError(`Unknown path ${command}`);
   }
+}
+
+/** near-account-id's `ParseAccountError` text for a reason of `accountIdError`. */
+function parseAccountErrorText(accountId: string, reason: string): string {
+  if (reason.startsWith('too short')) return 'the Account ID is too short';
+  if (reason.startsWith('too long')) return 'the Account ID is too long';
+  const at = /at (\d+)$/.exec(reason);
+  const index = at ? Number(at[1]) : reason.startsWith('starts') ? 0 : accountId.length - 1;
+  const char = JSON.stringify(accountId[index] ?? '').slice(1, -1);
+  if (reason.startsWith('invalid character'))
+    return `the Account ID contains an invalid character '${char}' at index ${index}`;
+  return `the Account ID has a redundant separator '${char}' at index ${index}`;
 }

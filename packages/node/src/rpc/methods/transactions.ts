@@ -15,34 +15,66 @@ import { stringifyJson } from '../../chain/json.js';
 import { TransactionTimeoutError } from '../../chain/transaction-service.js';
 import { TX_EXECUTION_LEVELS, type TxExecutionLevel, type TxStatus } from '../../chain/tx-status.js';
 import { InvalidTxError } from '../../runtime/errors.js';
-import { failParse, objectParams, optionalString, type Params, requireString, typeName } from '../params.js';
+import { unknownVariant } from '../block-reference.js';
+import { failParse, objectParams, type Params, requireString, typeName } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError, parseError } from '../rpc-error.js';
 
-function decodeTransaction(base64: string): { decoded: DecodedSignedTransaction; size: number } {
+/** How a signed transaction arrived: positional (`[base64]`, nearcore's `decode_signed_transaction`, errors
+ * "Failed to decode transaction: …") or named (`signed_tx_base64`, serde, errors "Failed parsing args: …"). */
+type TxForm = 'positional' | 'named';
+
+function decodeTransaction(
+  base64: string,
+  form: TxForm = 'positional',
+): { decoded: DecodedSignedTransaction; size: number } {
+  const fail = (reason: string) =>
+    parseError(
+      `${form === 'positional' ? 'Failed to decode transaction' : 'Failed parsing args'}: ${reason}`,
+    );
   let bytes: Uint8Array;
   try {
     bytes = base64Decode(base64);
-  } catch (e) {
-    throw parseError(`Failed to decode transaction: ${(e as Error).message}`);
+  } catch {
+    throw fail(base64ErrorText(base64));
   }
   try {
-    return { decoded: decodeSignedTransaction(bytes, { lenientAccountIds: true }), size: bytes.length };
+    // `size` is nearcore's `SignedTransaction::get_size()`: the borsh length of the transaction, signature excluded.
+    const decoded = decodeSignedTransaction(bytes, { lenientAccountIds: true });
+    return { decoded, size: decoded.size };
   } catch (e) {
-    if (e instanceof BorshError || e instanceof Error)
-      throw parseError(`Failed to decode transaction: ${e.message}`);
+    if (e instanceof BorshError) throw fail(borshErrorText(e));
     throw e;
   }
+}
+
+const BASE64_ALPHABET = /[A-Za-z0-9+/]/;
+
+/** The `base64` crate's `DecodeError` text (STANDARD engine) for a string `base64Decode` refused. */
+function base64ErrorText(text: string): string {
+  const body = text.replace(/=+$/, '');
+  for (let i = 0; i < body.length; i++) {
+    if (!BASE64_ALPHABET.test(body[i])) return `Invalid symbol ${body.charCodeAt(i)}, offset ${i}.`;
+  }
+  if (body.length % 4 === 1) return `Invalid input length: ${body.length}`;
+  if (text.length % 4 !== 0 || text.length - body.length > 2) return 'Invalid padding';
+  return `Invalid last symbol ${body.charCodeAt(body.length - 1)}, offset ${body.length - 1}.`;
+}
+
+/** borsh-rs's io error text where ours has a direct counterpart. */
+function borshErrorText(e: BorshError): string {
+  const reason = e.details.reason;
+  if (reason.startsWith('unexpected end of input') || reason.startsWith('vector of'))
+    return 'Unexpected length of input';
+  if (reason.endsWith('trailing bytes')) return 'Not all bytes read';
+  return reason;
 }
 
 function parseWaitUntil(p: Params, fallback: TxExecutionLevel): TxExecutionLevel {
   const v = p.wait_until;
   if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'string' || !TX_EXECUTION_LEVELS.includes(v as TxExecutionLevel)) {
-    failParse(
-      `unknown variant ${typeName(v)}, expected one of ${TX_EXECUTION_LEVELS.map((l) => `\`${l}\``).join(', ')}`,
-    );
-  }
+  if (typeof v !== 'string' || !TX_EXECUTION_LEVELS.includes(v as TxExecutionLevel))
+    unknownVariant(v, TX_EXECUTION_LEVELS);
   return v as TxExecutionLevel;
 }
 
@@ -50,8 +82,8 @@ function invalidTransaction(e: InvalidTxError) {
   return handlerError('INVALID_TRANSACTION', {}, { TxExecutionError: { InvalidTxError: e.json } });
 }
 
-function submit(ctx: RpcContext, base64: string): string {
-  const { decoded, size } = decodeTransaction(base64);
+function submit(ctx: RpcContext, base64: string, form: TxForm = 'positional'): string {
+  const { decoded, size } = decodeTransaction(base64, form);
   try {
     return ctx.transactions.submit(decoded, size).hash;
   } catch (e) {
@@ -60,7 +92,7 @@ function submit(ctx: RpcContext, base64: string): string {
   }
 }
 
-/** The RPC result for a status: the outcome fields (when known), then `final_execution_status`. */
+/** The RPC result for a status: the outcome fields (when known) and `final_execution_status` (keys sorted on the wire). */
 function statusResult(status: TxStatus, withReceipts: boolean, ctx: RpcContext) {
   if (!status.outcome) return { final_execution_status: status.level };
   const o = status.outcome;
@@ -87,10 +119,9 @@ async function waitFor(ctx: RpcContext, hash: Uint8Array, level: TxExecutionLeve
     const status = await ctx.transactions.wait(hash, level, ctx.txTimeoutMs);
     return statusResult(status, withReceipts, ctx);
   } catch (e) {
-    if (e instanceof TransactionTimeoutError) {
-      if (!ctx.transactions.status(hash)) throw unknownTransaction(e.txHash);
-      throw handlerError('TIMEOUT_ERROR', undefined, 'Timeout');
-    }
+    // nearcore polls until `polling_timeout`, whether or not the transaction is known, then answers
+    // TIMEOUT_ERROR (no info through 2.13) with HTTP 408.
+    if (e instanceof TransactionTimeoutError) throw handlerError('TIMEOUT_ERROR', undefined, 'Timeout');
     throw e;
   }
 }
@@ -103,75 +134,134 @@ function unknownTransaction(hash: string) {
   );
 }
 
-export async function sendTx(ctx: RpcContext, params: unknown) {
+/**
+ * The params of `send_tx`, `broadcast_tx_async` and `broadcast_tx_commit` (nearcore's
+ * `RpcSendTransactionRequest::parse`): `[base64]`, or `{signed_tx_base64, wait_until?}`. A two-element array is
+ * refused; any other array falls through to the named form and fails there.
+ */
+function sendParams(params: unknown): { base64: string; waitUntil: TxExecutionLevel; form: TxForm } {
+  if (Array.isArray(params) && params.length === 1) {
+    if (typeof params[0] !== 'string') failParse(`invalid type: ${typeName(params[0])}, expected a string`);
+    return { base64: params[0], waitUntil: 'EXECUTED_OPTIMISTIC', form: 'positional' };
+  }
+  if (Array.isArray(params) && params.length === 2) {
+    if (typeof params[0] !== 'string') failParse(`invalid type: ${typeName(params[0])}, expected a string`);
+    if (typeof params[1] !== 'string') failParse(`invalid type: ${typeName(params[1])}, expected a string`);
+    throw parseError('Unable to parse send request: too many params passed');
+  }
   const p = objectParams(params);
   const base64 = requireString(p, 'signed_tx_base64');
-  const level = parseWaitUntil(p, 'EXECUTED_OPTIMISTIC');
-  const hash = submit(ctx, base64);
-  if (level === 'NONE') return { final_execution_status: 'NONE' };
-  return waitFor(ctx, base58Decode(hash), level, false);
+  return { base64, waitUntil: parseWaitUntil(p, 'EXECUTED_OPTIMISTIC'), form: 'named' };
 }
 
-function singleBase64(params: unknown): string {
-  if (!Array.isArray(params) || params.length !== 1)
-    failParse('invalid type: expected an array with one base64 string');
-  if (typeof params[0] !== 'string') failParse(`invalid type: ${typeName(params[0])}, expected a string`);
-  return params[0];
+export async function sendTx(ctx: RpcContext, params: unknown) {
+  const { base64, waitUntil, form } = sendParams(params);
+  if (waitUntil === 'NONE') {
+    // nearcore hands the transaction to the client actor without waiting for its checks (`send_tx_async`):
+    // an invalid transaction is dropped silently, exactly as with `broadcast_tx_async`.
+    broadcast(ctx, base64, form);
+    return { final_execution_status: 'NONE' };
+  }
+  const hash = submit(ctx, base64, form);
+  return waitFor(ctx, base58Decode(hash), waitUntil, false);
 }
 
-export function broadcastTxAsync(ctx: RpcContext, params: unknown) {
-  const { decoded, size } = decodeTransaction(singleBase64(params));
+/** Pools a transaction if it passes the checks; returns its hash either way. */
+function broadcast(ctx: RpcContext, base64: string, form: TxForm): string {
+  const { decoded, size } = decodeTransaction(base64, form);
   try {
     return ctx.transactions.submit(decoded, size).hash;
   } catch (e) {
-    // nearcore answers with the hash at once and drops an invalid transaction without telling.
-    if (e instanceof InvalidTxError) return base58EncodeHash(decoded.hash);
+    if (e instanceof InvalidTxError) return base58Encode(decoded.hash);
     throw e;
   }
 }
 
+/** nearcore answers with the hash at once and drops an invalid transaction without telling. */
+export function broadcastTxAsync(ctx: RpcContext, params: unknown) {
+  const { base64, form } = sendParams(params);
+  return broadcast(ctx, base64, form);
+}
+
+/** Like `send_tx` with `EXECUTED_OPTIMISTIC`; a `wait_until` in the named form is ignored, as in nearcore. */
 export async function broadcastTxCommit(ctx: RpcContext, params: unknown) {
-  const hash = submit(ctx, singleBase64(params));
+  const { base64, form } = sendParams(params);
+  const hash = submit(ctx, base64, form);
   return waitFor(ctx, base58Decode(hash), 'EXECUTED_OPTIMISTIC', false);
 }
 
-/** `tx` and `EXPERIMENTAL_tx_status`: by `{tx_hash, sender_account_id}`, by `{signed_tx_base64}`, or the
- * legacy `[hash, sender]` / `[base64]`. */
+/**
+ * `tx` and `EXPERIMENTAL_tx_status` (nearcore's `RpcTransactionStatusRequest::parse`): the legacy `[base64]` and
+ * `[hash, sender]`, or named `{signed_tx_base64 | tx_hash + sender_account_id, wait_until?}` where the
+ * transaction part is an untagged enum (`TransactionInfo`): whatever fails to match it gets serde's "data did
+ * not match any variant" message.
+ */
 export function txStatus(withReceipts: boolean) {
   return async (ctx: RpcContext, params: unknown) => {
-    let p: Params;
-    if (Array.isArray(params)) {
-      if (params.length === 2) p = { tx_hash: params[0], sender_account_id: params[1] };
-      else if (params.length === 1) p = { signed_tx_base64: params[0] };
-      else
-        failParse(
-          `invalid length ${params.length}, expected [tx_hash, sender_account_id] or [signed_tx_base64]`,
-        );
-    } else p = objectParams(params);
-    const level = parseWaitUntil(p, 'EXECUTED_OPTIMISTIC');
-    let hash: Uint8Array;
-    if (p.signed_tx_base64 !== undefined) {
-      const { decoded } = decodeTransaction(requireString(p, 'signed_tx_base64'));
-      hash = decoded.hash;
+    let level: TxExecutionLevel = 'EXECUTED_OPTIMISTIC';
+    let hash: Uint8Array | undefined;
+    let signed: { decoded: DecodedSignedTransaction; size: number } | undefined;
+    if (Array.isArray(params) && params.length === 1) {
+      if (typeof params[0] !== 'string') failParse(`invalid type: ${typeName(params[0])}, expected a string`);
+      signed = decodeTransaction(params[0], 'positional');
+    } else if (Array.isArray(params) && params.length === 2) {
+      hash = parseTxHash(params[0]);
+      parseSender(params[1]);
     } else {
-      const text = requireString(p, 'tx_hash');
-      const sender = optionalString(p, 'sender_account_id');
-      if (sender === undefined) failParse('missing field `sender_account_id`');
-      if (!isValidAccountId(sender)) failParse(`invalid value: ${typeName(sender)}, expected an account id`);
-      try {
-        hash = base58Decode(text);
-      } catch {
-        failParse(`invalid value: ${typeName(text)}, expected a transaction hash`);
+      const p = objectParams(params);
+      level = parseWaitUntil(p, 'EXECUTED_OPTIMISTIC');
+      const noMatch = () => failParse('data did not match any variant of untagged enum TransactionInfo');
+      if (typeof p.signed_tx_base64 === 'string') {
+        try {
+          signed = decodeTransaction(p.signed_tx_base64, 'named');
+        } catch {
+          // falls through to the `TransactionId` variant
+        }
       }
-      if (hash.length !== 32) failParse(`invalid value: ${typeName(text)}, expected a transaction hash`);
+      if (!signed) {
+        try {
+          hash = parseTxHash(p.tx_hash);
+          parseSender(p.sender_account_id);
+        } catch {
+          noMatch();
+        }
+      }
     }
+    if (signed) hash = signed.decoded.hash;
+    if (!hash) throw new Error('unreachable: no transaction hash');
     const now = ctx.transactions.status(hash);
+    if (!now && signed) {
+      // nearcore (`tx_status_fetch`) checks an unknown signed transaction without pooling it and answers
+      // INVALID_TRANSACTION when it would be refused.
+      try {
+        ctx.transactions.submit(signed.decoded, signed.size, { checkOnly: true });
+      } catch (e) {
+        if (e instanceof InvalidTxError) throw invalidTransaction(e);
+        throw e;
+      }
+    }
     if (level === 'NONE') {
-      if (!now) throw unknownTransaction(base58EncodeHash(hash));
+      if (!now) throw unknownTransaction(base58Encode(hash));
       return statusResult(now, withReceipts, ctx);
     }
     return waitFor(ctx, hash, level, withReceipts);
   };
 }
 
-const base58EncodeHash = (h: Uint8Array) => base58Encode(h);
+function parseTxHash(value: unknown): Uint8Array {
+  if (typeof value !== 'string') failParse(`invalid type: ${typeName(value)}, expected a string`);
+  let bytes: Uint8Array = new Uint8Array();
+  try {
+    bytes = base58Decode(value);
+  } catch {
+    // reported below
+  }
+  if (bytes.length !== 32) failParse(`invalid value: ${typeName(value)}, expected a CryptoHash`);
+  return bytes;
+}
+
+function parseSender(value: unknown): string {
+  if (typeof value !== 'string') failParse(`invalid type: ${typeName(value)}, expected a string`);
+  if (!isValidAccountId(value)) failParse(`invalid value: ${typeName(value)}, expected an account id`);
+  return value;
+}
