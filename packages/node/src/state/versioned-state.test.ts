@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { type KeyValueStore, WriteBatch } from '../store/key-value-store.js';
 import { openLmdbStore } from '../store/lmdb-store.js';
 import { openMemoryStore } from '../store/memory-store.js';
+import { seededRandom as random } from '../store/seeded-random.js';
 import { KeyTooLongError } from '../store/store-errors.js';
 import { VersionedState } from './versioned-state.js';
 import {
@@ -43,17 +44,6 @@ const s = (text: string) => new TextEncoder().encode(text);
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const text = (bytes: Uint8Array | undefined) =>
   bytes === undefined ? undefined : new TextDecoder().decode(bytes);
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Writes `changes` at `height` and commits them. */
 function write(

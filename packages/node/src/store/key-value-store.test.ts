@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { type KeyValueStore, MAX_KEY_LENGTH, WriteBatch, type WriteOp } from './key-value-store.js';
 import { openLmdbStore } from './lmdb-store.js';
 import { openMemoryStore } from './memory-store.js';
+import { seededRandom as random } from './seeded-random.js';
 import {
   InvalidBytesError,
   InvalidColumnError,
@@ -58,16 +59,6 @@ function entries(iterable: Iterable<{ key: Uint8Array; value: Uint8Array }>): [s
 }
 
 /** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('WriteBatch', () => {
   it('records operations in order and validates them', () => {

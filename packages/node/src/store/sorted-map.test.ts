@@ -1,17 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededRandom as random } from './seeded-random.js';
 import { iterateSnapshot, SortedMap } from './sorted-map.js';
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function modelRange(model: Map<string, number>, start?: string, end?: string, reverse?: boolean) {
   const keys = [...model.keys()]

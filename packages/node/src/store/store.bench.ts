@@ -15,6 +15,7 @@ import { VersionedState } from '../state/versioned-state.js';
 import { type KeyValueStore, WriteBatch } from './key-value-store.js';
 import { openLmdbStore } from './lmdb-store.js';
 import { openMemoryStore } from './memory-store.js';
+import { seededRandom as random } from './seeded-random.js';
 
 const KEYS = Number(argument('--keys') ?? 100_000);
 const HEAD = 20_000;
@@ -34,16 +35,6 @@ function print(line: string): void {
 }
 
 /** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Rate {
   median: number;
