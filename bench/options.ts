@@ -1,0 +1,91 @@
+/**
+ * Command-line options of `npm run bench -- [options]`.
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { cliAvailable, LAUNCHERS, type Launcher, REPO_ROOT } from './shadebox-node.js';
+
+export type Phase = 'cold' | 'read' | 'transfers';
+const PHASES: readonly Phase[] = ['cold', 'read', 'transfers'];
+
+export interface BenchOptions {
+  concurrency: number;
+  warmupMs: number;
+  durationMs: number;
+  coldStartRuns: number;
+  phases: Set<Phase>;
+  anvil: boolean;
+  launcher: Launcher;
+  /** Directory for the CPU profile of the Shadebox server, when profiling. */
+  profileDir: string | undefined;
+  outDir: string;
+  /** The whole run is aborted (children killed) after this long. */
+  deadlineMs: number;
+}
+
+export const USAGE = `usage: npm run bench -- [options]
+  --duration <s>      measured window of each throughput metric (default 5)
+  --warmup <s>        warmup before each window (default 1)
+  --concurrency <n>   connections for reads, signers for transfers (default 32)
+  --cold-runs <n>     cold starts per server, the median is reported (default 5)
+  --only <list>       comma-separated subset of: cold,read,transfers
+  --no-anvil          measure Shadebox alone
+  --launcher <l>      how the Shadebox server is started: cli (shadebox node --json, built dist/; the default
+                      when packages/cli exists), cli-source (the same from sources via tsx) or script
+                      (bench/shadebox-server.ts via tsx)
+  --profile           write a CPU profile of the Shadebox server (node --cpu-prof) and summarize it
+  --out <dir>         where the JSON goes (default bench/results)
+  --deadline <s>      abort the whole run after this long (default 170)`;
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string', default: '5' },
+      warmup: { type: 'string', default: '1' },
+      concurrency: { type: 'string', default: '32' },
+      'cold-runs': { type: 'string', default: '5' },
+      only: { type: 'string' },
+      'no-anvil': { type: 'boolean', default: false },
+      launcher: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      out: { type: 'string', default: join(REPO_ROOT, 'bench', 'results') },
+      deadline: { type: 'string', default: '170' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const num = (name: string, text: string, min: number) => {
+    const n = Number(text);
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number >= ${min}`);
+    return n;
+  };
+  const phases = new Set<Phase>(
+    (values.only ?? PHASES.join(',')).split(',').map((p) => {
+      if (!PHASES.includes(p as Phase)) throw new Error(`--only: unknown phase ${p}`);
+      return p as Phase;
+    }),
+  );
+  const launcher = (values.launcher ?? (cliAvailable() ? 'cli' : 'script')) as Launcher;
+  if (!LAUNCHERS.includes(launcher)) throw new Error(`--launcher must be one of ${LAUNCHERS.join(', ')}`);
+  if (launcher !== 'script' && !cliAvailable()) {
+    throw new Error(`--launcher ${launcher}: packages/cli/bin/shadebox.js not found`);
+  }
+  const outDir = values.out;
+  return {
+    concurrency: Math.floor(num('concurrency', values.concurrency, 1)),
+    warmupMs: num('warmup', values.warmup, 0) * 1000,
+    durationMs: num('duration', values.duration, 0.5) * 1000,
+    coldStartRuns: Math.floor(num('cold-runs', values['cold-runs'], 1)),
+    phases,
+    anvil: !values['no-anvil'],
+    launcher,
+    profileDir: values.profile ? join(outDir, 'profiles') : undefined,
+    outDir,
+    deadlineMs: num('deadline', values.deadline, 10) * 1000,
+  };
+}

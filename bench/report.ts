@@ -1,0 +1,232 @@
+/**
+ * The benchmark's result: one JSON document (written to bench/results/latest.json and a timestamped copy)
+ * and the side-by-side table printed on stdout.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LoadResult } from './load.js';
+import type { ColdStartResult } from './metrics/cold-start.js';
+import { cpuUse } from './metrics/cpu.js';
+import type { MemoryReading } from './metrics/memory.js';
+import type { TransferResult } from './metrics/transfers.js';
+import type { ProfileSummary } from './profile-summary.js';
+
+/** What one server achieved; a metric that could not be measured holds its error instead. */
+export interface ServerResults {
+  coldStart?: ColdStartResult | { error: string };
+  /** Shadebox only, with the `cli` launcher: cold start of the same CLI running from sources (tsx). */
+  coldStartFromSource?: ColdStartResult | { error: string };
+  read?: LoadResult | { error: string };
+  transfers?: TransferResult | { error: string };
+  /** After the read and transfer runs, same process. */
+  memoryAfterRun?: MemoryReading | { error: string };
+}
+
+export const TARGETS = {
+  readPerSecond: 15_000,
+  transfersPerSecond: 500,
+  coldStartMs: 1000,
+} as const;
+
+export interface BenchReport {
+  startedAt: string;
+  elapsedMs: number;
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    totalMemoryBytes: number;
+    node: string;
+    platform: string;
+    /** 1-minute load average when the run started: above ~0.5, other work shared the cores. */
+    loadAverageAtStart: number;
+  };
+  settings: {
+    concurrency: number;
+    warmupMs: number;
+    durationMs: number;
+    coldStartRuns: number;
+    shadeboxLauncher: string;
+    /** Packages whose dist/ is older than src/ when the run started (the built CLI ran older code). */
+    staleBuilds: string[];
+    loadGenerator: string;
+  };
+  anvil: { available: boolean; version?: string; path?: string; locatedBy?: string; reason?: string };
+  /** The read load against a Node HTTP server that does nothing (bench/echo-server.ts): the node:http ceiling. */
+  noopNodeServer?: LoadResult | { error: string };
+  shadebox: ServerResults;
+  anvilResults: ServerResults;
+  /** Shadebox / anvil, per metric (undefined when either side is missing). */
+  ratios: {
+    readPerSecond?: number;
+    transfersPerSecond?: number;
+    coldStartMs?: number;
+    rssAfterRunBytes?: number;
+  };
+  targets: typeof TARGETS & {
+    met: { readPerSecond?: boolean; transfersPerSecond?: boolean; coldStartMs?: boolean };
+  };
+  profiles: ProfileSummary[];
+}
+
+type Maybe<T> = T | { error: string } | undefined;
+
+export function ok<T extends object>(value: Maybe<T>): T | undefined {
+  return value && !('error' in value) ? value : undefined;
+}
+
+const ratio = (a: number | undefined, b: number | undefined) =>
+  a !== undefined && b !== undefined && b !== 0 && Number.isFinite(a) && Number.isFinite(b)
+    ? a / b
+    : undefined;
+
+export function computeRatios(s: ServerResults, a: ServerResults): BenchReport['ratios'] {
+  return {
+    readPerSecond: ratio(ok(s.read)?.perSecond, ok(a.read)?.perSecond),
+    transfersPerSecond: ratio(ok(s.transfers)?.perSecond, ok(a.transfers)?.perSecond),
+    coldStartMs: ratio(ok(s.coldStart)?.medianMs, ok(a.coldStart)?.medianMs),
+    rssAfterRunBytes: ratio(ok(s.memoryAfterRun)?.rssBytes, ok(a.memoryAfterRun)?.rssBytes),
+  };
+}
+
+export function targetsMet(s: ServerResults): BenchReport['targets']['met'] {
+  const read = ok(s.read)?.perSecond;
+  const transfers = ok(s.transfers)?.perSecond;
+  const cold = ok(s.coldStart)?.medianMs;
+  return {
+    readPerSecond: read === undefined ? undefined : read >= TARGETS.readPerSecond,
+    transfersPerSecond: transfers === undefined ? undefined : transfers >= TARGETS.transfersPerSecond,
+    coldStartMs: cold === undefined ? undefined : cold <= TARGETS.coldStartMs,
+  };
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => (n >= 100 ? `${Math.round(n)} ms` : `${n.toFixed(1)} ms`);
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+function cell<T extends object>(value: Maybe<T>, show: (v: T) => string, anvilMissing = ''): string {
+  if (value === undefined) return anvilMissing || 'not run';
+  if ('error' in value) return `failed (${value.error.split('\n')[0].slice(0, 60)})`;
+  return show(value);
+}
+
+const verdict = (met: boolean | undefined) => (met === undefined ? '' : met ? ' (met)' : ' (MISSED)');
+
+export function formatTable(report: BenchReport): string {
+  const s = report.shadebox;
+  const a = report.anvilResults;
+  const missing = report.anvil.available ? '' : 'anvil unavailable';
+  const fmtRatio = (r: number | undefined) => (r === undefined ? '-' : `${r.toFixed(2)}x`);
+  const lat = (v: LoadResult) => `${ms(v.latency.p50Ms)} / ${ms(v.latency.p99Ms)}`;
+  const blocks = (v: TransferResult) =>
+    `${int(v.blocksPerSecond)} blocks/s, ${v.transfersPerBlock.toFixed(1)} tx/block`;
+  const cpu = (v: LoadResult) => {
+    const use = cpuUse(v.deltas, v.completed, v.durationMs);
+    return `${int(use.perOperationUs)} µs, ${Math.round(use.coreShare * 100)}% of a core`;
+  };
+  const errs = (v: LoadResult) => (v.errors > 0 ? ` (${v.errors} errors)` : '');
+  const rows: string[][] = [
+    ['metric', 'Shadebox', 'anvil', 'Shadebox/anvil', 'target (Shadebox)'],
+    [
+      'reads/s: view_account | eth_getBalance',
+      cell(s.read, (v) => `${int(v.perSecond)} req/s${errs(v)}`),
+      cell(a.read, (v) => `${int(v.perSecond)} req/s${errs(v)}`, missing),
+      fmtRatio(report.ratios.readPerSecond),
+      `>= ${int(TARGETS.readPerSecond)} req/s${verdict(report.targets.met.readPerSecond)}`,
+    ],
+    ['  read latency p50 / p99', cell(s.read, lat), cell(a.read, lat, missing), '', ''],
+    ['  server CPU per read, busy', cell(s.read, cpu), cell(a.read, cpu, missing), '', ''],
+    [
+      'transfers/s to final',
+      cell(s.transfers, (v) => `${int(v.perSecond)} tx/s${errs(v)}`),
+      cell(a.transfers, (v) => `${int(v.perSecond)} tx/s${errs(v)}`, missing),
+      fmtRatio(report.ratios.transfersPerSecond),
+      `>= ${int(TARGETS.transfersPerSecond)} tx/s${verdict(report.targets.met.transfersPerSecond)}`,
+    ],
+    ['  transfer latency p50 / p99', cell(s.transfers, lat), cell(a.transfers, lat, missing), '', ''],
+    ['  server CPU per transfer, busy', cell(s.transfers, cpu), cell(a.transfers, cpu, missing), '', ''],
+    [
+      '  blocks/s, transfers per block',
+      cell(s.transfers, blocks),
+      cell(a.transfers, blocks, missing),
+      '',
+      '',
+    ],
+    [
+      `cold start to ready (median of ${report.settings.coldStartRuns})`,
+      cell(s.coldStart, (v) => ms(v.medianMs)),
+      cell(a.coldStart, (v) => ms(v.medianMs), missing),
+      fmtRatio(report.ratios.coldStartMs),
+      `<= ${int(TARGETS.coldStartMs)} ms${verdict(report.targets.met.coldStartMs)}`,
+    ],
+    ['  from sources via tsx (median)', cell(s.coldStartFromSource, (v) => ms(v.medianMs)), '', '', ''],
+    [
+      '  to first RPC answer (median)',
+      cell(s.coldStart, (v) => ms(v.medianFirstAnswerMs)),
+      cell(a.coldStart, (v) => ms(v.medianFirstAnswerMs), missing),
+      '',
+      '',
+    ],
+    [
+      'RSS after the run (peak)',
+      cell(s.memoryAfterRun, (v) => `${mib(v.rssBytes)} (${mib(v.peakRssBytes)})`),
+      cell(a.memoryAfterRun, (v) => `${mib(v.rssBytes)} (${mib(v.peakRssBytes)})`, missing),
+      fmtRatio(report.ratios.rssAfterRunBytes),
+      '',
+    ],
+    [
+      '  RSS idle, just started',
+      cell(s.coldStart, (v) => mib(v.idleRssBytes)),
+      cell(a.coldStart, (v) => mib(v.idleRssBytes), missing),
+      '',
+      '',
+    ],
+    [
+      '  no-op node:http server, same load',
+      cell(report.noopNodeServer, (v) => `${int(v.perSecond)} req/s, server ${cpu(v)}`),
+      '',
+      '',
+      '',
+    ],
+  ];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const line = (r: string[]) =>
+    r
+      .map((v, c) => v.padEnd(widths[c]))
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  const m = report.machine;
+  const st = report.settings;
+  return [
+    `Shadebox vs anvil${report.anvil.version ? ` ${report.anvil.version}` : ''} — ${m.cpus} cores (${m.cpuModel}), Node ${m.node}`,
+    ...(m.loadAverageAtStart > 0.5
+      ? [
+          `warning: load average ${m.loadAverageAtStart.toFixed(2)} at start — other processes shared the cores`,
+        ]
+      : []),
+    ...(st.staleBuilds.length > 0
+      ? [`warning: built packages older than their sources: ${st.staleBuilds.join(', ')} (npm run build)`]
+      : []),
+    `${st.concurrency} concurrent connections/signers, ${st.warmupMs / 1000} s warmup + ${st.durationMs / 1000} s measured per throughput metric; launcher: ${st.shadeboxLauncher}`,
+    '',
+    line(rows[0]),
+    rule,
+    ...rows.slice(1).map(line),
+    '',
+    'ratio = Shadebox / anvil: above 1 is better for rates, below 1 is better for times and memory.',
+    `load generator: ${st.loadGenerator}`,
+    ...(report.anvil.available ? [] : [`anvil unavailable: ${report.anvil.reason ?? ''}`]),
+  ].join('\n');
+}
+
+/** Writes latest.json and bench-<timestamp>.json into `dir`; returns both paths. */
+export function writeReport(dir: string, report: BenchReport): { latest: string; stamped: string } {
+  mkdirSync(dir, { recursive: true });
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const stamp = report.startedAt.replace(/[:.]/g, '-');
+  const latest = join(dir, 'latest.json');
+  const stamped = join(dir, `bench-${stamp}.json`);
+  writeFileSync(latest, json);
+  writeFileSync(stamped, json);
+  return { latest, stamped };
+}

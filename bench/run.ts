@@ -1,0 +1,258 @@
+/**
+ * `npm run bench`: Shadebox and anvil side by side — reads/s, transfers/s to final, cold start and RSS —
+ * printed as a table and written as JSON to bench/results/. See bench/README.md.
+ *
+ * Each server runs alone in its own process while it is measured (first Shadebox, then anvil), so the two
+ * never compete for the machine's cores; the load generator runs here, in the benchmark process.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join, relative } from 'node:path';
+import { locateAnvil, startAnvil } from './anvil.js';
+import { measureAnvilColdStart, measureShadeboxColdStart } from './metrics/cold-start.js';
+import { readMemory } from './metrics/memory.js';
+import { measureNoopNodeServer } from './metrics/noop-baseline.js';
+import { getBalanceBody, measureReadThroughput, viewAccountBody } from './metrics/read-throughput.js';
+import { measureAnvilTransfers, measureShadeboxTransfers } from './metrics/transfers.js';
+import { type BenchOptions, parseOptions, USAGE } from './options.js';
+import { installCleanup, killAllChildren } from './processes.js';
+import { formatProfileSummary, type ProfileSummary, summarizeProfile } from './profile-summary.js';
+import {
+  type BenchReport,
+  computeRatios,
+  formatTable,
+  type ServerResults,
+  TARGETS,
+  targetsMet,
+  writeReport,
+} from './report.js';
+import { RpcClient } from './rpc.js';
+import {
+  staleBuilds as findStaleBuilds,
+  LAUNCHER_DESCRIPTIONS,
+  REPO_ROOT,
+  startShadebox,
+} from './shadebox-node.js';
+
+const LOAD_GENERATOR =
+  'closed loop in the benchmark process, one request in flight per keep-alive connection: raw sockets for ' +
+  'reads (raw-http.ts), an undici Pool for transfers; ' +
+  'the server is a separate process; both share the same cores';
+
+function progress(message: string): void {
+  console.error(`[bench] ${message}`);
+}
+
+/** Runs `fn`, turning a failure into `{ error }` so one metric cannot sink the others. */
+async function attempt<T>(what: string, fn: () => Promise<T>): Promise<T | { error: string }> {
+  try {
+    return await fn();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    progress(`${what} failed: ${message}`);
+    return { error: message };
+  }
+}
+
+async function benchShadebox(options: BenchOptions, results: ServerResults): Promise<ProfileSummary[]> {
+  const load = {
+    concurrency: options.concurrency,
+    warmupMs: options.warmupMs,
+    durationMs: options.durationMs,
+  };
+  if (options.phases.has('cold')) {
+    progress(`Shadebox: cold start x${options.coldStartRuns}`);
+    results.coldStart = await attempt('Shadebox cold start', () =>
+      measureShadeboxColdStart(options.launcher, options.coldStartRuns),
+    );
+    if (options.launcher === 'cli') {
+      progress(`Shadebox: cold start from sources x${options.coldStartRuns}`);
+      results.coldStartFromSource = await attempt('Shadebox cold start from sources', () =>
+        measureShadeboxColdStart('cli-source', options.coldStartRuns),
+      );
+    }
+  }
+  if (!options.phases.has('read') && !options.phases.has('transfers')) return [];
+
+  const profileStart = Date.now();
+  const server = await startShadebox({ launcher: options.launcher, cpuProfileDir: options.profileDir });
+  progress(`Shadebox: server pid ${server.pid} at ${server.rpcUrl}`);
+  try {
+    if (options.phases.has('read')) {
+      progress(`Shadebox: view_account at ${options.concurrency} connections`);
+      const accountId = server.account?.accountId ?? 'test.near';
+      results.read = await attempt('Shadebox reads', () =>
+        measureReadThroughput(server.rpcUrl, server.pid, viewAccountBody(accountId), load),
+      );
+    }
+    if (options.phases.has('transfers')) {
+      progress(`Shadebox: creating ${options.concurrency} signers, then transfers to FINAL`);
+      const account = server.account;
+      results.transfers = account
+        ? await attempt('Shadebox transfers', () =>
+            measureShadeboxTransfers(server.rpcUrl, server.pid, account, load),
+          )
+        : { error: 'the ready line gave no genesis account key' };
+    }
+    results.memoryAfterRun = readMemory(server.pid) ?? { error: `cannot read /proc/${server.pid}/status` };
+  } finally {
+    await server.stop();
+  }
+  if (!options.profileDir) return [];
+  const profiles = readdirSync(options.profileDir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(options.profileDir!, f))
+    .filter((f) => statSync(f).mtimeMs >= profileStart);
+  // --cpu-prof writes one profile per thread; keep those of threads that ran project code (not tsx's loader).
+  return profiles.map((f) => summarizeProfile(f, REPO_ROOT)).filter((p) => p.projectByTotal.length > 0);
+}
+
+async function benchAnvil(options: BenchOptions, path: string, results: ServerResults): Promise<void> {
+  const load = {
+    concurrency: options.concurrency,
+    warmupMs: options.warmupMs,
+    durationMs: options.durationMs,
+  };
+  if (options.phases.has('cold')) {
+    progress(`anvil: cold start x${options.coldStartRuns}`);
+    results.coldStart = await attempt('anvil cold start', () =>
+      measureAnvilColdStart(path, options.concurrency, options.coldStartRuns),
+    );
+  }
+  if (!options.phases.has('read') && !options.phases.has('transfers')) return;
+  const server = await startAnvil({ path, accounts: options.concurrency, quietRequests: true });
+  progress(`anvil: server pid ${server.pid} at ${server.rpcUrl}`);
+  try {
+    if (options.phases.has('read')) {
+      progress(`anvil: eth_getBalance at ${options.concurrency} connections`);
+      results.read = await attempt('anvil reads', async () => {
+        const client = new RpcClient(server.rpcUrl, 1);
+        const [address] = await client.call<string[]>('eth_accounts', []);
+        await client.close();
+        return measureReadThroughput(server.rpcUrl, server.pid, getBalanceBody(address), load);
+      });
+    }
+    if (options.phases.has('transfers')) {
+      progress('anvil: eth_sendTransaction + receipt');
+      results.transfers = await attempt('anvil transfers', () =>
+        measureAnvilTransfers(server.rpcUrl, server.pid, load),
+      );
+    }
+    results.memoryAfterRun = readMemory(server.pid) ?? { error: `cannot read /proc/${server.pid}/status` };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  installCleanup();
+  const deadline = setTimeout(() => {
+    console.error(`bench: still running after ${options.deadlineMs / 1000} s, aborting`);
+    killAllChildren();
+    process.exit(1);
+  }, options.deadlineMs);
+
+  const started = new Date();
+  const t0 = performance.now();
+  const anvil = options.anvil ? locateAnvil() : ({ ok: false, reason: 'disabled with --no-anvil' } as const);
+  if (anvil.ok) progress(`anvil ${anvil.version} at ${anvil.path} (${anvil.how})`);
+  else progress(`anvil unavailable: ${anvil.reason}`);
+
+  const loadAverageAtStart = loadavg()[0];
+  const staleBuilds = options.launcher === 'cli' ? findStaleBuilds() : [];
+  if (staleBuilds.length > 0) progress(`warning: dist/ older than src/ in ${staleBuilds.join(', ')}`);
+  let noopNodeServer: BenchReport['noopNodeServer'];
+  if (options.phases.has('read')) {
+    progress('baseline: the same reads against a no-op Node HTTP server');
+    noopNodeServer = await attempt('no-op server baseline', () =>
+      measureNoopNodeServer({
+        concurrency: options.concurrency,
+        warmupMs: Math.min(options.warmupMs, 500),
+        durationMs: Math.min(options.durationMs, 3000),
+      }),
+    );
+  }
+
+  const shadebox: ServerResults = {};
+  const anvilResults: ServerResults = {};
+  let profiles: ProfileSummary[] = [];
+  try {
+    profiles = await benchShadebox(options, shadebox);
+  } catch (error) {
+    progress(`Shadebox server failed: ${(error as Error).message}`);
+    shadebox.read ??= { error: (error as Error).message };
+  }
+  if (anvil.ok) {
+    try {
+      await benchAnvil(options, anvil.path, anvilResults);
+    } catch (error) {
+      progress(`anvil server failed: ${(error as Error).message}`);
+      anvilResults.read ??= { error: (error as Error).message };
+    }
+  }
+
+  const cpu = cpus();
+  const report: BenchReport = {
+    startedAt: started.toISOString(),
+    elapsedMs: Math.round(performance.now() - t0),
+    machine: {
+      cpus: cpu.length,
+      cpuModel: cpu[0]?.model ?? 'unknown',
+      totalMemoryBytes: totalmem(),
+      node: process.versions.node,
+      platform: `${process.platform}-${process.arch}`,
+      loadAverageAtStart,
+    },
+    settings: {
+      concurrency: options.concurrency,
+      warmupMs: options.warmupMs,
+      durationMs: options.durationMs,
+      coldStartRuns: options.coldStartRuns,
+      shadeboxLauncher: LAUNCHER_DESCRIPTIONS[options.launcher],
+      staleBuilds,
+      loadGenerator: LOAD_GENERATOR,
+    },
+    anvil: anvil.ok
+      ? {
+          available: true,
+          version: anvil.version,
+          path: relative(REPO_ROOT, anvil.path),
+          locatedBy: anvil.how,
+        }
+      : { available: false, reason: anvil.reason },
+    noopNodeServer,
+    shadebox,
+    anvilResults,
+    ratios: computeRatios(shadebox, anvilResults),
+    targets: { ...TARGETS, met: targetsMet(shadebox) },
+    profiles,
+  };
+  const paths = writeReport(options.outDir, report);
+  console.log(formatTable(report));
+  for (const p of profiles) console.log(`\n${formatProfileSummary(p)}`);
+  console.log(
+    `\nJSON: ${relative(process.cwd(), paths.latest)} (and ${relative(process.cwd(), paths.stamped)})`,
+  );
+  clearTimeout(deadline);
+  const failed = [shadebox.coldStart, shadebox.read, shadebox.transfers].some((r) => r && 'error' in r);
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    killAllChildren();
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error('bench failed:', error);
+    killAllChildren();
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,151 @@
+/**
+ * Starting the Shadebox node as a separate process, so the load generator never shares its event loop.
+ *
+ * Launchers, each printing one JSON ready line `{ event: 'ready', rpcUrl, accounts: [...] }`:
+ * - `cli`: `shadebox node --memory --rpc-port 0 --json` (packages/cli/bin/shadebox.js), which runs the built
+ *   packages (dist/) — what a user runs;
+ * - `cli-source`: the same with SHADEBOX_FROM_SOURCE=1, the TypeScript sources compiled on the fly by tsx;
+ * - `script`: bench/shadebox-server.ts (startNode from @shadebox/node, sources through tsx), for when the CLI
+ *   is missing.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnTracked, type TrackedChild } from './processes.js';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER_SCRIPT = join(REPO_ROOT, 'bench', 'shadebox-server.ts');
+const CLI_BIN = join(REPO_ROOT, 'packages', 'cli', 'bin', 'shadebox.js');
+
+export const LAUNCHERS = ['cli', 'cli-source', 'script'] as const;
+export type Launcher = (typeof LAUNCHERS)[number];
+
+export const LAUNCHER_DESCRIPTIONS: Record<Launcher, string> = {
+  cli: 'shadebox node --memory --rpc-port 0 --json (built dist/)',
+  'cli-source': 'shadebox node with SHADEBOX_FROM_SOURCE=1 (sources via tsx)',
+  script: 'bench/shadebox-server.ts (sources via tsx)',
+};
+
+export interface ShadeboxAccount {
+  accountId: string;
+  secretKey: string;
+}
+
+export interface ShadeboxServer {
+  rpcUrl: string;
+  pid: number;
+  /** The funded genesis account (test.near) when the ready line gives its key. */
+  account: ShadeboxAccount | undefined;
+  /** Spawn to ready line, ms. */
+  readyMs: number;
+  process: TrackedChild;
+  stop(): Promise<void>;
+}
+
+export interface StartShadeboxOptions {
+  launcher: Launcher;
+  /** Write a V8 CPU profile of the server into this directory (node --cpu-prof). */
+  cpuProfileDir?: string;
+  timeoutMs?: number;
+}
+
+export function cliAvailable(): boolean {
+  return existsSync(CLI_BIN);
+}
+
+export function shadeboxCommand(options: StartShadeboxOptions): {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+} {
+  const flags: string[] = [];
+  if (options.cpuProfileDir) flags.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`);
+  const env: NodeJS.ProcessEnv = { ...process.env, SHADEBOX_LOG: process.env.SHADEBOX_LOG ?? 'warn' };
+  delete env.SHADEBOX_FROM_SOURCE;
+  if (options.launcher === 'script') {
+    return {
+      command: process.execPath,
+      args: ['--conditions=source', '--import', 'tsx', ...flags, SERVER_SCRIPT],
+      env,
+    };
+  }
+  if (options.launcher === 'cli-source') env.SHADEBOX_FROM_SOURCE = '1';
+  return {
+    command: process.execPath,
+    args: [...flags, CLI_BIN, 'node', '--memory', '--rpc-port', '0', '--json'],
+    env,
+  };
+}
+
+export async function startShadebox(options: StartShadeboxOptions): Promise<ShadeboxServer> {
+  const { command, args, env } = shadeboxCommand(options);
+  const child = spawnTracked(command, args, { cwd: REPO_ROOT, env, keepStdinOpen: true });
+  try {
+    const { value, at } = await child.waitForLine(parseReadyLine, options.timeoutMs ?? 30_000);
+    return {
+      rpcUrl: value.rpcUrl,
+      account: value.account,
+      pid: child.pid,
+      readyMs: at - child.spawnedAt,
+      process: child,
+      stop: () => child.stop(),
+    };
+  } catch (error) {
+    await child.stop(500);
+    throw error;
+  }
+}
+
+/** Accepts a JSON line that names an RPC URL (rpcUrl, rpc_url or url), with the genesis key when present. */
+export function parseReadyLine(
+  line: string,
+): { rpcUrl: string; account: ShadeboxAccount | undefined } | undefined {
+  if (!line.startsWith('{')) return undefined;
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const rpcUrl = [json.rpcUrl, json.rpc_url, json.url].find((v): v is string => typeof v === 'string');
+  if (!rpcUrl) return undefined;
+  const first = Array.isArray(json.accounts)
+    ? (json.accounts[0] as Record<string, unknown> | undefined)
+    : undefined;
+  const accountId = first?.accountId ?? first?.account_id;
+  const secretKey = first?.secretKey ?? first?.secret_key;
+  const account =
+    typeof accountId === 'string' && typeof secretKey === 'string' ? { accountId, secretKey } : undefined;
+  return { rpcUrl, account };
+}
+
+/**
+ * Packages whose built dist/ is older than their src/ (the `cli` launcher would measure old code), or
+ * lacks one. Empty when every build is current.
+ */
+export function staleBuilds(): string[] {
+  const stale: string[] = [];
+  for (const pkg of ['primitives', 'node', 'cli']) {
+    const dir = join(REPO_ROOT, 'packages', pkg);
+    const src = newestMtime(join(dir, 'src'), (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const dist = newestMtime(join(dir, 'dist'), (f) => f.endsWith('.js'));
+    if (dist === 0) stale.push(`${pkg} (no dist/)`);
+    else if (src > dist) stale.push(`${pkg} (src/ newer than dist/ by ${Math.round((src - dist) / 1000)} s)`);
+  }
+  return stale;
+}
+
+function newestMtime(dir: string, accept: (file: string) => boolean): number {
+  let newest = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync(dir, { recursive: true }) as string[];
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    if (!accept(entry)) continue;
+    newest = Math.max(newest, statSync(join(dir, entry)).mtimeMs);
+  }
+  return newest;
+}
