@@ -8,7 +8,7 @@
  *   must be below the curve order and s must be low (libsecp256k1 `ecdsa_verify` rejects high-S); the key is
  *   the 64-byte uncompressed point without its 0x04 prefix and must be on the curve.
  */
-import { createPublicKey, verify as nodeVerify } from 'node:crypto';
+import { createPublicKey, type KeyObject, verify as nodeVerify } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { KEY_TYPE_ED25519, KEY_TYPE_SECP256K1, type PublicKey, type Signature } from './types.js';
 
@@ -20,14 +20,27 @@ export function verifySignature(message: Uint8Array, signature: Signature, publi
   return false;
 }
 
+/** Recently used ed25519 keys as OpenSSL key objects: building one from its JWK costs about as much as a
+ * verification. Only keys that imported cleanly are kept; the oldest goes when the map is full. */
+const ED25519_KEYS = new Map<string, KeyObject>();
+const ED25519_KEYS_MAX = 4096;
+
+function ed25519Key(publicKey: Uint8Array): KeyObject {
+  const x = Buffer.from(publicKey).toString('base64url');
+  let key = ED25519_KEYS.get(x);
+  if (!key) {
+    key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+    if (ED25519_KEYS.size >= ED25519_KEYS_MAX)
+      ED25519_KEYS.delete(ED25519_KEYS.keys().next().value as string);
+    ED25519_KEYS.set(x, key);
+  }
+  return key;
+}
+
 function verifyEd25519(message: Uint8Array, signature: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;
   try {
-    const key = createPublicKey({
-      key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey).toString('base64url') },
-      format: 'jwk',
-    });
-    return nodeVerify(null, message, key, signature);
+    return nodeVerify(null, message, ed25519Key(publicKey), signature);
   } catch {
     return false;
   }

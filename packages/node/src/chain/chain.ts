@@ -45,7 +45,7 @@ import {
 import { Col, heightKey, metaKey } from './columns.js';
 import { nextGasPrice } from './gas-price.js';
 import { applyGenesisRecords, type StateRecordJson } from './genesis-state.js';
-import { stringifyJson } from './json.js';
+import { stringifyJson, stringifyRecord } from './json.js';
 import { merkleRoot, merklize } from './merkle.js';
 import { outcomeHash, outcomeView } from './outcome-views.js';
 import type {
@@ -212,6 +212,11 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
   /** A read-only view of the state as of block `height`. */
   stateAt(height: number): StateUpdate {
     return new StateUpdate(this.state, height);
+  }
+
+  /** One state key as of block `height` (the read path of queries: no overlay needed). */
+  stateValue(key: Uint8Array, height: number): Uint8Array | undefined {
+    return this.state.get(key, height);
   }
 
   // ---- block production ----------------------------------------------------------------------------------
@@ -382,12 +387,12 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
           ...(outcome.receipt ? { predecessorId: outcome.receipt.predecessorId } : {}),
           view: outcomeView(outcome, hash, paths[i]),
         };
-        batch.put(Col.Outcome, outcome.id, utf8.encode(stringifyJson(rec)));
+        batch.put(Col.Outcome, outcome.id, utf8.encode(stringifyRecord(rec)));
         if (outcome.receipt) {
           const rr: ReceiptRecord = {
             view: receiptToView(outcome.receipt) as unknown as Record<string, unknown>,
           };
-          batch.put(Col.Receipt, outcome.receipt.receiptId, utf8.encode(stringifyJson(rr)));
+          batch.put(Col.Receipt, outcome.receipt.receiptId, utf8.encode(stringifyRecord(rr)));
         }
       });
       for (const tx of result.transactions) {
@@ -398,12 +403,12 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
           signerId: tx.signedTransaction.transaction.signerId,
           view: signedTransactionToView(tx.signedTransaction, tx.hash) as unknown as Record<string, unknown>,
         };
-        batch.put(Col.Transaction, tx.hash, utf8.encode(stringifyJson(rec)));
+        batch.put(Col.Transaction, tx.hash, utf8.encode(stringifyRecord(rec)));
       }
       outgoing.u32(result.outgoingReceipts.length);
       for (const r of result.outgoingReceipts) {
         const rr: ReceiptRecord = { view: receiptToView(r) as unknown as Record<string, unknown> };
-        batch.put(Col.Receipt, r.receiptId, utf8.encode(stringifyJson(rr)));
+        batch.put(Col.Receipt, r.receiptId, utf8.encode(stringifyRecord(rr)));
         writeReceipt(outgoing, r);
       }
       const prevExtra = this.headRecord?.chunkExtras[shard];
@@ -437,7 +442,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
           receipts: body.receipts.map((r) => receiptToView(r)),
         },
       };
-      batch.put(Col.Chunk, base58Decode(header.chunk_hash), utf8.encode(stringifyJson(chunkRecord)));
+      batch.put(Col.Chunk, base58Decode(header.chunk_hash), utf8.encode(stringifyRecord(chunkRecord)));
     });
 
     const view = {
@@ -585,7 +590,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
         shardId: shard,
         view: { author: this.options.validatorAccountId, header, transactions: [], receipts: [] },
       };
-      batch.put(Col.Chunk, base58Decode(header.chunk_hash), utf8.encode(stringifyJson(chunkRecord)));
+      batch.put(Col.Chunk, base58Decode(header.chunk_hash), utf8.encode(stringifyRecord(chunkRecord)));
     });
     batch.put(Col.Block, hashBytes, utf8.encode(JSON.stringify(record)));
     batch.put(Col.BlockHeight, heightKey(height), hashBytes);

@@ -72,3 +72,17 @@ export function u64Json(value: bigint | number): number | bigint {
   const n = typeof value === 'bigint' ? value : BigInt(value);
   return n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
 }
+
+/**
+ * JSON text for records the node stores and parses back itself (outcomes, receipts, transactions, chunks):
+ * key order does not matter there, so the native serialiser is used unless a bigint needs exact digits.
+ * Answers re-serialise what they read with `stringifyJson`.
+ */
+export function stringifyRecord(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return stringifyJson(value);
+  }
+}

@@ -11,6 +11,8 @@ import type { Chain } from './chain.js';
 import type { TxPool } from './tx-pool.js';
 import { levelSatisfies, type TxExecutionLevel, type TxStatus, transactionStatus } from './tx-status.js';
 
+const NEEDS_FINAL_BLOCK = new Set<TxExecutionLevel>(['INCLUDED_FINAL', 'EXECUTED', 'FINAL']);
+
 export class TransactionTimeoutError extends Error {
   constructor(readonly txHash: string) {
     super(`timed out waiting for transaction ${txHash}`);
@@ -20,6 +22,10 @@ export class TransactionTimeoutError extends Error {
 interface Waiter {
   hash: Uint8Array;
   wanted: TxExecutionLevel;
+  /** The transaction is in the pool or on chain (it stays known once it is). */
+  known: boolean;
+  /** Height of the block that included the transaction, once one did. */
+  includedHeight?: number;
   resolve(status: TxStatus): void;
   reject(error: unknown): void;
   timer: NodeJS.Timeout;
@@ -38,7 +44,10 @@ export class TransactionService {
 
   /** Whether someone waits on a transaction the chain knows of (so blocks should keep coming). */
   hasActiveWaiters(): boolean {
-    for (const w of this.waiters) if (this.pool.has(w.hash) || this.chain.transaction(w.hash)) return true;
+    for (const w of this.waiters) {
+      if (!w.known) w.known = this.pool.has(w.hash) || this.chain.transaction(w.hash) !== undefined;
+      if (w.known) return true;
+    }
     return false;
   }
 
@@ -69,7 +78,7 @@ export class TransactionService {
     state.rollback();
     if (options.checkOnly) return { hash: hashB58, alreadyKnown: false };
 
-    this.pool.add({ signedTransaction: stx, hash, size });
+    this.pool.add({ signedTransaction: stx, hash, size, signatureVerified: true });
     this.producer?.notify();
     return { hash: hashB58, alreadyKnown: false };
   }
@@ -89,6 +98,7 @@ export class TransactionService {
       const waiter: Waiter = {
         hash,
         wanted,
+        known: now !== undefined,
         resolve,
         reject,
         timer: setTimeout(() => {
@@ -111,7 +121,16 @@ export class TransactionService {
   }
 
   private release(): void {
+    const finalHeight = this.chain.finalHeight('final');
     for (const w of this.waiters) {
+      if (w.includedHeight === undefined) {
+        const tx = this.chain.transaction(w.hash);
+        if (!tx) continue;
+        w.known = true;
+        w.includedHeight = tx.height;
+      }
+      // Levels that need the including block final cannot be reached before it is.
+      if (NEEDS_FINAL_BLOCK.has(w.wanted) && w.includedHeight > finalHeight) continue;
       const status = transactionStatus(this.chain, w.hash);
       if (status && levelSatisfies(status.level, w.wanted)) {
         clearTimeout(w.timer);

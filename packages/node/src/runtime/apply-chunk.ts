@@ -26,6 +26,8 @@ export interface PendingTransaction {
   hash: Uint8Array;
   /** Bytes of the whole signed transaction (the size limit counts the signature since protocol 85). */
   size: number;
+  /** The signature was already checked against these exact bytes (when the transaction entered the pool). */
+  signatureVerified?: boolean;
 }
 
 export type OutcomeStatus =
@@ -83,7 +85,9 @@ export function applyChunk(
   for (const tx of transactions) {
     const t = tx.signedTransaction.transaction;
     try {
-      const cost = validateTransaction(params, tx.signedTransaction, tx.hash, tx.size, block.gasPrice);
+      const cost = validateTransaction(params, tx.signedTransaction, tx.hash, tx.size, block.gasPrice, {
+        signatureVerified: tx.signatureVerified,
+      });
       verifyAndChargeTransaction(params, state, tx.signedTransaction, cost, block.height);
       const receiptId = createReceiptIdFromTransaction(tx.hash, block.height);
       const receipt: Receipt = {

@@ -13,6 +13,7 @@ export interface Account {
 }
 
 export const EMPTY_CODE_HASH = new Uint8Array(32);
+const EMPTY_CODE_HASH_B58 = '11111111111111111111111111111111';
 
 export function newAccount(amount: bigint, storageUsage = 0n): Account {
   return { amount, locked: 0n, codeHash: EMPTY_CODE_HASH, storageUsage };
@@ -39,7 +40,7 @@ export function accountToView(account: Account) {
   return {
     amount: account.amount.toString(),
     locked: account.locked.toString(),
-    code_hash: base58Encode(account.codeHash),
+    code_hash: account.codeHash.every((b) => b === 0) ? EMPTY_CODE_HASH_B58 : base58Encode(account.codeHash),
     storage_usage: Number(account.storageUsage),
     storage_paid_at: 0,
   };

@@ -69,7 +69,7 @@ export function query(ctx: RpcContext, params: unknown) {
     );
   }
   const state = ctx.chain.stateAt(block.height);
-  const accountBytes = state.get(accountKey(accountId));
+  const accountBytes = ctx.chain.stateValue(accountKey(accountId), block.height);
 
   switch (requestType as RequestType) {
     case 'view_account': {
