@@ -14,6 +14,7 @@ import { durationToMs, parseListenAddr } from './config/node-config.js';
 import { loadRuntimeConfig } from './config/runtime-config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startRpcServer } from './rpc/http-server.js';
+import { ReadCache } from './rpc/read-cache.js';
 import { runtimeParamsFrom } from './runtime/runtime-params.js';
 import type { KeyValueStore } from './store/key-value-store.js';
 import { openLmdbStore } from './store/lmdb-store.js';
@@ -105,6 +106,7 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
     startedAt: Date.now(),
     version: NODE_VERSION,
     txTimeoutMs: options.txTimeoutMs ?? durationToMs(home.config.rpc.polling_config.polling_timeout),
+    readCache: new ReadCache(),
   };
   let server: Awaited<ReturnType<typeof startRpcServer>>;
   try {

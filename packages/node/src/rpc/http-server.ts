@@ -66,8 +66,18 @@ export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions)
   };
 }
 
+/** CORS headers go only to requests that carry an `Origin` (browsers always send one cross-origin), as
+ * nearcore's actix-cors middleware does. */
+function corsFor(res: ServerResponse): typeof CORS | undefined {
+  return res.req.headers.origin === undefined ? undefined : CORS;
+}
+
 function send(res: ServerResponse, answer: HttpAnswer, head = false): void {
-  res.writeHead(answer.status, { 'content-type': answer.contentType, ...CORS });
+  const cors = corsFor(res);
+  res.writeHead(
+    answer.status,
+    cors ? { 'content-type': answer.contentType, ...cors } : { 'content-type': answer.contentType },
+  );
   res.end(head ? undefined : answer.body);
 }
 
@@ -139,7 +149,7 @@ async function route(
   // empty body.
   req.resume();
   const known = path === '/' || ['/status', '/health', '/network_info', '/metrics'].includes(path);
-  res.writeHead(known ? 405 : 404, { 'content-length': '0', ...CORS });
+  res.writeHead(known ? 405 : 404, { 'content-length': '0', ...corsFor(res) });
   res.end();
 }
 

@@ -11,6 +11,7 @@
  */
 import { stringifyJson } from '../chain/json.js';
 import { METHODS } from './methods/index.js';
+import { CACHEABLE_METHODS, type CachedAnswer, ReadCache } from './read-cache.js';
 import type { RpcContext } from './rpc-context.js';
 import { httpStatusOf, internalError, methodNotFound, parseError, RpcError } from './rpc-error.js';
 
@@ -48,22 +49,41 @@ export async function handleJsonRpc(
   const method = METHODS[m.method];
   const params = m.params ?? null;
   if (!method) return errorAnswer(m.id, methodNotFound(m.method), params, ctx);
+
+  const head = ctx.chain.head;
+  const headHeight = head.height;
+  const cacheKey =
+    ctx.readCache && CACHEABLE_METHODS.has(m.method) ? ReadCache.keyOf(m.method, params) : undefined;
+  if (cacheKey !== undefined) {
+    const hit = ctx.readCache!.get(cacheKey, head.hash);
+    if (hit)
+      return {
+        status: hit.status,
+        contentType: 'application/json',
+        body: envelope(m.id, hit.key, hit.payload),
+      };
+  }
+  let answer: CachedAnswer;
   try {
     const result = await method(ctx, params);
     const text =
       result !== null && typeof result === 'object' && 'rawJson' in result
         ? (result as { rawJson: string }).rawJson
         : stringifyJson(result);
-    return {
-      status: 200,
-      contentType: 'application/json',
-      body: envelope(m.id, 'result', text),
-    };
+    answer = { status: 200, key: 'result', payload: text };
   } catch (e) {
-    if (e instanceof RpcError) return errorAnswer(m.id, e, params, ctx);
-    onError?.(e);
-    return errorAnswer(m.id, internalError(e instanceof Error ? e.message : String(e)), params, ctx);
+    if (!(e instanceof RpcError)) {
+      onError?.(e);
+      return errorAnswer(m.id, internalError(e instanceof Error ? e.message : String(e)), params, ctx);
+    }
+    answer = { status: httpStatusOf(e, params, headHeight), key: 'error', payload: errorJson(e) };
   }
+  if (cacheKey !== undefined) ctx.readCache!.set(cacheKey, head.hash, answer);
+  return {
+    status: answer.status,
+    contentType: 'application/json',
+    body: envelope(m.id, answer.key, answer.payload),
+  };
 }
 
 interface Request {

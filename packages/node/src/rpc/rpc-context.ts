@@ -5,6 +5,7 @@ import type { BlockProducer } from '../chain/block-producer.js';
 import type { Chain } from '../chain/chain.js';
 import type { TransactionService } from '../chain/transaction-service.js';
 import type { RuntimeConfig } from '../config/runtime-config.js';
+import type { ReadCache } from './read-cache.js';
 
 export interface RpcContext {
   chain: Chain;
@@ -18,6 +19,8 @@ export interface RpcContext {
   version: { version: string; build: string; commit: string; rustc_version: string };
   /** How long `tx`/`send_tx` wait before TIMEOUT_ERROR (nearcore's polling_timeout, 10 s). */
   txTimeoutMs: number;
+  /** Answers of read methods for the current head (rpc/read-cache.ts); absent = no caching. */
+  readCache?: ReadCache;
 }
 
 /** A method's result: a value to serialise, or JSON text to splice in as is. */

@@ -1,0 +1,54 @@
+/**
+ * Answers of read-only methods, kept until the head moves. A read answer depends only on the method, its
+ * params and the chain (whose only change is a new block), so an identical request — a wallet or an agent
+ * polling an account at `final` — is answered from here until the next block. Errors are kept too (they are
+ * as deterministic), but never internal errors.
+ */
+
+/** Methods whose answer is a function of (params, head). */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  'query',
+  'block',
+  'chunk',
+  'gas_price',
+  'EXPERIMENTAL_receipt',
+  'EXPERIMENTAL_protocol_config',
+  'EXPERIMENTAL_genesis_config',
+  'genesis_config',
+  'validators',
+]);
+
+/** An answer without its request id: the envelope is rebuilt around it for each request. */
+export interface CachedAnswer {
+  status: number;
+  key: 'result' | 'error';
+  payload: string;
+}
+
+const MAX_ENTRIES = 4096;
+
+export class ReadCache {
+  private head = '';
+  private readonly entries = new Map<string, CachedAnswer>();
+
+  /** The answer cached for `key` while `headHash` is the head; a new head empties the cache first. Keyed by
+   * hash, not height, so a head replaced at the same height (a revert) is a new head too. */
+  get(key: string, headHash: string): CachedAnswer | undefined {
+    if (headHash !== this.head) {
+      this.entries.clear();
+      this.head = headHash;
+      return undefined;
+    }
+    return this.entries.get(key);
+  }
+
+  set(key: string, headHash: string, answer: CachedAnswer): void {
+    if (headHash !== this.head) return;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(key, answer);
+  }
+
+  static keyOf(method: string, params: unknown): string {
+    return `${method}\u0000${JSON.stringify(params)}`;
+  }
+}
