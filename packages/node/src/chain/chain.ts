@@ -48,6 +48,7 @@ import { applyGenesisRecords, type StateRecordJson } from './genesis-state.js';
 import { stringifyJson, stringifyRecord } from './json.js';
 import { merkleRoot, merklize } from './merkle.js';
 import { outcomeHash, outcomeView } from './outcome-views.js';
+import { RecentRecords } from './recent-records.js';
 import type {
   BlockRecord,
   ChunkExtra,
@@ -61,6 +62,8 @@ import { minimumStake, validatorAccountsUpdate } from './validator-stakes.js';
 const utf8 = new TextEncoder();
 const utf8d = new TextDecoder();
 const HEAD_KEY = metaKey('head');
+/** Recent outcomes, transactions and receipts kept parsed in memory (each kind). */
+const RECENT_RECORDS = 8192;
 
 export interface ChainOptions {
   store: KeyValueStore;
@@ -185,20 +188,33 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     return raw ? (JSON.parse(utf8d.decode(raw)) as ChunkRecord) : undefined;
   }
 
+  /** Records are shared with the in-memory cache of recent ones: read them, never modify them. */
   transaction(hash: Uint8Array): TransactionRecord | undefined {
+    const cached = this.recentTransactions.get(hash);
+    if (cached) return cached;
     const raw = this.store.get(Col.Transaction, hash);
     return raw ? (JSON.parse(utf8d.decode(raw)) as TransactionRecord) : undefined;
   }
 
   outcome(id: Uint8Array): OutcomeRecord | undefined {
+    const cached = this.recentOutcomes.get(id);
+    if (cached) return cached;
     const raw = this.store.get(Col.Outcome, id);
     return raw ? (JSON.parse(utf8d.decode(raw)) as OutcomeRecord) : undefined;
   }
 
   receipt(id: Uint8Array): ReceiptRecord | undefined {
+    const cached = this.recentReceipts.get(id);
+    if (cached) return cached;
     const raw = this.store.get(Col.Receipt, id);
     return raw ? (JSON.parse(utf8d.decode(raw)) as ReceiptRecord) : undefined;
   }
+
+  private readonly recentTransactions = new RecentRecords<TransactionRecord>(RECENT_RECORDS);
+  private readonly recentOutcomes = new RecentRecords<OutcomeRecord>(RECENT_RECORDS);
+  private readonly recentReceipts = new RecentRecords<ReceiptRecord>(RECENT_RECORDS);
+  /** Records of the block being written, cached once its batch is committed. */
+  private pendingRecords: Array<() => void> = [];
 
   /** The state changes block `height` made, in order, each with its shard, key and value (base64, null when
    * deleted) and nearcore's cause; undefined for an unknown block (genesis records none). */
@@ -222,6 +238,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
   // ---- block production ----------------------------------------------------------------------------------
 
   produceBlock(transactions: PendingTransaction[], options: { timestampNs?: bigint } = {}): ProducedBlock {
+    this.pendingRecords = [];
     const prev = this.headRecord;
     const height = prev.height + 1;
     const timestampNs = maxBigint(options.timestampNs ?? this.now(), BigInt(prev.timestampNs) + 1n);
@@ -338,7 +355,10 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
       merkleTree,
       epoch,
     );
+    const cacheRecords = this.pendingRecords;
+    this.pendingRecords = [];
     this.store.commit(batch);
+    for (const cache of cacheRecords) cache();
     this.advanceHead(record, results);
     return {
       block: record,
@@ -388,11 +408,14 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
           view: outcomeView(outcome, hash, paths[i]),
         };
         batch.put(Col.Outcome, outcome.id, utf8.encode(stringifyRecord(rec)));
+        this.pendingRecords.push(() => this.recentOutcomes.set(outcome.id, rec));
         if (outcome.receipt) {
           const rr: ReceiptRecord = {
             view: receiptToView(outcome.receipt) as unknown as Record<string, unknown>,
           };
           batch.put(Col.Receipt, outcome.receipt.receiptId, utf8.encode(stringifyRecord(rr)));
+          const receiptId = outcome.receipt.receiptId;
+          this.pendingRecords.push(() => this.recentReceipts.set(receiptId, rr));
         }
       });
       for (const tx of result.transactions) {
@@ -404,11 +427,13 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
           view: signedTransactionToView(tx.signedTransaction, tx.hash) as unknown as Record<string, unknown>,
         };
         batch.put(Col.Transaction, tx.hash, utf8.encode(stringifyRecord(rec)));
+        this.pendingRecords.push(() => this.recentTransactions.set(tx.hash, rec));
       }
       outgoing.u32(result.outgoingReceipts.length);
       for (const r of result.outgoingReceipts) {
         const rr: ReceiptRecord = { view: receiptToView(r) as unknown as Record<string, unknown> };
         batch.put(Col.Receipt, r.receiptId, utf8.encode(stringifyRecord(rr)));
+        this.pendingRecords.push(() => this.recentReceipts.set(r.receiptId, rr));
         writeReceipt(outgoing, r);
       }
       const prevExtra = this.headRecord?.chunkExtras[shard];
