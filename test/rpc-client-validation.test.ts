@@ -10,9 +10,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
   block,
+  blockEffects,
   broadcastTxAsync,
   broadcastTxCommit,
+  changes,
   chunk,
+  experimentalChanges,
+  experimentalChangesInBlock,
   experimentalGenesisConfig,
   experimentalProtocolConfig,
   experimentalReceipt,
@@ -210,8 +214,14 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
       'EXPERIMENTAL_genesis_config',
       'genesis_config',
       'EXPERIMENTAL_protocol_config',
+      'changes',
+      'EXPERIMENTAL_changes',
+      'EXPERIMENTAL_changes_in_block',
+      'block_effects',
     ];
-    assert.deepEqual(Object.keys(METHODS).sort(), covered.sort());
+    // The `sandbox_*` developer methods are not in @near-js/jsonrpc-client; test/rpc-sandbox.test.ts covers them.
+    const served = Object.keys(METHODS).filter((m) => !m.startsWith('sandbox_'));
+    assert.deepEqual(served.sort(), covered.sort());
   });
 
   test('errors reach the client as nearcore sends them (result.error included)', async () => {
@@ -367,6 +377,39 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
       await experimentalProtocolConfig(client, { finality });
     await experimentalProtocolConfig(client, { blockId: 1 });
     await experimentalProtocolConfig(client, { syncCheckpoint: 'genesis' });
+  });
+
+  test('changes, EXPERIMENTAL_changes, EXPERIMENTAL_changes_in_block, block_effects (test/rpc-changes.test.ts)', async () => {
+    const accountIds = [alice.accountId, bob.accountId, 'carol.test.near'];
+    const head = await block(client, { finality: 'final' });
+    let seen = 0;
+    for (let h = 1; h <= head.header.height; h++) {
+      for (const changesType of [
+        'account_changes',
+        'all_access_key_changes',
+        'contract_code_changes',
+      ] as const) {
+        const r = await changes(client, { blockId: h, changesType, accountIds });
+        seen += r.changes.length;
+      }
+      await experimentalChanges(client, {
+        blockId: h,
+        changesType: 'data_changes',
+        accountIds,
+        keyPrefixBase64: '',
+      });
+      await changes(client, {
+        blockId: h,
+        changesType: 'single_access_key_changes',
+        keys: [{ accountId: alice.accountId, publicKey: fcKey.publicKeyString }],
+      });
+      const effects = await blockEffects(client, { blockId: h });
+      assert.deepEqual(await experimentalChangesInBlock(client, { blockId: h }), effects);
+    }
+    assert.ok(seen >= 20, `changes seen: ${seen}`);
+    await changes(client, { finality: 'final', changesType: 'account_changes', accountIds });
+    await blockEffects(client, { finality: 'optimistic' });
+    await experimentalChangesInBlock(client, { syncCheckpoint: 'genesis' });
   });
 
   test('send_tx at every wait_until level, broadcast_tx_async, broadcast_tx_commit', async () => {

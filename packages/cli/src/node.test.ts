@@ -53,6 +53,25 @@ describe('shadebox node', () => {
     await assert.rejects(fetch(ready.rpcUrl, { method: 'POST', signal: AbortSignal.timeout(5_000) }));
   });
 
+  it('--archival-port 0: the ready line adds archivalRpcUrl, a second live endpoint of the same chain', async () => {
+    const { cli, ready } = await startJson(['--memory', '--rpc-port', '0', '--archival-port', '0']);
+    assert.deepEqual(Object.keys(ready), [
+      'event',
+      'rpcUrl',
+      'archivalRpcUrl',
+      'chainId',
+      'home',
+      'accounts',
+    ]);
+    assert.match(ready.archivalRpcUrl!, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.notEqual(ready.archivalRpcUrl, ready.rpcUrl);
+    const regular = await rpc<Status>(ready.rpcUrl, 'status');
+    const archival = await rpc<Status>(ready.archivalRpcUrl!, 'status');
+    assert.equal(archival.genesis_hash, regular.genesis_hash);
+    const exit = await cli.stop('SIGTERM');
+    assert.equal(exit.code, 0, exit.stderr);
+  });
+
   it('--home: a restart keeps the chain (height never goes back, same genesis, same test.near key)', async () => {
     const home = join(await tempDir(), 'home');
     const first = await startJson(['--home', home, '--rpc-port', '0', '--block-time', '20']);

@@ -8,6 +8,8 @@ import type { ProductionMode, RunningNode } from '@shadebox/node';
 export interface ReadyEvent {
   event: 'ready';
   rpcUrl: string;
+  /** Only when the node serves an archival endpoint (`--archival-port`). */
+  archivalRpcUrl?: string;
   chainId: string;
   home: string | null;
   accounts: Array<{ accountId: string; publicKey: string; secretKey: string }>;
@@ -17,6 +19,7 @@ export function readyEvent(node: RunningNode): ReadyEvent {
   return {
     event: 'ready',
     rpcUrl: node.rpcUrl,
+    ...(node.archivalRpcUrl === undefined ? {} : { archivalRpcUrl: node.archivalRpcUrl }),
     chainId: node.chainId,
     home: node.home,
     accounts: node.accounts.map(({ accountId, publicKey, secretKey }) => ({
@@ -47,6 +50,7 @@ export function formatSummary(options: SummaryOptions): string {
   const { node } = options;
   const rows: Array<[string, string]> = [
     ['RPC', node.rpcUrl],
+    ...(node.archivalRpcUrl === undefined ? [] : [['Archival RPC', node.archivalRpcUrl] as [string, string]]),
     ['Chain id', node.chainId],
     ['Home', node.home ?? '(in memory: the chain is discarded on exit)'],
     ['Shards', String(node.chain.numShards)],

@@ -15,7 +15,17 @@ async function startUp(args: string[], cwd?: string): Promise<{ cli: CliProcess;
 describe('shadebox up', () => {
   it('--memory --json: the ready line of shadebox node, a live RPC, SIGTERM exits 0', async () => {
     const { cli, ready } = await startUp(['--memory', '--rpc-port', '0']);
-    assert.deepEqual(Object.keys(ready), ['event', 'rpcUrl', 'chainId', 'home', 'accounts']);
+    assert.deepEqual(Object.keys(ready), [
+      'event',
+      'rpcUrl',
+      'archivalRpcUrl',
+      'chainId',
+      'home',
+      'accounts',
+    ]);
+    assert.notEqual(ready.archivalRpcUrl, ready.rpcUrl);
+    const archival = await rpc<{ chain_id: string }>(ready.archivalRpcUrl!, 'status');
+    assert.equal(archival.chain_id, ready.chainId);
     assert.equal(ready.event, 'ready');
     assert.equal(ready.home, null);
     assert.equal(ready.accounts[0]!.accountId, 'test.near');

@@ -7,10 +7,16 @@ import { join, resolve } from 'node:path';
 import { KeyPair } from '@shadebox/primitives';
 import { BlockProducer, type ProductionMode } from './chain/block-producer.js';
 import { Chain } from './chain/chain.js';
+import { GarbageCollector } from './chain/garbage-collector.js';
 import { TransactionService } from './chain/transaction-service.js';
 import { TxPool } from './chain/tx-pool.js';
 import { createEphemeralHome, type Home, initHome, loadHome } from './config/init-home.js';
-import { durationToMs, parseListenAddr } from './config/node-config.js';
+import {
+  durationToMs,
+  effectiveGcNumEpochsToKeep,
+  MIN_GC_NUM_EPOCHS_TO_KEEP,
+  parseListenAddr,
+} from './config/node-config.js';
 import { loadRuntimeConfig } from './config/runtime-config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startRpcServer } from './rpc/http-server.js';
@@ -45,11 +51,22 @@ export interface StartNodeOptions {
   /** How long `tx`/`send_tx` wait before TIMEOUT_ERROR, in ms. Default: config.json's
    * `rpc.polling_config.polling_timeout` (10 s). */
   txTimeoutMs?: number;
+  /** Keep all history (nearcore's `archive`). Default: config.json's `archive` (false). */
+  archive?: boolean;
+  /** Epochs of history a regular node keeps (raised to nearcore's minimum, 3). Default: config.json's
+   * `gc_num_epochs_to_keep` (5). */
+  gcNumEpochsToKeep?: number;
+  /** Also serve an archival endpoint on this port (0 picks a free one), on the same host. The node then
+   * keeps its full history; its regular endpoint answers as a regular node (GC rules), the archival one
+   * serves every height. */
+  archivalRpcPort?: number;
   log?: Logger;
 }
 
 export interface RunningNode {
   rpcUrl: string;
+  /** The archival endpoint, when `archivalRpcPort` was given. */
+  archivalRpcUrl?: string;
   chainId: string;
   home: string | null;
   /** The genesis account and its key (the validator `test.near`), for funding other accounts. */
@@ -84,16 +101,32 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
     await store.close();
     throw error;
   }
+  const archive = options.archive ?? home.config.archive;
+  const withArchivalEndpoint = options.archivalRpcPort !== undefined;
+  const gc = archive
+    ? undefined
+    : new GarbageCollector(chain, {
+        numEpochsToKeep:
+          options.gcNumEpochsToKeep === undefined
+            ? effectiveGcNumEpochsToKeep(home.config)
+            : Math.max(options.gcNumEpochsToKeep, MIN_GC_NUM_EPOCHS_TO_KEEP),
+        // With an archival endpoint the store keeps everything; the regular endpoint only applies the rules.
+        mode: withArchivalEndpoint ? 'view' : 'delete',
+      });
+  const archivalChain = withArchivalEndpoint ? chain.archivalView() : undefined;
   const pool = new TxPool();
   const transactions = new TransactionService(chain, pool);
+  const archivalTransactions = archivalChain && new TransactionService(archivalChain, pool);
   const producer = new BlockProducer(chain, pool, production, {
-    hasWaiters: () => transactions.hasActiveWaiters(),
+    hasWaiters: () => transactions.hasActiveWaiters() || (archivalTransactions?.hasActiveWaiters() ?? false),
     onDropped: (dropped) => {
       for (const d of dropped) log.debug({ tx: d.error.json }, 'transaction dropped at inclusion');
     },
     onError: (error) => log.error({ err: error }, 'block production failed'),
   });
   transactions.producer = producer;
+  if (archivalTransactions) archivalTransactions.producer = producer;
+  gc?.start();
   chain.on('block', (block) => log.debug({ height: block.height, hash: block.hash }, 'block'));
 
   const ctx = {
@@ -117,14 +150,41 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
       log,
     });
   } catch (error) {
+    gc?.stop();
     await store.close();
     throw error;
+  }
+  let archivalServer: Awaited<ReturnType<typeof startRpcServer>> | undefined;
+  if (archivalChain && archivalTransactions) {
+    try {
+      archivalServer = await startRpcServer(
+        {
+          ...ctx,
+          chain: archivalChain,
+          transactions: archivalTransactions,
+          rpcAddr: `${host}:${options.archivalRpcPort}`,
+          readCache: new ReadCache(),
+        },
+        {
+          host,
+          port: options.archivalRpcPort!,
+          maxBodyBytes: home.config.rpc.limits_config.json_payload_max_size,
+          log,
+        },
+      );
+    } catch (error) {
+      gc?.stop();
+      await server.close();
+      await store.close();
+      throw error;
+    }
   }
   producer.start();
 
   let stopped: Promise<void> | undefined;
   return {
     rpcUrl: server.url,
+    ...(archivalServer ? { archivalRpcUrl: archivalServer.url } : {}),
     chainId: home.genesis.chain_id,
     home: home.dir,
     accounts: [
@@ -139,8 +199,11 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
     stop() {
       stopped ??= (async () => {
         producer.stop();
+        gc?.stop();
         transactions.close(new Error('node stopped'));
+        archivalTransactions?.close(new Error('node stopped'));
         await server.close();
+        await archivalServer?.close();
         await store.close();
       })();
       return stopped;

@@ -25,13 +25,20 @@ Options:
   --memory          keep everything in memory: a fresh chain with new keys, discarded on exit
   --host H          address to listen on (default: the home's config.json rpc.addr, 127.0.0.1)
   --rpc-port P      RPC port, 0 picks a free one (default: the home's config.json rpc.addr, 3030)
+  --archival        keep all history, as nearcore's archive = true (default: the home's config.json
+                    archive, false: blocks, chunks, transactions and state older than
+                    gc_num_epochs_to_keep epochs, default 5, are garbage collected)
+  --archival-port P also serve an archival endpoint on port P (0 picks a free one), beside the regular one:
+                    the node keeps its full history; the regular endpoint answers old heights as a regular
+                    node does (GARBAGE_COLLECTED_BLOCK, UNKNOWN_BLOCK), the archival one serves them
   --block-time MS   make one block every MS milliseconds
   --manual          make no blocks on its own: only on request through the node's programmatic API
                     (no RPC method asks for blocks yet)
   --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
   --json            print exactly one JSON line on stdout when ready, and nothing else on stdout:
                     {"event":"ready","rpcUrl":...,"chainId":...,"home":...,"accounts":[{"accountId":
-                    "test.near","publicKey":...,"secretKey":...}]}   (home is null with --memory)
+                    "test.near","publicKey":...,"secretKey":...}]}   (home is null with --memory;
+                    with --archival-port, "archivalRpcUrl" follows "rpcUrl")
   -h, --help        show this help
 
 Without --block-time or --manual, blocks are made as the home's config.json says (shadebox.production),
@@ -49,6 +56,8 @@ const OPTIONS = {
   memory: { type: 'boolean' },
   host: { type: 'string' },
   'rpc-port': { type: 'string' },
+  archival: { type: 'boolean' },
+  'archival-port': { type: 'string' },
   'block-time': { type: 'string' },
   manual: { type: 'boolean' },
   'num-shards': { type: 'string' },
@@ -80,6 +89,9 @@ export async function nodeCommand(args: readonly string[]): Promise<number> {
     );
   if (flags.host !== undefined) start.host = textFlag(COMMAND, '--host', flags.host);
   if (flags['rpc-port'] !== undefined) start.rpcPort = portFlag(COMMAND, '--rpc-port', flags['rpc-port']);
+  if (flags.archival) start.archive = true;
+  if (flags['archival-port'] !== undefined)
+    start.archivalRpcPort = portFlag(COMMAND, '--archival-port', flags['archival-port']);
   const production = productionFlag(flags['block-time'], flags.manual);
   if (production !== undefined) start.production = production;
   const numShards =

@@ -17,7 +17,7 @@ const DEFAULT_RPC_PORT = 3030;
 const NOT_YET =
   'The agent API (port 3140), the contracts and the MPC responder are not part of this build yet.';
 
-export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--json]
+export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P] [--json]
 
 Starts the local Shadebox stack in the foreground. In this build the stack is the NEAR node only:
 ${NOT_YET}
@@ -29,9 +29,13 @@ Options:
   --reset        delete the stack home first and start a new chain (refused if DIR holds anything
                  shadebox did not create)
   --rpc-port P   node RPC port, 0 picks a free one (default ${DEFAULT_RPC_PORT})
+  --archival-port P
+                 the node's archival endpoint, beside the regular one (default: the RPC port + 1, 3031;
+                 a free port when --rpc-port is 0); the ready line names it as "archivalRpcUrl"
+                 (see 'shadebox node --help')
   --json         print exactly one JSON line on stdout when ready, and nothing else on stdout, the same line
-                 as 'shadebox node --json': {"event":"ready","rpcUrl":...,"chainId":...,"home":...,
-                 "accounts":[...]}   (home is the node's home, null with --memory)
+                 as 'shadebox node --json': {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
+                 "chainId":...,"home":...,"accounts":[...]}   (home is the node's home, null with --memory)
   -h, --help     show this help
 
 The node listens on 127.0.0.1, makes blocks as its config.json says (automine by default) and keeps its chain
@@ -47,6 +51,7 @@ const OPTIONS = {
   memory: { type: 'boolean' },
   reset: { type: 'boolean' },
   'rpc-port': { type: 'string' },
+  'archival-port': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -65,6 +70,13 @@ export async function upCommand(args: readonly string[]): Promise<number> {
   const logLevel = resolveLogLevel(COMMAND, json);
 
   const start: Omit<StartNodeOptions, 'log'> = { rpcPort };
+  // The stack offers both endpoints a NEAR developer uses: {rpc_url} and {archival_rpc_url}.
+  start.archivalRpcPort =
+    flags['archival-port'] !== undefined
+      ? portFlag(COMMAND, '--archival-port', flags['archival-port'])
+      : rpcPort === 0
+        ? 0
+        : rpcPort + 1;
   if (flags.memory) {
     start.memory = true;
   } else {

@@ -35,7 +35,8 @@ export class BlockProducer {
   private nextTimestampNs: bigint | undefined;
 
   constructor(
-    private readonly chain: Chain,
+    /** The chain blocks are made on (public for chain/dev-controls.ts). */
+    readonly chain: Chain,
     private readonly pool: TxPool,
     readonly mode: ProductionMode,
     private readonly hooks: BlockProducerHooks,
@@ -67,6 +68,19 @@ export class BlockProducer {
   /** Sets the timestamp of the next block (nanoseconds). */
   setNextTimestamp(timestampNs: bigint): void {
     this.nextTimestampNs = timestampNs;
+  }
+
+  /** The timestamp set for the next block, if any (nanoseconds). */
+  get nextTimestamp(): bigint | undefined {
+    return this.nextTimestampNs;
+  }
+
+  /** After `sandbox_revert`: empties the pool, forgets the next timestamp and the last block that did work
+   * (it may be above the new head), so automine does not make blocks for work that no longer exists. */
+  reset(): void {
+    this.pool.take(this.pool.size);
+    this.nextTimestampNs = undefined;
+    this.lastWorkHeight = Number.NEGATIVE_INFINITY;
   }
 
   /** Makes `count` blocks now, whatever the mode. */

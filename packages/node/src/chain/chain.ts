@@ -48,6 +48,7 @@ import { applyGenesisRecords, type StateRecordJson } from './genesis-state.js';
 import { stringifyJson, stringifyRecord } from './json.js';
 import { merkleRoot, merklize } from './merkle.js';
 import { outcomeHash, outcomeView } from './outcome-views.js';
+import { applyStatePatch, type PatchRecord } from './patch-state.js';
 import { RecentRecords } from './recent-records.js';
 import type {
   BlockRecord,
@@ -62,6 +63,8 @@ import { minimumStake, validatorAccountsUpdate } from './validator-stakes.js';
 const utf8 = new TextEncoder();
 const utf8d = new TextDecoder();
 const HEAD_KEY = metaKey('head');
+/** Meta key of the earliest height whose data is still stored (written by chain/garbage-collector.ts). */
+export const EARLIEST_KEY = metaKey('earliest');
 /** Recent outcomes, transactions and receipts kept parsed in memory (each kind). */
 const RECENT_RECORDS = 8192;
 
@@ -106,6 +109,10 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     const head = options.store.get(Col.Meta, HEAD_KEY);
     if (head) this.loadHead(Number(new DataView(head.buffer, head.byteOffset).getBigUint64(0)));
     else this.writeGenesis();
+    this.servedFrom = this.genesisHeight;
+    const earliest = options.store.get(Col.Meta, EARLIEST_KEY);
+    if (earliest)
+      this.servedFrom = Number(new DataView(earliest.buffer, earliest.byteOffset).getBigUint64(0));
   }
 
   get store(): KeyValueStore {
@@ -141,9 +148,47 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     return accountIdToShardId(this.genesis.shard_layout, accountId);
   }
 
-  /** Lowest height whose block is still stored. */
+  // ---- garbage collection view (chain/garbage-collector.ts) ------------------------------------------------
+
+  /** Heights below this one are garbage collected (or hidden by the GC view rules): reads answer as unknown. */
+  private servedFrom!: number;
+
+  /** Lowest height whose block, chunks, transactions, outcomes and state are still served. */
   earliestHeight(): number {
-    return this.genesisHeight;
+    return this.servedFrom;
+  }
+
+  /** Moves the served horizon (the garbage collector, after committing the deletions below `height`). */
+  setEarliestHeight(height: number): void {
+    this.servedFrom = Math.max(this.genesisHeight, Math.min(height, this.headRecord.height));
+  }
+
+  /** A read view of this chain that serves every stored height (the archival endpoint of a node that keeps
+   * its full history but applies the GC rules on its regular endpoint). Reads only: never produce with it. */
+  archivalView(): Chain {
+    const view = Object.create(this) as Chain;
+    Object.defineProperty(view, 'servedFrom', { value: this.genesisHeight, writable: false });
+    return view;
+  }
+
+  /** Height and hash of a block whose data is garbage collected but whose header is still indexed, for
+   * GARBAGE_COLLECTED_BLOCK; undefined when the block is served or unknown. */
+  collectedHeader(id: number | string): { block_height: number; block_hash: string } | undefined {
+    if (typeof id === 'number') {
+      if (id < this.genesisHeight || id >= this.servedFrom) return undefined;
+      const hash = this.store.get(Col.BlockHeight, heightKey(id));
+      return hash ? { block_height: id, block_hash: base58Encode(hash) } : undefined;
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = base58Decode(id);
+    } catch {
+      return undefined;
+    }
+    const raw = bytes.length === 32 ? this.store.get(Col.Block, bytes) : undefined;
+    if (!raw) return undefined;
+    const { height } = JSON.parse(utf8d.decode(raw)) as { height: number };
+    return height < this.servedFrom ? { block_height: height, block_hash: id } : undefined;
   }
 
   /** Height of the block that is `near-final` (head - 1) and `final` (head - 2). */
@@ -155,10 +200,16 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
   // ---- reads ---------------------------------------------------------------------------------------------
 
   blockByHeight(height: number): BlockRecord | undefined {
+    if (height < this.servedFrom) return undefined;
+    return this.storedBlockByHeight(height);
+  }
+
+  /** The stored block at `height`, whether or not the GC view serves it. */
+  private storedBlockByHeight(height: number): BlockRecord | undefined {
     const cached = this.recent.get(height);
     if (cached) return cached;
     const hash = this.store.get(Col.BlockHeight, heightKey(height));
-    return hash ? this.blockByHashBytes(hash) : undefined;
+    return hash ? this.storedBlockByHashBytes(hash) : undefined;
   }
 
   blockByHash(hash: string): BlockRecord | undefined {
@@ -173,8 +224,16 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
   }
 
   private blockByHashBytes(hash: Uint8Array): BlockRecord | undefined {
+    const record = this.storedBlockByHashBytes(hash);
+    return record && record.height >= this.servedFrom ? record : undefined;
+  }
+
+  private storedBlockByHashBytes(hash: Uint8Array): BlockRecord | undefined {
     const raw = this.store.get(Col.Block, hash);
-    return raw ? (JSON.parse(utf8d.decode(raw)) as BlockRecord) : undefined;
+    if (!raw) return undefined;
+    const record = JSON.parse(utf8d.decode(raw)) as BlockRecord | { collected: true };
+    // A garbage-collected block leaves a header stub {height, hash, collected} (chain/garbage-collector.ts).
+    return 'collected' in record ? undefined : record;
   }
 
   chunk(chunkHashB58: string): ChunkRecord | undefined {
@@ -185,22 +244,20 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
       return undefined;
     }
     const raw = this.store.get(Col.Chunk, key);
-    return raw ? (JSON.parse(utf8d.decode(raw)) as ChunkRecord) : undefined;
+    const record = raw ? (JSON.parse(utf8d.decode(raw)) as ChunkRecord) : undefined;
+    return record && record.height >= this.servedFrom ? record : undefined;
   }
 
   /** Records are shared with the in-memory cache of recent ones: read them, never modify them. */
   transaction(hash: Uint8Array): TransactionRecord | undefined {
-    const cached = this.recentTransactions.get(hash);
-    if (cached) return cached;
-    const raw = this.store.get(Col.Transaction, hash);
-    return raw ? (JSON.parse(utf8d.decode(raw)) as TransactionRecord) : undefined;
+    const record =
+      this.recentTransactions.get(hash) ?? parseRaw<TransactionRecord>(this.store.get(Col.Transaction, hash));
+    return record && record.height >= this.servedFrom ? record : undefined;
   }
 
   outcome(id: Uint8Array): OutcomeRecord | undefined {
-    const cached = this.recentOutcomes.get(id);
-    if (cached) return cached;
-    const raw = this.store.get(Col.Outcome, id);
-    return raw ? (JSON.parse(utf8d.decode(raw)) as OutcomeRecord) : undefined;
+    const record = this.recentOutcomes.get(id) ?? parseRaw<OutcomeRecord>(this.store.get(Col.Outcome, id));
+    return record && record.height >= this.servedFrom ? record : undefined;
   }
 
   receipt(id: Uint8Array): ReceiptRecord | undefined {
@@ -221,6 +278,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
   stateChanges(
     height: number,
   ): Array<{ shard: number; key: string; value: string | null; cause: StateChangeCause }> | undefined {
+    if (height < this.servedFrom) return undefined;
     const raw = this.store.get(Col.StateChanges, heightKey(height));
     return raw ? JSON.parse(utf8d.decode(raw)) : undefined;
   }
@@ -239,6 +297,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
 
   produceBlock(transactions: PendingTransaction[], options: { timestampNs?: bigint } = {}): ProducedBlock {
     this.pendingRecords = [];
+    const patch = this.statePatch; // sandbox_patch_state: written at the end of this block's chunks
     const prev = this.headRecord;
     const height = prev.height + 1;
     const timestampNs = maxBigint(options.timestampNs ?? this.now(), BigInt(prev.timestampNs) + 1n);
@@ -267,6 +326,8 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
         lastProposals: stakeReturns.lastProposals,
       };
       results.push(applyChunk(this.params, context, state, txs, receipts, update));
+      const shardPatch = patch.filter((r) => byShard(r.accountId) === shard);
+      if (shardPatch.length > 0) applyStatePatch(state, shardPatch, this.params, { type: 'migration' });
       updates.push(state);
     }
 
@@ -358,6 +419,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     const cacheRecords = this.pendingRecords;
     this.pendingRecords = [];
     this.store.commit(batch);
+    if (patch.length > 0) this.statePatch = this.statePatch.slice(patch.length);
     for (const cache of cacheRecords) cache();
     this.advanceHead(record, results);
     return {
@@ -506,6 +568,29 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     this.emit('block', record);
   }
 
+  // ---- developer controls (chain/dev-controls.ts) ---------------------------------------------------------
+
+  /** State records queued by `sandbox_patch_state`, written by the next block (chain/patch-state.ts). */
+  private statePatch: PatchRecord[] = [];
+
+  /** Queues `records` to be written at the end of the next block. */
+  queueStatePatch(records: readonly PatchRecord[]): void {
+    this.statePatch = [...this.statePatch, ...records];
+  }
+
+  /** Commits `batch` (the deletions of chain/revert.ts) with `height` as the new head, and forgets the
+   * in-memory copies of what it deleted. `height` must be a stored block below the head. */
+  rewindTo(height: number, batch: WriteBatch): void {
+    batch.put(Col.Meta, HEAD_KEY, heightKey(height));
+    this.store.commit(batch);
+    this.recentTransactions.clear();
+    this.recentOutcomes.clear();
+    this.recentReceipts.clear();
+    this.recent.clear();
+    this.loadHead(height);
+    this.recent.set(height, this.headRecord);
+  }
+
   // ---- genesis and restart -------------------------------------------------------------------------------
 
   private writeGenesis(): void {
@@ -629,8 +714,8 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
   }
 
   private loadHead(height: number): void {
-    const head = this.blockByHeight(height);
-    const genesis = this.blockByHeight(this.genesisHeight);
+    const head = this.storedBlockByHeight(height);
+    const genesis = this.storedBlockByHeight(this.genesisHeight);
     if (!head || !genesis) throw new Error(`store is corrupt: head block ${height} or genesis is missing`);
     this.headRecord = head;
     this.genesisRecord = genesis;
@@ -656,7 +741,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
 
   private hashAtOrGenesis(height: number): string {
     if (height < this.genesisHeight) return ZERO_HASH_B58;
-    return this.blockByHeight(height)?.hash ?? this.genesisRecord.hash;
+    return this.storedBlockByHeight(height)?.hash ?? this.genesisRecord.hash;
   }
 
   /** Epoch `k` spans heights (genesis + 1 + (k-1)·L, genesis + k·L]; its id is the hash of the last block of
@@ -707,7 +792,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     if (epoch.startHeight !== height || epoch.epochHeight < 2) return undefined;
     const proposals: Array<{ account_id: string; stake: string }> = [];
     for (let h = height - this.genesis.epoch_length; h < height; h++) {
-      const record = h === this.headRecord.height ? this.headRecord : this.blockByHeight(h);
+      const record = h === this.headRecord.height ? this.headRecord : this.storedBlockByHeight(h);
       for (const extra of record?.chunkExtras ?? []) proposals.push(...extra.validatorProposals);
     }
     return validatorAccountsUpdate(this.genesis, proposals);
@@ -721,5 +806,7 @@ function recordAccount(record: StateRecordJson): string {
   return record.Data.account_id;
 }
 
+const parseRaw = <T>(raw: Uint8Array | undefined): T | undefined =>
+  raw ? (JSON.parse(utf8d.decode(raw)) as T) : undefined;
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 const maxBigint = (a: bigint, b: bigint) => (a > b ? a : b);

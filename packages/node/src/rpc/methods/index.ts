@@ -3,11 +3,20 @@
  */
 import type { RpcMethod } from '../rpc-context.js';
 import { block } from './block.js';
+import { changes, changesInBlock, experimentalChanges } from './changes.js';
 import { chunk } from './chunk.js';
 import { genesisConfig, protocolConfig, receipt } from './config-views.js';
 import { gasPrice } from './gas-price.js';
 import { health, networkInfo, status, validators } from './node-info.js';
 import { query } from './query.js';
+import {
+  sandboxFastForward,
+  sandboxPatchState,
+  sandboxProduceBlocks,
+  sandboxRevert,
+  sandboxSetNextBlockTimestamp,
+  sandboxSnapshot,
+} from './sandbox.js';
 import { broadcastTxAsync, broadcastTxCommit, sendTx, txStatus } from './transactions.js';
 
 export const METHODS: Record<string, RpcMethod> = {
@@ -28,4 +37,15 @@ export const METHODS: Record<string, RpcMethod> = {
   EXPERIMENTAL_genesis_config: genesisConfig,
   genesis_config: genesisConfig,
   EXPERIMENTAL_protocol_config: protocolConfig,
+  // Developer controls (docs/dev-controls.md).
+  sandbox_patch_state: sandboxPatchState,
+  sandbox_fast_forward: sandboxFastForward,
+  sandbox_produce_blocks: sandboxProduceBlocks,
+  sandbox_set_next_block_timestamp: sandboxSetNextBlockTimestamp,
+  sandbox_snapshot: sandboxSnapshot,
+  sandbox_revert: sandboxRevert,
+  changes,
+  EXPERIMENTAL_changes: experimentalChanges,
+  EXPERIMENTAL_changes_in_block: changesInBlock,
+  block_effects: changesInBlock,
 };

@@ -59,7 +59,7 @@ export function query(ctx: RpcContext, params: unknown) {
   const accountId = requireString(request, 'account_id');
   const fields = readFields(requestType as RequestType, request);
   const block = resolveBlock(ctx.chain, ref);
-  if (!block) throw unknownBlock(ref);
+  if (!block) throw garbageCollectedBlock(ctx, ref) ?? unknownBlock(ref);
   const at = { block_height: block.height, block_hash: block.hash };
   if (!isValidAccountId(accountId)) {
     throw handlerError(
@@ -190,6 +190,19 @@ function unknownBlock(ref: BlockReference) {
   return handlerError('UNKNOWN_BLOCK', { block_reference: ref }, text);
 }
 
+/** nearcore's GARBAGE_COLLECTED_BLOCK: the header of the block is known (shadebox keeps a header index of
+ * collected blocks, chain/garbage-collector.ts) but its data is gone on this regular node. */
+function garbageCollectedBlock(ctx: RpcContext, ref: BlockReference) {
+  if (!('block_id' in ref)) return undefined;
+  const at = ctx.chain.collectedHeader(ref.block_id);
+  if (!at) return undefined;
+  return handlerError(
+    'GARBAGE_COLLECTED_BLOCK',
+    at,
+    `The data for block #${at.block_height} is garbage collected on this node, use an archival node to fetch historical data`,
+  );
+}
+
 function unknownAccount(accountId: string, at: { block_height: number; block_hash: string }) {
   return handlerError(
     'UNKNOWN_ACCOUNT',
@@ -253,7 +266,7 @@ function legacyQuery(params: unknown[]): Params {
 }
 
 /** near-account-id's `ParseAccountError` text for a reason of `accountIdError`. */
-function parseAccountErrorText(accountId: string, reason: string): string {
+export function parseAccountErrorText(accountId: string, reason: string): string {
   if (reason.startsWith('too short')) return 'the Account ID is too short';
   if (reason.startsWith('too long')) return 'the Account ID is too long';
   const at = /at (\d+)$/.exec(reason);

@@ -1,0 +1,144 @@
+/**
+ * Developer controls behind the `sandbox_*` RPC methods (docs/dev-controls.md): patch the state at the next
+ * block, make blocks now (`produceBlocks`, `fastForward`), set the next block's timestamp, and snapshot /
+ * revert with anvil's semantics (reverting to a snapshot deletes it and every later one).
+ *
+ * Operations that make blocks run one at a time (a queue), so a revert never lands between the blocks of a
+ * fast-forward. Snapshots live in memory for the life of the node process; a reverted chain is persisted
+ * (the deletions and the new head are one store batch, chain/revert.ts).
+ */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { BlockProducer } from './block-producer.js';
+import type { Chain } from './chain.js';
+import type { PatchRecord } from './patch-state.js';
+import type { BlockRecord } from './records.js';
+import { revertBatch } from './revert.js';
+
+/** Most blocks one `sandbox_fast_forward` or `sandbox_produce_blocks` call makes. */
+export const MAX_BLOCKS_PER_CALL = 100_000;
+/** How far apart the timestamps of fast-forwarded blocks are at least (1 s, like a real chain's blocks). */
+export const FAST_FORWARD_BLOCK_TIME_NS = 1_000_000_000n;
+/** Blocks made between two yields to the event loop, so the RPC keeps answering during a long run. */
+const BLOCKS_PER_TURN = 200;
+
+export type DevControlsErrorKind = 'UNKNOWN_SNAPSHOT' | 'SNAPSHOT_GARBAGE_COLLECTED';
+
+export class DevControlsError extends Error {
+  constructor(
+    readonly kind: DevControlsErrorKind,
+    message: string,
+    readonly info: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+interface Snapshot {
+  height: number;
+  hash: string;
+}
+
+export class DevControls {
+  private readonly snapshots = new Map<string, Snapshot>();
+  private nextSnapshotId = 1;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** The chain the producer makes blocks on (never a read view such as `Chain.archivalView()`). */
+  readonly chain: Chain;
+
+  constructor(private readonly producer: BlockProducer) {
+    this.chain = producer.chain;
+  }
+
+  /** Queues `records` for the next block and resolves once that block is committed. In `interval` mode the
+   * next block comes on its timer; in `automine` and `manual` mode a block is made now. */
+  patchState(records: PatchRecord[]): Promise<BlockRecord> {
+    return this.exclusive(async () => {
+      if (this.producer.mode.kind === 'interval') {
+        const block = new Promise<BlockRecord>((resolve) => this.chain.once('block', resolve));
+        this.chain.queueStatePatch(records);
+        return block;
+      }
+      this.chain.queueStatePatch(records);
+      return this.producer.produce(1)[0];
+    });
+  }
+
+  /** Makes `count` blocks now, whatever the production mode; resolves with the last one. */
+  produceBlocks(count: number): Promise<BlockRecord> {
+    return this.exclusive(() => this.makeBlocks(count, 0n));
+  }
+
+  /** Makes `delta` blocks, each at least FAST_FORWARD_BLOCK_TIME_NS after the previous one (so time and
+   * epochs move as on a real chain); resolves with the last one. */
+  fastForward(delta: number): Promise<BlockRecord> {
+    return this.exclusive(() => this.makeBlocks(delta, FAST_FORWARD_BLOCK_TIME_NS));
+  }
+
+  /** The next block gets exactly `timestampNs`, which must be after the head's timestamp (the caller checks). */
+  setNextBlockTimestamp(timestampNs: bigint): void {
+    this.producer.setNextTimestamp(timestampNs);
+  }
+
+  /** Records the current head; returns the snapshot id (decimal string, never reused by this process). */
+  snapshot(): string {
+    const id = String(this.nextSnapshotId++);
+    this.snapshots.set(id, { height: this.chain.head.height, hash: this.chain.head.hash });
+    return id;
+  }
+
+  /** Snapshot ids that can still be reverted to, oldest first. */
+  snapshotIds(): string[] {
+    return [...this.snapshots.keys()];
+  }
+
+  /**
+   * Takes the chain back to the head of snapshot `id`: removes every block above it with all it wrote (one
+   * store batch), empties the transaction pool, and deletes that snapshot and every later one.
+   * Throws DevControlsError.
+   */
+  revert(id: string): Promise<BlockRecord> {
+    return this.exclusive(async () => {
+      const snapshot = this.snapshots.get(id);
+      if (!snapshot) {
+        throw new DevControlsError('UNKNOWN_SNAPSHOT', `Snapshot ${id} doesn't exist`, { snapshot_id: id });
+      }
+      const stored = this.chain.blockByHeight(snapshot.height);
+      if (snapshot.height < this.chain.earliestHeight() || stored?.hash !== snapshot.hash) {
+        throw new DevControlsError(
+          'SNAPSHOT_GARBAGE_COLLECTED',
+          `The block #${snapshot.height} of snapshot ${id} is garbage collected on this node`,
+          { snapshot_id: id, block_height: snapshot.height, block_hash: snapshot.hash },
+        );
+      }
+      const n = Number(id);
+      for (const other of [...this.snapshots.keys()]) if (Number(other) >= n) this.snapshots.delete(other);
+      if (this.chain.head.height > snapshot.height) {
+        this.chain.rewindTo(snapshot.height, revertBatch(this.chain, snapshot.height));
+      }
+      this.producer.reset();
+      this.producer.notify();
+      return this.chain.head;
+    });
+  }
+
+  private async makeBlocks(count: number, spacingNs: bigint): Promise<BlockRecord> {
+    let last = this.chain.head;
+    for (let i = 0; i < count; i++) {
+      if (spacingNs > 0n && this.producer.nextTimestamp === undefined) {
+        const now = BigInt(Date.now()) * 1_000_000n;
+        const earliest = BigInt(this.chain.head.timestampNs) + spacingNs;
+        this.producer.setNextTimestamp(now > earliest ? now : earliest);
+      }
+      last = this.producer.produce(1)[0];
+      if ((i + 1) % BLOCKS_PER_TURN === 0 && i + 1 < count) await yieldToEventLoop();
+    }
+    return last;
+  }
+
+  private exclusive<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Garbage collection of a regular (non-archival) node, as nearcore's `clear_data`: everything a block wrote —
+ * its block record, chunks, transactions, receipts, outcomes, state changes, outgoing-receipt list — and the
+ * state versions only heights below the horizon need, for blocks older than `gc_num_epochs_to_keep` epochs.
+ *
+ * The horizon (nearcore's `gc_stop_height`) is the first height of the epoch `gc_num_epochs_to_keep - 1`
+ * epochs before the head's: the head's epoch and the `gc_num_epochs_to_keep - 1` before it are kept whole.
+ *
+ * Work is incremental: after each block, at most `heightsPerStep` heights are collected, in a batch of their
+ * own that also advances the earliest served height recorded in Meta (`earliest`), so a crash at any moment
+ * leaves either the heights and the old horizon, or neither and the new one. Once the heights are gone, the
+ * state versions below the horizon go (`VersionedState.prune`, at most `stateDeletionsPerStep` deletions per
+ * block); reads below the horizon answer as garbage collected whatever is left of them.
+ *
+ * A collected block leaves a header stub in the Block column (`{height, hash, collected}`) and its height
+ * index entry (height → hash), about 150 bytes a block, so that `query` can answer GARBAGE_COLLECTED_BLOCK
+ * with the block's height and hash, as nearcore (which keeps headers) does. Genesis is never collected.
+ *
+ * Mode `view` deletes nothing: it only moves the served horizon (a node that keeps its full history for an
+ * archival endpoint while its regular endpoint answers as a regular node would).
+ */
+import { base58Decode } from '@shadebox/primitives';
+import { WriteBatch } from '../store/key-value-store.js';
+import { type Chain, EARLIEST_KEY } from './chain.js';
+import { Col, heightKey } from './columns.js';
+import type { BlockRecord, ChunkRecord, OutcomeRecord } from './records.js';
+
+export interface GarbageCollectorOptions {
+  /** nearcore's `gc_num_epochs_to_keep` (already raised to its minimum, 3). */
+  numEpochsToKeep: number;
+  /** `delete` frees the data; `view` only applies the GC view rules. */
+  mode: 'delete' | 'view';
+  /** Heights collected per step (per block). Default 4. */
+  heightsPerStep?: number;
+  /** State version deletions per step. Default 4096. */
+  stateDeletionsPerStep?: number;
+}
+
+const utf8 = new TextEncoder();
+const utf8d = new TextDecoder();
+
+export class GarbageCollector {
+  private readonly heightsPerStep: number;
+  private readonly stateDeletionsPerStep: number;
+  /** State versions are pruned up to here (not persisted: a restart prunes once more, which is harmless). */
+  private statePrunedTo = -1;
+  private readonly onBlock = () => this.step();
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly options: GarbageCollectorOptions,
+  ) {
+    this.heightsPerStep = options.heightsPerStep ?? 4;
+    this.stateDeletionsPerStep = options.stateDeletionsPerStep ?? 4096;
+  }
+
+  /** Collects after every block from now on (and once right away). */
+  start(): void {
+    this.chain.on('block', this.onBlock);
+    this.step();
+  }
+
+  stop(): void {
+    this.chain.off('block', this.onBlock);
+  }
+
+  /** nearcore's `gc_stop_height`: the first height still kept for the current head. */
+  stopHeight(): number {
+    const chain = this.chain;
+    const L = chain.genesis.epoch_length;
+    const headIndex = Math.max(0, Math.floor((chain.head.height - chain.genesisHeight - 1) / L));
+    const keepIndex = headIndex - (this.options.numEpochsToKeep - 1);
+    if (keepIndex <= 0) return chain.genesisHeight;
+    return chain.genesisHeight + 1 + keepIndex * L;
+  }
+
+  /** One bounded step; returns whether there is more to do. */
+  step(): boolean {
+    const target = this.stopHeight();
+    const tail = this.chain.earliestHeight();
+    if (this.options.mode === 'view') {
+      if (target > tail) this.chain.setEarliestHeight(target);
+      return false;
+    }
+    if (tail < target) {
+      const end = Math.min(target, tail + this.heightsPerStep);
+      const batch = new WriteBatch();
+      for (let h = tail; h < end; h++) this.collectHeight(batch, h);
+      batch.put(Col.Meta, EARLIEST_KEY, heightKey(end));
+      this.chain.store.commit(batch);
+      this.chain.setEarliestHeight(end);
+      return end < target;
+    }
+    if (this.statePrunedTo < tail) {
+      const batch = new WriteBatch();
+      const deleted = this.chain.state.prune(batch, tail, { limit: this.stateDeletionsPerStep });
+      if (deleted > 0) this.chain.store.commit(batch);
+      if (deleted < this.stateDeletionsPerStep) this.statePrunedTo = tail;
+      return true;
+    }
+    return false;
+  }
+
+  /** Runs steps until nothing is left (tests, tools). */
+  collectAll(): void {
+    while (this.step()) {
+      // bounded steps until done
+    }
+  }
+
+  /** Adds to `batch` the deletions of everything block `height` wrote but its header index. */
+  private collectHeight(batch: WriteBatch, height: number): void {
+    const store = this.chain.store;
+    const key = heightKey(height);
+    batch.delete(Col.StateChanges, key);
+    batch.delete(Col.OutgoingReceipts, key);
+    if (height === this.chain.genesisHeight) return;
+    const hash = store.get(Col.BlockHeight, key);
+    const raw = hash && store.get(Col.Block, hash);
+    if (!hash || !raw) return;
+    const record = JSON.parse(utf8d.decode(raw)) as BlockRecord | { collected: true };
+    if ('collected' in record) return;
+    const deleteOutcome = (id: Uint8Array, isReceipt: boolean) => {
+      const rawOutcome = store.get(Col.Outcome, id);
+      const outcome = rawOutcome && (JSON.parse(utf8d.decode(rawOutcome)) as OutcomeRecord);
+      if (!outcome || outcome.height !== height) return;
+      batch.delete(Col.Outcome, id);
+      if (isReceipt) batch.delete(Col.Receipt, id);
+      // Receipts executed in the same block (local receipts) have no other trace in the chunk.
+      for (const child of outcome.view.outcome.receipt_ids) deleteOutcome(base58Decode(child), true);
+    };
+    for (const chunkHash of record.chunkHashes) {
+      const chunkKey = base58Decode(chunkHash);
+      const rawChunk = store.get(Col.Chunk, chunkKey);
+      if (!rawChunk) continue;
+      const chunk = JSON.parse(utf8d.decode(rawChunk)) as ChunkRecord;
+      const view = chunk.view as {
+        transactions: Array<{ hash: string }>;
+        receipts: Array<{ receipt_id: string }>;
+      };
+      for (const tx of view.transactions) {
+        const txHash = base58Decode(tx.hash);
+        batch.delete(Col.Transaction, txHash);
+        deleteOutcome(txHash, false);
+      }
+      for (const receipt of view.receipts) deleteOutcome(base58Decode(receipt.receipt_id), true);
+      batch.delete(Col.Chunk, chunkKey);
+    }
+    batch.put(
+      Col.Block,
+      hash,
+      utf8.encode(JSON.stringify({ height, hash: record.hash, prevHash: record.prevHash, collected: true })),
+    );
+  }
+}

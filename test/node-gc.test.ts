@@ -1,0 +1,260 @@
+/**
+ * Garbage collection of a regular node (chain/garbage-collector.ts): with 5-block epochs and
+ * gc_num_epochs_to_keep 3, old blocks, chunks, transactions and state versions go, with nearcore's errors and
+ * HTTP statuses; recent ones are served; the store shrinks; the earliest height survives a restart. An archival
+ * endpoint beside the regular one (and an archival node) still answer historical queries.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { Chain } from '@shadebox/node';
+import { base58Encode, transactionHash } from '@shadebox/primitives';
+import { buildTx, call, NEAR, rpc, startTestNode, type TestNode } from './rpc-helpers.js';
+
+const EPOCH = 5;
+const KEEP = 3;
+const MANUAL = { kind: 'manual' } as const;
+const GC_TEXT = (h: number) =>
+  `The data for block #${h} is garbage collected on this node, use an archival node to fetch historical data`;
+
+/** Column numbers (chain/columns.ts). */
+const Col = { State: 1, Block: 2, Chunk: 4, Transaction: 5, Outcome: 6, Receipt: 7, StateChanges: 10 };
+
+function count(chain: Chain, column: number): number {
+  let n = 0;
+  for (const { value } of chain.store.range(column as never)) {
+    // A collected block leaves a small header stub: count full records only.
+    if (column === Col.Block && new TextDecoder().decode(value).includes('"collected":true')) continue;
+    n++;
+  }
+  return n;
+}
+
+function counts(chain: Chain): Record<string, number> {
+  return Object.fromEntries(Object.entries(Col).map(([name, col]) => [name, count(chain, col)]));
+}
+
+/** Sends transfers from the genesis account (one with a new account, so receipts cross blocks), each in its own
+ * block, and returns the hash, block height and root balance after each. */
+async function transfers(t: TestNode, n: number) {
+  const out: Array<{ hash: string; height: number; balance: string }> = [];
+  for (let i = 0; i < n; i++) {
+    const tx = await buildTx(t.url, {
+      signerId: t.root.accountId,
+      key: t.root.key,
+      receiverId: i === 0 ? `a${i}.${t.root.accountId}` : t.root.accountId,
+      actions:
+        i === 0
+          ? [{ type: 'CreateAccount' }, { type: 'Transfer', deposit: NEAR }]
+          : [{ type: 'Transfer', deposit: BigInt(i) }],
+    });
+    const hash = (await call(t.url, 'send_tx', {
+      signed_tx_base64: tx.base64,
+      wait_until: 'NONE',
+    })) as unknown;
+    assert.ok(hash !== undefined);
+    const [included] = t.node.producer.produce(1);
+    t.node.producer.produce(2);
+    const account = await call(t.url, 'query', {
+      request_type: 'view_account',
+      block_id: included.height,
+      account_id: t.root.accountId,
+    });
+    out.push({
+      hash: base58Encode(transactionHash(tx.transaction)),
+      height: included.height,
+      balance: account.amount,
+    });
+  }
+  return out;
+}
+
+async function assertCollected(url: string, chain: Chain, old: { hash: string; height: number }) {
+  const oldHash = (chain.store.get(3 as never, heightKey(old.height)) as Uint8Array | undefined)!;
+  const blockHash = base58Encode(oldHash);
+  for (const ref of [{ block_id: old.height }, { block_id: blockHash }]) {
+    const q = await rpc(url, 'query', { request_type: 'view_account', account_id: 'test.near', ...ref });
+    assert.equal(q.status, 200);
+    assert.deepEqual(q.json.error, {
+      name: 'HANDLER_ERROR',
+      cause: { name: 'GARBAGE_COLLECTED_BLOCK', info: { block_height: old.height, block_hash: blockHash } },
+      code: -32000,
+      message: 'Server error',
+      data: GC_TEXT(old.height),
+    });
+  }
+  const b = await rpc(url, 'block', { block_id: old.height });
+  assert.equal(b.status, 422);
+  assert.equal(b.json.error.cause.name, 'UNKNOWN_BLOCK');
+  assert.deepEqual(b.json.error.cause.info, {});
+  const byHash = await rpc(url, 'block', { block_id: blockHash });
+  assert.equal(byHash.status, 200);
+  assert.equal(byHash.json.error.cause.name, 'UNKNOWN_BLOCK');
+  const c = await rpc(url, 'chunk', { block_id: old.height, shard_id: 0 });
+  assert.equal(c.status, 422);
+  assert.equal(c.json.error.cause.name, 'UNKNOWN_BLOCK');
+  const tx = await rpc(url, 'tx', { tx_hash: old.hash, sender_account_id: 'test.near', wait_until: 'NONE' });
+  assert.equal(tx.status, 200);
+  assert.equal(tx.json.error.cause.name, 'UNKNOWN_TRANSACTION');
+}
+
+function heightKey(height: number): Uint8Array {
+  const key = new Uint8Array(8);
+  new DataView(key.buffer).setBigUint64(0, BigInt(height));
+  return key;
+}
+
+describe('garbage collection on a regular node', () => {
+  let dir: string | undefined;
+  let t: TestNode | undefined;
+  after(async () => {
+    await t?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('frees old blocks, chunks, transactions and state, answers as nearcore, and survives a restart', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'shadebox-gc-'));
+    const options = {
+      memory: false,
+      home: dir,
+      epochLength: EPOCH,
+      gcNumEpochsToKeep: KEEP,
+      production: MANUAL,
+    };
+    t = await startTestNode(options);
+    const chain = t.node.chain;
+    const sent = await transfers(t, 6);
+    const before = counts(chain);
+    // Collection already runs while the chain is young (the first heights are in collected epochs).
+    assert.ok(chain.earliestHeight() <= sent.at(-1)!.height);
+
+    t.node.producer.produce(60);
+    const head = chain.head.height;
+    // nearcore's gc_stop_height: the first height of the epoch KEEP - 1 epochs before the head's.
+    const headEpoch = Math.floor((head - chain.genesisHeight - 1) / EPOCH);
+    const stop = chain.genesisHeight + 1 + (headEpoch - (KEEP - 1)) * EPOCH;
+    assert.equal(chain.earliestHeight(), stop);
+    const after = counts(chain);
+    // Only the kept heights remain (genesis is never collected); everything the transfers wrote is gone.
+    const kept = head - chain.earliestHeight() + 1;
+    assert.equal(after.Block, kept + 1);
+    assert.equal(after.Chunk, kept + 1);
+    assert.equal(after.StateChanges, kept);
+    assert.deepEqual([after.Transaction, after.Outcome, after.Receipt], [0, 0, 0]);
+    assert.ok(before.Transaction > 0 && before.Outcome > 0 && before.Receipt > 0);
+    // Old state versions are pruned: one version per key is left of the many the transfers wrote.
+    assert.ok(after.State < before.State, `State: ${before.State} -> ${after.State}`);
+
+    for (const old of sent) await assertCollected(t.url, chain, old);
+
+    // Recent heights are served.
+    const earliest = chain.earliestHeight();
+    const atEarliest = await call(t.url, 'query', {
+      request_type: 'view_account',
+      block_id: earliest,
+      account_id: 'test.near',
+    });
+    assert.equal(atEarliest.block_height, earliest);
+    assert.equal((await call(t.url, 'block', { block_id: earliest })).header.height, earliest);
+    await call(t.url, 'chunk', { block_id: earliest, shard_id: 0 });
+    const below = await rpc(t.url, 'block', { block_id: earliest - 1 });
+    assert.equal(below.status, 422);
+    const status = await call(t.url, 'status', []);
+    assert.equal(status.sync_info.earliest_block_height, earliest);
+    assert.equal(
+      status.sync_info.earliest_block_hash,
+      (await call(t.url, 'block', { block_id: earliest })).header.hash,
+    );
+    const earliestBlock = await call(t.url, 'block', { sync_checkpoint: 'earliest_available' });
+    assert.equal(earliestBlock.header.height, earliest);
+
+    // A restart keeps the earliest height and the GC answers; collection continues.
+    const settled = await call(t.url, 'query', {
+      request_type: 'view_account',
+      finality: 'optimistic',
+      account_id: 'test.near',
+    });
+    await t.stop();
+    t = await startTestNode(options);
+    assert.equal(t.node.chain.earliestHeight(), earliest);
+    await assertCollected(t.url, t.node.chain, sent[0]);
+    t.node.producer.produce(3 * EPOCH);
+    assert.ok(t.node.chain.earliestHeight() > earliest);
+    const balance = await call(t.url, 'query', {
+      request_type: 'view_account',
+      finality: 'final',
+      account_id: 'test.near',
+    });
+    assert.equal(balance.amount, settled.amount);
+  });
+});
+
+describe('archival', () => {
+  const nodes: TestNode[] = [];
+  after(async () => {
+    for (const t of nodes) await t.stop();
+  });
+
+  it('an archival endpoint beside the regular one serves the history the regular one answers as collected', async () => {
+    const t = await startTestNode({
+      epochLength: EPOCH,
+      gcNumEpochsToKeep: KEEP,
+      production: MANUAL,
+      archivalRpcPort: 0,
+    });
+    nodes.push(t);
+    const archival = t.node.archivalRpcUrl!;
+    assert.match(archival, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.notEqual(archival, t.url);
+    const sent = await transfers(t, 3);
+    t.node.producer.produce(40);
+
+    for (const old of sent) await assertCollected(t.url, t.node.chain, old);
+    for (const old of sent) {
+      const view = await call(archival, 'query', {
+        request_type: 'view_account',
+        block_id: old.height,
+        account_id: 'test.near',
+      });
+      assert.equal(view.amount, old.balance);
+      assert.equal((await call(archival, 'block', { block_id: old.height })).header.height, old.height);
+      await call(archival, 'chunk', { block_id: old.height, shard_id: 0 });
+      const tx = await call(archival, 'tx', {
+        tx_hash: old.hash,
+        sender_account_id: 'test.near',
+        wait_until: 'NONE',
+      });
+      assert.equal(tx.transaction.hash, old.hash);
+    }
+    const regular = await call(t.url, 'status', []);
+    const full = await call(archival, 'status', []);
+    assert.ok(regular.sync_info.earliest_block_height > t.node.chain.genesisHeight);
+    assert.equal(full.sync_info.earliest_block_height, t.node.chain.genesisHeight);
+    assert.equal(full.sync_info.latest_block_height, regular.sync_info.latest_block_height);
+  });
+
+  it('an archival node keeps everything', async () => {
+    const t = await startTestNode({
+      epochLength: EPOCH,
+      gcNumEpochsToKeep: KEEP,
+      production: MANUAL,
+      archive: true,
+    });
+    nodes.push(t);
+    assert.equal(t.node.archivalRpcUrl, undefined);
+    const sent = await transfers(t, 2);
+    t.node.producer.produce(40);
+    assert.equal(t.node.chain.earliestHeight(), t.node.chain.genesisHeight);
+    for (const old of sent) {
+      const view = await call(t.url, 'query', {
+        request_type: 'view_account',
+        block_id: old.height,
+        account_id: 'test.near',
+      });
+      assert.equal(view.amount, old.balance);
+      assert.equal((await call(t.url, 'block', { block_id: old.height })).header.height, old.height);
+    }
+  });
+});

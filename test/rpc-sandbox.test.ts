@@ -1,0 +1,408 @@
+/**
+ * End to end: the `sandbox_*` developer methods (docs/dev-controls.md) on a real node — patch state (balance,
+ * access key used to sign, contract data read back), fast-forward across epochs, produce blocks in manual
+ * mode, the next block's timestamp, snapshot / revert on an LMDB home (and after a restart), invalid params.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { base58Decode, KeyPair } from '@shadebox/primitives';
+import {
+  buildTx,
+  call,
+  NEAR,
+  rpc,
+  sendTx,
+  startTestNode,
+  type TestNode,
+  viewAccount,
+} from './rpc-helpers.js';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+/** Entries per store column but Meta (9): blocks, chunks, transactions, outcomes, receipts, state, ... */
+function storeCounts(t: TestNode): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const column of [1, 2, 3, 4, 5, 6, 7, 8, 10]) {
+    let n = 0;
+    for (const _ of t.node.chain.store.range(column)) n++;
+    counts[column] = n;
+  }
+  return counts;
+}
+
+async function head(url: string) {
+  return (await call(url, 'block', { finality: 'optimistic' })).header;
+}
+
+async function errorOf(url: string, method: string, params: unknown) {
+  const answer = await rpc(url, method, params);
+  assert.ok(answer.json?.error, `${method} should fail: ${answer.text}`);
+  return { status: answer.status, error: answer.json.error };
+}
+
+describe('sandbox_patch_state', () => {
+  let t: TestNode;
+  after(() => t?.stop());
+
+  test('patches a balance, adds an account with a key that signs, adds contract data', async () => {
+    t = await startTestNode();
+    const root = t.root.accountId;
+    const before = await viewAccount(t.url, root);
+    const h0 = (await head(t.url)).height;
+
+    const patched = await call(t.url, 'sandbox_patch_state', {
+      records: [
+        { Account: { account_id: root, account: { amount: (12345n * NEAR).toString(), locked: '0' } } },
+      ],
+    });
+    assert.deepEqual(patched, {});
+    const after1 = await viewAccount(t.url, root);
+    assert.equal(after1.amount, (12345n * NEAR).toString());
+    assert.equal(after1.storage_usage, before.storage_usage, 'storage usage recomputed, unchanged');
+    assert.ok(after1.block_height > h0, 'applied by a new block');
+
+    // A new account with a full-access key, then a transaction signed with that key.
+    const key = KeyPair.fromRandom();
+    await call(t.url, 'sandbox_patch_state', {
+      records: [
+        {
+          Account: {
+            account_id: 'patched.test.near',
+            account: { amount: (50n * NEAR).toString(), locked: '0' },
+          },
+        },
+        {
+          AccessKey: {
+            account_id: 'patched.test.near',
+            public_key: key.publicKeyString,
+            access_key: { nonce: 0, permission: 'FullAccess' },
+          },
+        },
+        { Data: { account_id: 'patched.test.near', data_key: b64('k'), value: b64('v') } },
+      ],
+    });
+    const account = await viewAccount(t.url, 'patched.test.near');
+    assert.equal(account.amount, (50n * NEAR).toString());
+    // num_bytes_account 100 + key (33 + 9 + 40) + data (1 + 1 + 40), as genesis counts it.
+    assert.equal(account.storage_usage, 224);
+
+    const state = await call(t.url, 'query', {
+      request_type: 'view_state',
+      finality: 'optimistic',
+      account_id: 'patched.test.near',
+      prefix_base64: '',
+    });
+    assert.deepEqual(
+      state.values.map((v: { key: string; value: string }) => [v.key, v.value]),
+      [[b64('k'), b64('v')]],
+    );
+
+    const sent = await sendTx(t.url, {
+      signerId: 'patched.test.near',
+      key,
+      receiverId: root,
+      actions: [{ type: 'Transfer', deposit: NEAR }],
+    });
+    assert.deepEqual(sent.status, { SuccessValue: '' });
+    const afterTx = await viewAccount(t.url, 'patched.test.near');
+    assert.ok(BigInt(afterTx.amount) < 49n * NEAR);
+  });
+
+  test('a Contract record sets the code, its hash and the storage usage', async () => {
+    const code = Buffer.from('not really wasm, but code bytes all the same');
+    const before = await viewAccount(t.url, 'patched.test.near');
+    await call(t.url, 'sandbox_patch_state', {
+      records: [{ Contract: { account_id: 'patched.test.near', code: code.toString('base64') } }],
+    });
+    const view = await call(t.url, 'query', {
+      request_type: 'view_code',
+      finality: 'optimistic',
+      account_id: 'patched.test.near',
+    });
+    assert.equal(view.code_base64, code.toString('base64'));
+    const account = await viewAccount(t.url, 'patched.test.near');
+    assert.equal(account.code_hash, view.hash);
+    assert.equal(account.storage_usage, before.storage_usage + code.length);
+  });
+
+  test('refuses malformed records with PARSE_ERROR and unknown accounts with a handler error', async () => {
+    const bad = [
+      { Account: { account_id: 'Bad Id!', account: { amount: '1', locked: '0' } } },
+      {
+        AccessKey: {
+          account_id: 'test.near',
+          public_key: 'ed25519:nope',
+          access_key: { nonce: 0, permission: 'FullAccess' },
+        },
+      },
+      { Data: { account_id: 'test.near', data_key: '***', value: b64('v') } },
+      { Contract: { account_id: 'test.near', code: 'not base64!' } },
+      { Account: { account_id: 'test.near', account: { amount: '-1', locked: '0' } } },
+      { PostponedReceipt: {} },
+    ];
+    for (const record of bad) {
+      const { status, error } = await errorOf(t.url, 'sandbox_patch_state', { records: [record] });
+      assert.equal(status, 400, JSON.stringify(record));
+      assert.equal(error.cause.name, 'PARSE_ERROR');
+    }
+    assert.equal((await errorOf(t.url, 'sandbox_patch_state', {})).error.cause.name, 'PARSE_ERROR');
+    const unknown = await errorOf(t.url, 'sandbox_patch_state', {
+      records: [{ Data: { account_id: 'nobody.test.near', data_key: b64('k'), value: b64('v') } }],
+    });
+    assert.equal(unknown.error.name, 'HANDLER_ERROR');
+    assert.equal(unknown.error.cause.name, 'UNKNOWN_ACCOUNT');
+  });
+});
+
+describe('sandbox_patch_state (interval mode)', () => {
+  let t: TestNode;
+  after(() => t?.stop());
+
+  test('returns once the next block of the timer applied the patch', async () => {
+    t = await startTestNode({ production: { kind: 'interval', blockTimeMs: 100 } });
+    const amount = (777n * NEAR).toString();
+    await call(t.url, 'sandbox_patch_state', {
+      records: [{ Account: { account_id: t.root.accountId, account: { amount, locked: '0' } } }],
+    });
+    assert.equal((await viewAccount(t.url, t.root.accountId)).amount, amount);
+  });
+});
+
+describe('sandbox_* on the archival endpoint', () => {
+  let t: TestNode;
+  after(() => t?.stop());
+
+  test('acts on the same chain and shares snapshots with the regular endpoint', async () => {
+    t = await startTestNode({ archivalRpcPort: 0 });
+    const archival = t.node.archivalRpcUrl as string;
+    const id = await call(t.url, 'sandbox_snapshot', null);
+    const h = await head(t.url);
+    await call(archival, 'sandbox_patch_state', {
+      records: [{ Account: { account_id: t.root.accountId, account: { amount: '1000', locked: '0' } } }],
+    });
+    assert.equal((await viewAccount(t.url, t.root.accountId)).amount, '1000');
+    await call(archival, 'sandbox_produce_blocks', { count: 2 });
+    assert.equal((await head(t.url)).height, h.height + 3);
+    await call(archival, 'sandbox_revert', { snapshot_id: id });
+    assert.equal((await head(t.url)).hash, h.hash);
+    assert.equal((await head(archival)).hash, h.hash);
+    assert.notEqual((await viewAccount(archival, t.root.accountId)).amount, '1000');
+  });
+});
+
+describe('sandbox_fast_forward, sandbox_produce_blocks, sandbox_set_next_block_timestamp (manual mode)', () => {
+  let t: TestNode;
+  after(() => t?.stop());
+
+  test('produces blocks now, moves height, time and epochs', async () => {
+    t = await startTestNode({ production: { kind: 'manual' }, epochLength: 5 });
+    const h0 = await head(t.url);
+    const produced = await call(t.url, 'sandbox_produce_blocks', { count: 3 });
+    const h1 = await head(t.url);
+    assert.equal(h1.height, h0.height + 3);
+    assert.deepEqual(produced, { block_hash: h1.hash, block_height: h1.height });
+
+    assert.deepEqual(await call(t.url, 'sandbox_fast_forward', { delta_height: 12 }), {});
+    const h2 = await head(t.url);
+    assert.equal(h2.height, h1.height + 12);
+    assert.notEqual(h2.epoch_id, h1.epoch_id, 'the epoch moved');
+    assert.ok(
+      BigInt(h2.timestamp_nanosec) - BigInt(h1.timestamp_nanosec) >= 12n * 1_000_000_000n,
+      'each fast-forwarded block is at least 1 s after the previous one',
+    );
+    const status = await call(t.url, 'status', null);
+    assert.equal(status.sync_info.latest_block_height, h2.height);
+  });
+
+  test('the next block gets exactly the timestamp set', async () => {
+    const h = await head(t.url);
+    const ts = BigInt(h.timestamp_nanosec) + 7_000_000_123n;
+    assert.deepEqual(
+      await call(t.url, 'sandbox_set_next_block_timestamp', { timestamp_nanosec: ts.toString() }),
+      {},
+    );
+    await call(t.url, 'sandbox_produce_blocks', { count: 2 });
+    const next = await call(t.url, 'block', { block_id: h.height + 1 });
+    assert.equal(next.header.timestamp_nanosec, ts.toString());
+    const after2 = await call(t.url, 'block', { block_id: h.height + 2 });
+    assert.ok(BigInt(after2.header.timestamp_nanosec) > ts);
+
+    const stale = await errorOf(t.url, 'sandbox_set_next_block_timestamp', {
+      timestamp_nanosec: Number(h.timestamp_nanosec.slice(0, 10)),
+    });
+    assert.equal(stale.error.cause.name, 'INVALID_TIMESTAMP');
+  });
+
+  test('revert empties the pool', async () => {
+    const id = await call(t.url, 'sandbox_snapshot', {});
+    const h = await head(t.url);
+    const tx = await buildTx(t.url, {
+      signerId: t.root.accountId,
+      key: t.root.key,
+      receiverId: t.root.accountId,
+      actions: [{ type: 'Transfer', deposit: 1n }],
+    });
+    const hash = await call(t.url, 'broadcast_tx_async', [tx.base64]);
+    await call(t.url, 'sandbox_produce_blocks', { count: 1 });
+    const included = await call(t.url, 'tx', {
+      tx_hash: hash,
+      sender_account_id: t.root.accountId,
+      wait_until: 'NONE',
+    });
+    assert.ok(included.transaction_outcome, 'the transaction is on chain');
+    await call(t.url, 'sandbox_revert', { snapshot_id: id });
+    assert.equal((await head(t.url)).height, h.height);
+    // Sent again, then reverted before any block: the pool is emptied.
+    const id2 = await call(t.url, 'sandbox_snapshot', {});
+    await call(t.url, 'broadcast_tx_async', [tx.base64]);
+    await call(t.url, 'sandbox_revert', { snapshot_id: id2 });
+    await call(t.url, 'sandbox_produce_blocks', { count: 2 });
+    const lookup = await errorOf(t.url, 'tx', {
+      tx_hash: hash,
+      sender_account_id: t.root.accountId,
+      wait_until: 'NONE',
+    });
+    assert.equal(lookup.error.cause.name, 'UNKNOWN_TRANSACTION');
+  });
+
+  test('invalid params', async () => {
+    const cases: Array<[string, unknown]> = [
+      ['sandbox_fast_forward', {}],
+      ['sandbox_fast_forward', { delta_height: 'x' }],
+      ['sandbox_fast_forward', { delta_height: -1 }],
+      ['sandbox_produce_blocks', { count: 1.5 }],
+      ['sandbox_produce_blocks', { count: 1, extra: true }],
+      ['sandbox_set_next_block_timestamp', { timestamp_nanosec: 'soon' }],
+      ['sandbox_set_next_block_timestamp', { timestamp_nanosec: '18446744073709551616' }],
+      ['sandbox_revert', {}],
+      ['sandbox_revert', { snapshot_id: [1] }],
+      ['sandbox_snapshot', { x: 1 }],
+    ];
+    for (const [method, params] of cases) {
+      const { status, error } = await errorOf(t.url, method, params);
+      assert.equal(status, 400, `${method} ${JSON.stringify(params)}`);
+      assert.equal(error.cause.name, 'PARSE_ERROR');
+    }
+    const tooMany = await errorOf(t.url, 'sandbox_fast_forward', { delta_height: 100_001 });
+    assert.equal(tooMany.error.cause.name, 'TOO_MANY_BLOCKS');
+    assert.deepEqual(tooMany.error.cause.info, { limit: 100_000, requested: 100_001 });
+    const unknown = await errorOf(t.url, 'sandbox_revert', { snapshot_id: '999' });
+    assert.equal(unknown.error.name, 'HANDLER_ERROR');
+    assert.equal(unknown.error.cause.name, 'UNKNOWN_SNAPSHOT');
+  });
+});
+
+describe('sandbox_snapshot / sandbox_revert (LMDB home)', () => {
+  let t: TestNode | undefined;
+  let dir: string;
+  after(async () => {
+    await t?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  test('reverts blocks, state and transactions; drops later snapshots; keeps producing; survives restart', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'shadebox-sandbox-'));
+    t = await startTestNode({ memory: false, home: dir });
+    const root = t.root;
+    const bob = 'bob.test.near';
+    await call(t.url, 'sandbox_patch_state', {
+      records: [{ Account: { account_id: bob, account: { amount: (10n * NEAR).toString(), locked: '0' } } }],
+    });
+
+    const s1 = await call(t.url, 'sandbox_snapshot', null);
+    assert.equal(typeof s1, 'string');
+    const headAtS1 = await head(t.url);
+    const rootAtS1 = await viewAccount(t.url, root.accountId);
+    const bobAtS1 = await viewAccount(t.url, bob);
+    const countsAtS1 = storeCounts(t);
+
+    const tx1 = await sendTx(t.url, {
+      signerId: root.accountId,
+      key: root.key,
+      receiverId: bob,
+      actions: [{ type: 'Transfer', deposit: 3n * NEAR }],
+    });
+    const s2 = await call(t.url, 'sandbox_snapshot', []);
+    assert.notEqual(s2, s1);
+    const tx2 = await sendTx(t.url, {
+      signerId: root.accountId,
+      key: root.key,
+      receiverId: bob,
+      actions: [{ type: 'Transfer', deposit: 2n * NEAR }],
+    });
+    assert.equal((await viewAccount(t.url, bob)).amount, (15n * NEAR).toString());
+    const reverted = await head(t.url);
+    assert.ok(reverted.height > headAtS1.height);
+
+    const answer = await call(t.url, 'sandbox_revert', { snapshot_id: s1 });
+    assert.deepEqual(answer, { block_hash: headAtS1.hash, block_height: headAtS1.height });
+    const h = await head(t.url);
+    assert.equal(h.height, headAtS1.height);
+    assert.equal(h.hash, headAtS1.hash);
+    assert.deepEqual(await viewAccount(t.url, root.accountId), rootAtS1);
+    assert.deepEqual(await viewAccount(t.url, bob), bobAtS1);
+    assert.deepEqual(storeCounts(t), countsAtS1, 'nothing the reverted blocks wrote is left in the store');
+    for (const tx of [tx1, tx2]) {
+      const lookup = await errorOf(t.url, 'tx', {
+        tx_hash: tx.transaction.hash,
+        sender_account_id: root.accountId,
+        wait_until: 'NONE', // an unknown transaction: UNKNOWN_TRANSACTION instead of waiting
+      });
+      assert.equal(lookup.error.cause.name, 'UNKNOWN_TRANSACTION');
+    }
+    const gone = await errorOf(t.url, 'block', { block_id: reverted.height });
+    assert.equal(gone.error.cause.name, 'UNKNOWN_BLOCK');
+    // Reverting to s1 deleted s1 and the later s2.
+    for (const id of [s1, s2]) {
+      assert.equal(
+        (await errorOf(t.url, 'sandbox_revert', { snapshot_id: id })).error.cause.name,
+        'UNKNOWN_SNAPSHOT',
+      );
+    }
+
+    // A transaction referring to a reverted block is Expired.
+    const stale = await buildTx(t.url, {
+      signerId: root.accountId,
+      key: root.key,
+      receiverId: bob,
+      actions: [{ type: 'Transfer', deposit: NEAR }],
+      blockHash: base58Decode(reverted.hash),
+    });
+    const expired = await errorOf(t.url, 'send_tx', { signed_tx_base64: stale.base64, wait_until: 'FINAL' });
+    assert.deepEqual(expired.error.data, { TxExecutionError: { InvalidTxError: 'Expired' } });
+
+    // The chain continues from the reverted head, nonces from the reverted keys.
+    const tx3 = await sendTx(t.url, {
+      signerId: root.accountId,
+      key: root.key,
+      receiverId: bob,
+      actions: [{ type: 'Transfer', deposit: NEAR }],
+    });
+    assert.equal(tx3.transaction.nonce, Number(tx1.transaction.nonce));
+    const next = await call(t.url, 'block', { block_id: headAtS1.height + 1 });
+    assert.equal(next.header.prev_hash, headAtS1.hash);
+    assert.equal((await viewAccount(t.url, bob)).amount, (11n * NEAR).toString());
+    const continued = await head(t.url);
+
+    // The reverted chain is what the store holds.
+    await t.stop();
+    t = undefined;
+    t = await startTestNode({ memory: false, home: dir });
+    assert.equal((await head(t.url)).hash, continued.hash);
+    assert.equal((await viewAccount(t.url, bob)).amount, (11n * NEAR).toString());
+    const lookup = await errorOf(t.url, 'tx', {
+      tx_hash: tx2.transaction.hash,
+      sender_account_id: root.accountId,
+      wait_until: 'NONE',
+    });
+    assert.equal(lookup.error.cause.name, 'UNKNOWN_TRANSACTION');
+    const kept = await call(t.url, 'tx', {
+      tx_hash: tx3.transaction.hash,
+      sender_account_id: root.accountId,
+    });
+    assert.equal(kept.final_execution_status, 'FINAL');
+  });
+});
