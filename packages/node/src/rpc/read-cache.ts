@@ -16,6 +16,10 @@ export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
   'EXPERIMENTAL_genesis_config',
   'genesis_config',
   'validators',
+  'changes',
+  'EXPERIMENTAL_changes',
+  'EXPERIMENTAL_changes_in_block',
+  'block_effects',
 ]);
 
 /** An answer without its request id: the envelope is rebuilt around it for each request. */
