@@ -106,6 +106,42 @@ describe('restart on the same home', () => {
     t = undefined;
   });
 
+  it('finalises after a restart, in automine, the work the last blocks left unfinal', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'shadebox-restart-'));
+    let node: TestNode | undefined = await startTestNode({
+      memory: false,
+      home,
+      production: { kind: 'manual' as const },
+    });
+    try {
+      const signed = await node.root.createSignedTransaction({
+        receiverId: 'carol.test.near',
+        actions: [actions.createAccount(), actions.transfer(2n * NEAR)],
+      });
+      const ref = { hash: baseEncode(txHashOf(signed)), signer: node.rootId };
+      await rpc(node.url, 'send_tx', { signed_tx_base64: base64Of(signed), wait_until: 'NONE' });
+      node.node.producer.produce(3); // included, executed, refunded: nothing left but finality
+      assert.equal((await txStatus(node.url, ref, 'NONE')).final_execution_status, 'EXECUTED');
+      const height = node.node.chain.head.height;
+      await node.stop();
+
+      // Nobody waits on it and nothing is pending: automine must still make the blocks that finalise it.
+      node = await startTestNode({ memory: false, home });
+      const deadline = Date.now() + 5_000;
+      let level = '';
+      while (Date.now() < deadline) {
+        level = (await txStatus(node.url, ref, 'NONE')).final_execution_status as string;
+        if (level === 'FINAL') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(level, 'FINAL');
+      assert.equal(node.node.chain.head.height, height + 2, 'exactly the two blocks finality needs');
+    } finally {
+      await node?.stop();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
   it('executes after a restart the receipts a block left in flight', async () => {
     const home = await mkdtemp(join(tmpdir(), 'shadebox-restart-'));
     const manual = { memory: false, home, production: { kind: 'manual' as const } };

@@ -6,6 +6,7 @@
  */
 
 import type { PendingTransaction } from '../runtime/apply-chunk.js';
+import { ZERO_HASH_B58 } from './block-views.js';
 import type { Chain } from './chain.js';
 import type { BlockRecord } from './records.js';
 import type { TxPool } from './tx-pool.js';
@@ -43,10 +44,23 @@ export class BlockProducer {
   ) {}
 
   start(): void {
+    this.lastWorkHeight = this.storedWorkHeight();
     if (this.mode.kind === 'interval') {
       this.timer = setInterval(() => this.safeProduce(), this.mode.blockTimeMs);
     }
     this.notify();
+  }
+
+  /** After a restart: the last block that did work, if it is not final yet (head or head - 1), so automine
+   * finishes what a stopped or killed node left unfinalised. A block did work when its chunks have outcomes
+   * (transactions included or receipts executed, refunds too): their outcome root is then not the empty one. */
+  private storedWorkHeight(): number {
+    const head = this.chain.head.height;
+    for (const height of [head, head - 1]) {
+      const block = this.chain.blockByHeight(height);
+      if (block?.chunkExtras.some((extra) => extra.outcomeRoot !== ZERO_HASH_B58)) return height;
+    }
+    return Number.NEGATIVE_INFINITY;
   }
 
   stop(): void {
