@@ -5,8 +5,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cliAvailable, LAUNCHERS, type Launcher, REPO_ROOT } from './shadebox-node.js';
 
-export type Phase = 'cold' | 'read' | 'transfers';
-const PHASES: readonly Phase[] = ['cold', 'read', 'transfers'];
+export type Phase = 'cold' | 'read' | 'transfers' | 'history' | 'store-size' | 'restart';
+const PHASES: readonly Phase[] = ['cold', 'read', 'transfers', 'history', 'store-size', 'restart'];
+/** What runs without --only: the Shadebox-only archival metrics take minutes and are opt-in. */
+const DEFAULT_PHASES: readonly Phase[] = ['cold', 'read', 'transfers'];
+/** The deadline without --deadline: longer when an archival metric (minutes of block making) is asked for. */
+const DEFAULT_DEADLINE_S = 170;
+const ARCHIVAL_DEADLINE_S = 900;
 
 export interface BenchOptions {
   concurrency: number;
@@ -28,14 +33,16 @@ export const USAGE = `usage: npm run bench -- [options]
   --warmup <s>        warmup before each window (default 1)
   --concurrency <n>   connections for reads, signers for transfers (default 32)
   --cold-runs <n>     cold starts per server, the median is reported (default 5)
-  --only <list>       comma-separated subset of: cold,read,transfers
+  --only <list>       comma-separated subset of: cold,read,transfers (the default), and the opt-in
+                      Shadebox-only archival metrics history,store-size,restart (minutes each)
   --no-anvil          measure Shadebox alone
   --launcher <l>      how the Shadebox server is started: cli (shadebox node --json, built dist/; the default
                       when packages/cli exists), cli-source (the same from sources via tsx) or script
                       (bench/shadebox-server.ts via tsx)
   --profile           write a CPU profile of the Shadebox server (node --cpu-prof) and summarize it
   --out <dir>         where the JSON goes (default bench/results)
-  --deadline <s>      abort the whole run after this long (default 170)`;
+  --deadline <s>      abort the whole run after this long (default 170; 900 with history, store-size or
+                      restart)`;
 
 export function parseOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
@@ -50,7 +57,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       launcher: { type: 'string' },
       profile: { type: 'boolean', default: false },
       out: { type: 'string', default: join(REPO_ROOT, 'bench', 'results') },
-      deadline: { type: 'string', default: '170' },
+      deadline: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -65,7 +72,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     return n;
   };
   const phases = new Set<Phase>(
-    (values.only ?? PHASES.join(',')).split(',').map((p) => {
+    (values.only ?? DEFAULT_PHASES.join(',')).split(',').map((p) => {
       if (!PHASES.includes(p as Phase)) throw new Error(`--only: unknown phase ${p}`);
       return p as Phase;
     }),
@@ -75,6 +82,11 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (launcher !== 'script' && !cliAvailable()) {
     throw new Error(`--launcher ${launcher}: packages/cli/bin/shadebox.js not found`);
   }
+  const archivalMetric = ['history', 'store-size', 'restart'].some((p) => phases.has(p as Phase));
+  if (archivalMetric && launcher === 'script') {
+    throw new Error('history, store-size and restart need an LMDB home: use --launcher cli or cli-source');
+  }
+  const deadline = values.deadline ?? String(archivalMetric ? ARCHIVAL_DEADLINE_S : DEFAULT_DEADLINE_S);
   const outDir = values.out;
   return {
     concurrency: Math.floor(num('concurrency', values.concurrency, 1)),
@@ -86,6 +98,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     launcher,
     profileDir: values.profile ? join(outDir, 'profiles') : undefined,
     outDir,
-    deadlineMs: num('deadline', values.deadline, 10) * 1000,
+    deadlineMs: num('deadline', deadline, 10) * 1000,
   };
 }

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import type { LoadResult } from './load.js';
 import type { ColdStartResult } from './metrics/cold-start.js';
 import { cpuUse } from './metrics/cpu.js';
+import type { HistoryResult } from './metrics/history.js';
 import type { MemoryReading } from './metrics/memory.js';
+import type { RestartResult } from './metrics/restart.js';
+import type { StoreSizeResult } from './metrics/store-size.js';
 import type { TransferResult } from './metrics/transfers.js';
 import type { ProfileSummary } from './profile-summary.js';
 
@@ -20,12 +23,20 @@ export interface ServerResults {
   transfers?: TransferResult | { error: string };
   /** After the read and transfer runs, same process. */
   memoryAfterRun?: MemoryReading | { error: string };
+  /** Shadebox only (opt-in, archival LMDB home): view_account at head − 10,000 against the head. */
+  history?: HistoryResult | { error: string };
+  /** Shadebox only (opt-in, archival LMDB home): store growth over 10,000 transfers. */
+  storeSize?: StoreSizeResult | { error: string };
+  /** Shadebox only (opt-in, archival LMDB home of 100,000 blocks): restart to ready. */
+  restart?: RestartResult | { error: string };
 }
 
 export const TARGETS = {
   readPerSecond: 15_000,
   transfersPerSecond: 500,
   coldStartMs: 1000,
+  /** Historical view_account req/s over head req/s. */
+  historicalReadRatio: 0.8,
 } as const;
 
 export interface BenchReport {
@@ -63,7 +74,12 @@ export interface BenchReport {
     rssAfterRunBytes?: number;
   };
   targets: typeof TARGETS & {
-    met: { readPerSecond?: boolean; transfersPerSecond?: boolean; coldStartMs?: boolean };
+    met: {
+      readPerSecond?: boolean;
+      transfersPerSecond?: boolean;
+      coldStartMs?: boolean;
+      historicalReadRatio?: boolean;
+    };
   };
   profiles: ProfileSummary[];
 }
@@ -92,16 +108,19 @@ export function targetsMet(s: ServerResults): BenchReport['targets']['met'] {
   const read = ok(s.read)?.perSecond;
   const transfers = ok(s.transfers)?.perSecond;
   const cold = ok(s.coldStart)?.medianMs;
+  const history = ok(s.history)?.ratio;
   return {
     readPerSecond: read === undefined ? undefined : read >= TARGETS.readPerSecond,
     transfersPerSecond: transfers === undefined ? undefined : transfers >= TARGETS.transfersPerSecond,
     coldStartMs: cold === undefined ? undefined : cold <= TARGETS.coldStartMs,
+    historicalReadRatio: history === undefined ? undefined : history >= TARGETS.historicalReadRatio,
   };
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n >= 100 ? `${Math.round(n)} ms` : `${n.toFixed(1)} ms`);
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 function cell<T extends object>(value: Maybe<T>, show: (v: T) => string, anvilMissing = ''): string {
   if (value === undefined) return anvilMissing || 'not run';
@@ -180,6 +199,7 @@ export function formatTable(report: BenchReport): string {
       '',
       '',
     ],
+    ...archivalRows(s, cpu, lat),
     [
       '  no-op node:http server, same load',
       cell(report.noopNodeServer, (v) => `${int(v.perSecond)} req/s, server ${cpu(v)}`),
@@ -217,6 +237,81 @@ export function formatTable(report: BenchReport): string {
     `load generator: ${st.loadGenerator}`,
     ...(report.anvil.available ? [] : [`anvil unavailable: ${report.anvil.reason ?? ''}`]),
   ].join('\n');
+}
+
+/** Rows of the opt-in Shadebox-only metrics (archival LMDB home); none when none of them ran. anvil: "-". */
+function archivalRows(
+  s: ServerResults,
+  cpu: (v: LoadResult) => string,
+  lat: (v: LoadResult) => string,
+): string[][] {
+  const rows: string[][] = [];
+  if (s.history) {
+    const h = ok(s.history);
+    rows.push(
+      [
+        'archival view_account at head − 10,000 / head',
+        cell(
+          s.history,
+          (v) =>
+            `${int(v.historical.perSecond)} / ${int(v.head.perSecond)} req/s, ratio ${v.ratio.toFixed(2)}`,
+        ),
+        '-',
+        '',
+        `ratio >= ${TARGETS.historicalReadRatio}${verdict(h && h.ratio >= TARGETS.historicalReadRatio)}`,
+      ],
+      [
+        '  latency p50 / p99 historical | head',
+        cell(s.history, (v) => `${lat(v.historical)} | ${lat(v.head)}`),
+        '-',
+        '',
+        '',
+      ],
+      [
+        '  server CPU per read historical | head',
+        cell(s.history, (v) => `${cpu(v.historical)} | ${cpu(v.head)}`),
+        '-',
+        '',
+        '',
+      ],
+    );
+  }
+  if (s.storeSize) {
+    rows.push(
+      [
+        'archival store growth per 10,000 transfers',
+        cell(
+          s.storeSize,
+          (v) =>
+            `${mib(v.bytesPer10kTransfers)} (${kib(v.bytesPerTransfer)}/transfer, ${int(v.blocks)} blocks)`,
+        ),
+        '-',
+        '',
+        '',
+      ],
+      [
+        '  LMDB used after / files after',
+        cell(s.storeSize, (v) => `${mib(v.after.lmdbUsedBytes)} / ${mib(v.after.fileBytes)}`),
+        '-',
+        '',
+        '',
+      ],
+    );
+  }
+  if (s.restart) {
+    rows.push([
+      'archival restart, ready | first answer (median)',
+      cell(
+        s.restart,
+        (v) =>
+          `${ms(v.medianReadyMs)} | ${ms(v.medianFirstAnswerMs)} (${int(v.height)} blocks, ${mib(v.size.lmdbUsedBytes)})`,
+      ),
+      '-',
+      '',
+      '',
+    ]);
+  }
+  return rows;
 }
 
 /** Writes latest.json and bench-<timestamp>.json into `dir`; returns both paths. */

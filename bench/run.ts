@@ -10,9 +10,12 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { locateAnvil, startAnvil } from './anvil.js';
 import { measureAnvilColdStart, measureShadeboxColdStart } from './metrics/cold-start.js';
+import { HISTORY_DEFAULTS, measureHistoricalReads } from './metrics/history.js';
 import { readMemory } from './metrics/memory.js';
 import { measureNoopNodeServer } from './metrics/noop-baseline.js';
 import { getBalanceBody, measureReadThroughput, viewAccountBody } from './metrics/read-throughput.js';
+import { measureRestart } from './metrics/restart.js';
+import { measureStoreSize } from './metrics/store-size.js';
 import { measureAnvilTransfers, measureShadeboxTransfers } from './metrics/transfers.js';
 import { type BenchOptions, parseOptions, USAGE } from './options.js';
 import { installCleanup, killAllChildren } from './processes.js';
@@ -107,6 +110,42 @@ async function benchShadebox(options: BenchOptions, results: ServerResults): Pro
   return profiles.map((f) => summarizeProfile(f, REPO_ROOT)).filter((p) => p.projectByTotal.length > 0);
 }
 
+/**
+ * The opt-in Shadebox-only metrics, each on its own archival node with an LMDB home (anvil has no
+ * equivalent): historical reads, store growth per 10,000 transfers, restart with 100,000 blocks.
+ */
+async function benchShadeboxArchival(options: BenchOptions, results: ServerResults): Promise<void> {
+  if (options.phases.has('history')) {
+    progress(
+      `Shadebox: archival chain of > ${HISTORY_DEFAULTS.depth} blocks, then view_account at head − ${HISTORY_DEFAULTS.depth} vs head`,
+    );
+    results.history = await attempt('Shadebox historical reads', () =>
+      measureHistoricalReads(options.launcher, {
+        ...HISTORY_DEFAULTS,
+        concurrency: options.concurrency,
+        warmupMs: options.warmupMs,
+        durationMs: options.durationMs,
+      }),
+    );
+  }
+  if (options.phases.has('store-size')) {
+    progress('Shadebox: archival store size before and after 10,000 transfers');
+    results.storeSize = await attempt('Shadebox store size', () =>
+      measureStoreSize(options.launcher, {
+        transfers: 10_000,
+        signers: options.concurrency,
+        timeoutMs: 300_000,
+      }),
+    );
+  }
+  if (options.phases.has('restart')) {
+    progress('Shadebox: restart of an archival home with 100,000 blocks (built first when missing)');
+    results.restart = await attempt('Shadebox restart', () =>
+      measureRestart(options.launcher, { blocks: 100_000, runs: 3, progress }),
+    );
+  }
+}
+
 async function benchAnvil(options: BenchOptions, path: string, results: ServerResults): Promise<void> {
   const load = {
     concurrency: options.concurrency,
@@ -185,6 +224,7 @@ async function main(): Promise<number> {
   let profiles: ProfileSummary[] = [];
   try {
     profiles = await benchShadebox(options, shadebox);
+    await benchShadeboxArchival(options, shadebox);
   } catch (error) {
     progress(`Shadebox server failed: ${(error as Error).message}`);
     shadebox.read ??= { error: (error as Error).message };
@@ -241,7 +281,14 @@ async function main(): Promise<number> {
     `\nJSON: ${relative(process.cwd(), paths.latest)} (and ${relative(process.cwd(), paths.stamped)})`,
   );
   clearTimeout(deadline);
-  const failed = [shadebox.coldStart, shadebox.read, shadebox.transfers].some((r) => r && 'error' in r);
+  const failed = [
+    shadebox.coldStart,
+    shadebox.read,
+    shadebox.transfers,
+    shadebox.history,
+    shadebox.storeSize,
+    shadebox.restart,
+  ].some((r) => r && 'error' in r);
   return failed ? 1 : 0;
 }
 

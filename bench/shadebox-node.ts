@@ -47,6 +47,13 @@ export interface StartShadeboxOptions {
   /** Write a V8 CPU profile of the server into this directory (node --cpu-prof). */
   cpuProfileDir?: string;
   timeoutMs?: number;
+  /**
+   * Run on an LMDB home in this directory (`--home DIR`, created on first start, kept afterwards) instead of
+   * `--memory`. Not with the `script` launcher.
+   */
+  home?: string;
+  /** `--archival`: keep all history (no garbage collection). */
+  archival?: boolean;
 }
 
 export function cliAvailable(): boolean {
@@ -63,6 +70,9 @@ export function shadeboxCommand(options: StartShadeboxOptions): {
   const env: NodeJS.ProcessEnv = { ...process.env, SHADEBOX_LOG: process.env.SHADEBOX_LOG ?? 'warn' };
   delete env.SHADEBOX_FROM_SOURCE;
   if (options.launcher === 'script') {
+    if (options.home !== undefined || options.archival) {
+      throw new Error('the script launcher runs in memory only: use --launcher cli or cli-source');
+    }
     return {
       command: process.execPath,
       args: ['--conditions=source', '--import', 'tsx', ...flags, SERVER_SCRIPT],
@@ -72,7 +82,16 @@ export function shadeboxCommand(options: StartShadeboxOptions): {
   if (options.launcher === 'cli-source') env.SHADEBOX_FROM_SOURCE = '1';
   return {
     command: process.execPath,
-    args: [...flags, CLI_BIN, 'node', '--memory', '--rpc-port', '0', '--json'],
+    args: [
+      ...flags,
+      CLI_BIN,
+      'node',
+      ...(options.home === undefined ? ['--memory'] : ['--home', options.home]),
+      ...(options.archival ? ['--archival'] : []),
+      '--rpc-port',
+      '0',
+      '--json',
+    ],
     env,
   };
 }

@@ -15,21 +15,28 @@ export interface ReadThroughputOptions {
   durationMs: number;
 }
 
-/** Drives `body` (a prepared JSON-RPC request) at `url` and counts well-formed results. */
+/**
+ * Drives `body` (a prepared JSON-RPC request) at `url` and counts well-formed results. Given several bodies,
+ * the workers take them in turn, in the order given (one shared counter), so a request repeats only after all
+ * the others were sent.
+ */
 export async function measureReadThroughput(
   url: string,
   pid: number,
-  body: string,
+  body: string | readonly string[],
   options: ReadThroughputOptions,
 ): Promise<LoadResult> {
   const clients = new RawHttpClients(url, options.concurrency);
-  const request = clients.jsonPost(body);
+  const requests = (typeof body === 'string' ? [body] : body).map((b) => clients.jsonPost(b));
+  let next = 0;
   try {
     return await runClosedLoop({
       ...options,
       drainTimeoutMs: 5000,
       probes: serverProbes(pid),
       operation: async (worker) => {
+        const request = requests[next];
+        next = (next + 1) % requests.length;
         const { status, body } = await clients.request(worker, request);
         const message = JSON.parse(body.toString('utf8')) as { result?: unknown; error?: unknown };
         if (status !== 200 || message.result === undefined) {

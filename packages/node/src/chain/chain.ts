@@ -67,6 +67,8 @@ const HEAD_KEY = metaKey('head');
 export const EARLIEST_KEY = metaKey('earliest');
 /** Recent outcomes, transactions and receipts kept parsed in memory (each kind). */
 const RECENT_RECORDS = 8192;
+/** Parsed block records kept in memory. */
+const RECENT_BLOCKS = 1024;
 
 export interface ChainOptions {
   store: KeyValueStore;
@@ -209,7 +211,23 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     const cached = this.recent.get(height);
     if (cached) return cached;
     const hash = this.store.get(Col.BlockHeight, heightKey(height));
-    return hash ? this.storedBlockByHashBytes(hash) : undefined;
+    const record = hash ? this.storedBlockByHashBytes(hash) : undefined;
+    if (record) this.rememberBlock(record);
+    return record;
+  }
+
+  /** Keeps a parsed block record for later reads (historical queries read the same blocks again and again);
+   * the least recently stored goes first once there are RECENT_BLOCKS. */
+  private rememberBlock(record: BlockRecord): void {
+    this.recent.delete(record.height);
+    this.recent.set(record.height, record);
+    this.recentHeights.set(record.hash, record.height);
+    if (this.recent.size > RECENT_BLOCKS) {
+      const oldest = this.recent.keys().next().value as number;
+      const evicted = this.recent.get(oldest);
+      this.recent.delete(oldest);
+      if (evicted) this.recentHeights.delete(evicted.hash);
+    }
   }
 
   blockByHash(hash: string): BlockRecord | undefined {
@@ -220,11 +238,18 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
       return undefined;
     }
     if (bytes.length !== 32) return undefined;
+    const height = this.recentHeights.get(hash);
+    const cached = height === undefined ? undefined : this.recent.get(height);
+    if (cached && cached.hash === hash) return cached.height >= this.servedFrom ? cached : undefined;
     return this.blockByHashBytes(bytes);
   }
 
+  /** Heights of the blocks in `recent`, by hash. */
+  private readonly recentHeights = new Map<string, number>();
+
   private blockByHashBytes(hash: Uint8Array): BlockRecord | undefined {
     const record = this.storedBlockByHashBytes(hash);
+    if (record) this.rememberBlock(record);
     return record && record.height >= this.servedFrom ? record : undefined;
   }
 
@@ -563,8 +588,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
   private advanceHead(record: BlockRecord, results: ChunkResult[]): void {
     this.headRecord = record;
     this.incoming = results.map((r) => r.outgoingReceipts);
-    this.recent.set(record.height, record);
-    if (this.recent.size > 64) this.recent.delete(Math.min(...this.recent.keys()));
+    this.rememberBlock(record);
     this.emit('block', record);
   }
 
@@ -587,8 +611,9 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     this.recentOutcomes.clear();
     this.recentReceipts.clear();
     this.recent.clear();
+    this.recentHeights.clear();
     this.loadHead(height);
-    this.recent.set(height, this.headRecord);
+    this.rememberBlock(this.headRecord);
   }
 
   // ---- genesis and restart -------------------------------------------------------------------------------
@@ -709,7 +734,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     this.store.commit(batch);
     this.genesisRecord = record;
     this.headRecord = record;
-    this.recent.set(height, record);
+    this.rememberBlock(record);
     this.incoming = [];
   }
 
