@@ -89,7 +89,7 @@ export interface ProducedBlock {
   included: Uint8Array[];
 }
 
-export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
+export class Chain extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRecord] }> {
   readonly state: VersionedState;
   readonly genesis: GenesisConfig;
   readonly numShards: number;
@@ -614,6 +614,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord] }> {
     this.recentHeights.clear();
     this.loadHead(height);
     this.rememberBlock(this.headRecord);
+    this.emit('rewind', this.headRecord);
   }
 
   // ---- genesis and restart -------------------------------------------------------------------------------

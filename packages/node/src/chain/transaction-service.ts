@@ -40,6 +40,14 @@ export class TransactionService {
     private readonly pool: TxPool,
   ) {
     chain.on('block', () => this.release());
+    // A revert may have removed transactions someone waits on: forget what was learnt about them; it is
+    // learnt again (hasActiveWaiters, release) from the reverted chain and the emptied pool.
+    chain.on('rewind', () => {
+      for (const w of this.waiters) {
+        w.known = false;
+        w.includedHeight = undefined;
+      }
+    });
   }
 
   /** Whether someone waits on a transaction the chain knows of (so blocks should keep coming). */
