@@ -109,20 +109,36 @@ async function route(
       send(res, { status: 400, contentType: 'text/plain; charset=utf-8', body: 'Content type error' });
       return;
     }
-    const body = await readBody(req, maxBody);
-    if (typeof body !== 'string') {
-      // actix-web's JsonPayloadError::OverflowKnownLength / Overflow.
-      send(res, {
-        status: 413,
-        contentType: 'text/plain; charset=utf-8',
-        body:
-          body.declared !== undefined
-            ? `JSON payload (${body.declared} bytes) is larger than allowed (limit: ${maxBody} bytes).`
-            : `JSON payload has exceeded limit (${maxBody} bytes).`,
-      });
-      return;
-    }
-    send(res, await handleJsonRpc(ctx, body, (e) => log.error({ err: e }, 'rpc method failed')));
+    // Callbacks rather than awaits: a read is answered in the turn its body arrives.
+    readBody(req, maxBody, (body) => {
+      if (typeof body !== 'string') {
+        // actix-web's JsonPayloadError::OverflowKnownLength / Overflow.
+        send(res, {
+          status: 413,
+          contentType: 'text/plain; charset=utf-8',
+          body:
+            body.declared !== undefined
+              ? `JSON payload (${body.declared} bytes) is larger than allowed (limit: ${maxBody} bytes).`
+              : `JSON payload has exceeded limit (${maxBody} bytes).`,
+        });
+        return;
+      }
+      const answer = handleJsonRpc(ctx, body, (e) => log.error({ err: e }, 'rpc method failed'));
+      if (answer instanceof Promise) {
+        answer.then(
+          (a) => send(res, a),
+          (error) => {
+            log.error({ err: error }, 'rpc request failed');
+            if (!res.headersSent)
+              send(res, {
+                status: 500,
+                contentType: 'text/plain; charset=utf-8',
+                body: 'Internal Server Error',
+              });
+          },
+        );
+      } else send(res, answer);
+    });
     return;
   }
   const head = method === 'HEAD';
@@ -163,31 +179,38 @@ function isJsonContentType(header: string | undefined): boolean {
 }
 
 /** The body as text, or `{declared}` when it is longer than `max` bytes (the rest is not kept). */
-function readBody(req: IncomingMessage, max: number): Promise<string | { declared?: number }> {
+function readBody(
+  req: IncomingMessage,
+  max: number,
+  onBody: (body: string | { declared?: number }) => void,
+): void {
   const header = req.headers['content-length'];
   const declared = header === undefined ? undefined : Number(header);
   if (declared !== undefined && declared > max) {
     req.resume();
-    return Promise.resolve({ declared });
+    onBody({ declared });
+    return;
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (chunk: Buffer) => {
-      if (over) return;
-      size += chunk.length;
-      if (size > max) {
-        over = true;
-        chunks.length = 0;
-        resolve({});
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!over) resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    req.on('error', reject);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  req.on('data', (chunk: Buffer) => {
+    if (over) return;
+    size += chunk.length;
+    if (size > max) {
+      over = true;
+      chunks.length = 0;
+      onBody({});
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (over) return;
+    onBody(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+  });
+  // A client that goes away mid-body: nothing to answer (and an unhandled 'error' would end the process).
+  req.on('error', () => {
+    over = true;
   });
 }

@@ -31,11 +31,15 @@ function envelope(id: unknown, key: 'result' | 'error', payload: string): string
   return `{"jsonrpc":"2.0","${key}":${payload},"id":${JSON.stringify(id ?? null)}}`;
 }
 
-export async function handleJsonRpc(
+/**
+ * Answers one JSON-RPC request body. Synchronous when the method is (reads, cached answers); a promise only for
+ * methods that wait (transactions), so the read path costs no extra turns of the event loop.
+ */
+export function handleJsonRpc(
   ctx: RpcContext,
   body: string,
   onError?: (e: unknown) => void,
-): Promise<HttpAnswer> {
+): HttpAnswer | Promise<HttpAnswer> {
   let message: unknown;
   try {
     message = JSON.parse(body);
@@ -51,38 +55,46 @@ export async function handleJsonRpc(
   if (!method) return errorAnswer(m.id, methodNotFound(m.method), params, ctx);
 
   const head = ctx.chain.head;
-  const headHeight = head.height;
   const cacheKey =
     ctx.readCache && CACHEABLE_METHODS.has(m.method) ? ReadCache.keyOf(m.method, params) : undefined;
   if (cacheKey !== undefined) {
     const hit = ctx.readCache!.get(cacheKey, head.hash);
-    if (hit)
-      return {
-        status: hit.status,
-        contentType: 'application/json',
-        body: envelope(m.id, hit.key, hit.payload),
-      };
+    if (hit) return answerOf(m.id, hit);
   }
-  let answer: CachedAnswer;
-  try {
-    const result = await method(ctx, params);
+
+  const done = (result: unknown): HttpAnswer => {
     const text =
       result !== null && typeof result === 'object' && 'rawJson' in result
         ? (result as { rawJson: string }).rawJson
         : stringifyJson(result);
-    answer = { status: 200, key: 'result', payload: text };
-  } catch (e) {
+    return finish({ status: 200, key: 'result', payload: text });
+  };
+  const failed = (e: unknown): HttpAnswer => {
     if (!(e instanceof RpcError)) {
       onError?.(e);
       return errorAnswer(m.id, internalError(e instanceof Error ? e.message : String(e)), params, ctx);
     }
-    answer = { status: httpStatusOf(e, params, headHeight), key: 'error', payload: errorJson(e) };
+    return finish({ status: httpStatusOf(e, params, head.height), key: 'error', payload: errorJson(e) });
+  };
+  const finish = (answer: CachedAnswer): HttpAnswer => {
+    if (cacheKey !== undefined) ctx.readCache!.set(cacheKey, head.hash, answer);
+    return answerOf(m.id, answer);
+  };
+
+  let out: unknown;
+  try {
+    out = method(ctx, params);
+  } catch (e) {
+    return failed(e);
   }
-  if (cacheKey !== undefined) ctx.readCache!.set(cacheKey, head.hash, answer);
+  return out instanceof Promise ? out.then(done, failed) : done(out);
+}
+
+function answerOf(id: unknown, answer: CachedAnswer): HttpAnswer {
   return {
     status: answer.status,
     contentType: 'application/json',
-    body: envelope(m.id, answer.key, answer.payload),
+    body: envelope(id, answer.key, answer.payload),
   };
 }
 
