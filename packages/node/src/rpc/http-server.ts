@@ -4,8 +4,9 @@
  * they are read whole. CORS is open, as nearcore's default `cors_allowed_origins: ["*"]`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import type { Logger } from '../logger.js';
+import { createFastPathServer } from './fast-path-server.js';
 import { type HttpAnswer, handleJsonRpc } from './jsonrpc.js';
 import { health, networkInfo, status } from './methods/node-info.js';
 import type { RpcContext } from './rpc-context.js';
@@ -45,25 +46,61 @@ export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions)
     });
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
+  // node:http listens on a private loopback port; the public port is the fast path, which relays to it every
+  // request it does not answer itself (rpc/fast-path-server.ts).
+  await listen(server, 0, '127.0.0.1');
+  const fallbackPort = (server.address() as AddressInfo).port;
+  const sockets = new Set<Socket>();
+  const front = createFastPathServer(
+    (body) => {
+      counters.requests++;
+      return handleJsonRpc(ctx, body, (e) => options.log.error({ err: e }, 'rpc method failed'));
+    },
+    Object.entries(CORS)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join(''),
+    { port: () => fallbackPort },
+    (error) => {
+      counters.errors++;
+      options.log.error({ err: error }, 'rpc request failed');
+    },
+  );
+  front.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
   });
-  const address = server.address() as AddressInfo;
+  try {
+    await listen(front, options.port, options.host);
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
+  const address = front.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   ctx.rpcAddr = `${host}:${address.port}`;
   return {
     url: `http://${host}:${address.port}`,
     address,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async () => {
+      const closed = Promise.all([
+        new Promise<void>((resolve) => front.close(() => resolve())),
+        new Promise<void>((resolve) => server.close(() => resolve())),
+      ]);
+      for (const socket of sockets) socket.destroy();
+      server.closeAllConnections();
+      await closed;
+    },
   };
+}
+
+function listen(server: NetServer, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 /** CORS headers go only to requests that carry an `Origin` (browsers always send one cross-origin), as
