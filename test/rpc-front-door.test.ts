@@ -193,6 +193,17 @@ describe('RPC front door', () => {
     plain.socket.destroy();
   });
 
+  it('hands a request with bare LF line endings to node:http, which refuses it', async () => {
+    const r = await open(node.rpcUrl);
+    r.socket.write('POST / HTTP/1.1\nHost: x\nContent-Type: application/json\nContent-Length: 2\n\n{}');
+    const answer = await Promise.race([
+      r.next().then((a) => a.status),
+      new Promise<string>((resolve) => r.socket.once('close', () => resolve('closed'))),
+    ]);
+    assert.ok(answer === 400 || answer === 'closed', `answered ${answer}`);
+    r.socket.destroy();
+  });
+
   it('survives clients that vanish mid-request and keeps serving', async () => {
     for (let i = 0; i < 20; i++) {
       const r = await open(node.rpcUrl);

@@ -106,6 +106,7 @@ describe('parseSimpleRequest', () => {
       ['odd connection', simple(['Connection: upgrade'])],
       ['header without colon', simple(['Broken header'])],
       ['huge head', Buffer.from(`POST / HTTP/1.1\r\nX: ${'a'.repeat(9000)}`)],
+      ['bare LF', Buffer.from('POST / HTTP/1.1\nHost: x\n')],
     ];
     for (const [name, bytes] of other) assert.equal(parseSimpleRequest(bytes), 'other', name);
   });

@@ -12,6 +12,9 @@ import type { HttpAnswer } from './jsonrpc.js';
 /** Requests larger than this (head or body) go to `node:http`, which enforces the real limits. */
 const MAX_HEAD_BYTES = 8 * 1024;
 const MAX_BODY_BYTES = 1024 * 1024;
+/** A request still incomplete this long after its first byte is dropped with its connection (node:http's
+ * `headersTimeout` is 60 s too). */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 export type FastHandler = (body: string) => HttpAnswer | Promise<HttpAnswer>;
 
@@ -28,7 +31,12 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 /** A complete simple request at the start of `buf`, 'incomplete' to wait for more bytes, or 'other'. */
 export function parseSimpleRequest(buf: Buffer): SimpleRequest | 'incomplete' | 'other' {
   const headEnd = buf.indexOf(HEAD_END);
-  if (headEnd < 0) return buf.length > MAX_HEAD_BYTES ? 'other' : 'incomplete';
+  if (headEnd < 0) {
+    // A bare LF anywhere (not part of CRLF) is not this parser's business: node:http answers it.
+    for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1))
+      if (i === 0 || buf[i - 1] !== 13) return 'other';
+    return buf.length > MAX_HEAD_BYTES ? 'other' : 'incomplete';
+  }
   if (headEnd > MAX_HEAD_BYTES) return 'other';
   const head = buf.toString('latin1', 0, headEnd);
   const lines = head.split('\r\n');
@@ -117,6 +125,7 @@ export function createFastPathServer(
   return createServer((socket) => {
     socket.setNoDelay(true);
     let pending: Buffer | undefined;
+    let pendingSince = 0;
     let busy = false;
     let relayed = false;
 
@@ -145,12 +154,16 @@ export function createFastPathServer(
     const drain = () => {
       while (!busy && !relayed && pending && pending.length > 0) {
         const request = parseSimpleRequest(pending);
-        if (request === 'incomplete') return;
+        if (request === 'incomplete') {
+          if (Date.now() - pendingSince > REQUEST_TIMEOUT_MS) socket.destroy();
+          return;
+        }
         if (request === 'other') {
           relay();
           return;
         }
         pending = request.rest.length > 0 ? request.rest : undefined;
+        pendingSince = Date.now();
         let answer: HttpAnswer | Promise<HttpAnswer>;
         try {
           answer = handle(request.body);
@@ -183,6 +196,7 @@ export function createFastPathServer(
     };
 
     const onData = (chunk: Buffer) => {
+      if (!pending) pendingSince = Date.now();
       pending = pending ? Buffer.concat([pending, chunk]) : chunk;
       drain();
     };
