@@ -32,8 +32,8 @@ Options:
                     the node keeps its full history; the regular endpoint answers old heights as a regular
                     node does (GARBAGE_COLLECTED_BLOCK, UNKNOWN_BLOCK), the archival one serves them
   --block-time MS   make one block every MS milliseconds
-  --manual          make no blocks on its own: only on request through the node's programmatic API
-                    (no RPC method asks for blocks yet)
+  --manual          make no blocks on its own: only on request (RPC sandbox_produce_blocks or
+                    sandbox_fast_forward, see docs/dev-controls.md)
   --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
   --json            print exactly one JSON line on stdout when ready, and nothing else on stdout:
                     {"event":"ready","rpcUrl":...,"chainId":...,"home":...,"accounts":[{"accountId":
