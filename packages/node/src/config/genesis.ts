@@ -12,8 +12,7 @@
  * protocol treasury. nearcore also adds an account `near` whose key is derived from the public seed "near";
  * we leave that account out (a key anyone can derive), so the validator holds the whole supply.
  */
-import { createHash } from 'node:crypto';
-import { isValidAccountId, parsePublicKey } from '@shadebox/primitives';
+import { isValidAccountId, parsePublicKey, accountIdToShardId as shardOfAccount } from '@shadebox/primitives';
 import { PROTOCOL_VERSION, type RuntimeConfig } from './runtime-config.js';
 
 /** One NEAR in yoctoNEAR. */
@@ -193,10 +192,7 @@ export function parseGenesisTime(text: string): bigint {
  * `num_shards`.
  */
 export function accountIdToShardId(layout: ShardLayout, accountId: string): number {
-  const numShards = BigInt(layout.V0.num_shards);
-  if (numShards < 1n) throw new RangeError('num_shards must be at least 1');
-  const hash = createHash('sha256').update(accountId, 'utf8').digest();
-  return Number(hash.readBigUInt64LE(0) % numShards);
+  return shardOfAccount(accountId, layout.V0.num_shards);
 }
 
 /** `get_num_seats_per_shard` (core/primitives/src/utils.rs): seats spread evenly, at least one per shard. */
