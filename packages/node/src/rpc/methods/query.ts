@@ -13,7 +13,6 @@ import {
   base64Decode,
   base64Encode,
   decodeAccessKey,
-  decodePublicKey,
   isValidAccountId,
   parsePublicKey,
   publicKeyToString,
@@ -22,12 +21,12 @@ import {
 import { accountToView, decodeAccount } from '../../state/account.js';
 import {
   accessKeyKey,
-  accessKeyPrefix,
   accountKey,
   contractCodeKey,
   contractDataPrefix,
   keySuffix,
 } from '../../state/state-keys.js';
+import { listAccessKeys } from '../../state/typed-state.js';
 import { type BlockReference, notFoundText, parseBlockReference, resolveBlock } from '../block-reference.js';
 import { failParse, objectParams, type Params, requireString, typeName } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
@@ -101,10 +100,9 @@ export function query(ctx: RpcContext, params: unknown) {
       return { ...accessKeyToView(decodeAccessKey(bytes)), ...at };
     }
     case 'view_access_key_list': {
-      const prefix = accessKeyPrefix(accountId);
-      const keys = state.scan(prefix).map(({ key, value }) => ({
-        public_key: publicKeyToString(decodePublicKey(keySuffix(key, prefix))),
-        access_key: accessKeyToView(decodeAccessKey(value)),
+      const keys = listAccessKeys(state, accountId).map(({ publicKey, accessKey }) => ({
+        public_key: publicKeyToString(publicKey),
+        access_key: accessKeyToView(accessKey),
       }));
       return { keys, ...at };
     }
