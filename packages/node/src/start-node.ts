@@ -93,7 +93,7 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
     chain = new Chain({
       store,
       genesis: home.genesis,
-      params: runtimeParamsFrom(runtimeConfig),
+      params: runtimeParamsFrom(runtimeConfig, home.genesis.chain_id),
       validatorKey: KeyPair.fromString(home.validatorKey.secret_key),
       validatorAccountId: home.validatorKey.account_id,
     });

@@ -328,6 +328,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRe
     const timestampNs = maxBigint(options.timestampNs ?? this.now(), BigInt(prev.timestampNs) + 1n);
     const gasPrice = BigInt(prev.gasPrice);
     const epoch = this.epochOf(height);
+    const randomValue = sha256(combineHash(base58Decode(prev.randomValue), heightKey(height)));
     const context: BlockContext = {
       height: BigInt(height),
       blockHash: new Uint8Array(32),
@@ -335,6 +336,9 @@ export class Chain extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRe
       timestampNs,
       epochLength: BigInt(this.genesis.epoch_length),
       minimumStake: this.minimumStake(),
+      randomValue,
+      epochHeight: BigInt(epoch.epochHeight),
+      validatorStakes: this.validatorStakes(),
     };
     const stakeReturns = this.validatorAccountsUpdateFor(height);
 
@@ -411,7 +415,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRe
       outcomeRoot: base58Encode(merkleRoot(chunkFields.map((f) => base58Decode(f.outcomeRoot)))),
       chunksIncluded: this.numShards,
       timestampNs,
-      randomValue: base58Encode(sha256(combineHash(base58Decode(prev.randomValue), heightKey(height)))),
+      randomValue: base58Encode(randomValue),
       validatorProposals: chunkFields.flatMap((f) => f.validatorProposals),
       chunkMask: chunkFields.map(() => true),
       gasPrice: nextGasPrice(this.genesis, gasPrice, gasUsed, gasLimit),
@@ -807,6 +811,13 @@ export class Chain extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRe
 
   /** The smallest stake a Stake action may ask for: the seat price of the (fixed, genesis) validator set
    * divided by `minimum_stake_divisor` (chain/validator-stakes.ts). */
+  /** The validators' stakes as the epoch manager sees them (the fixed genesis set). */
+  validatorStakes(): ReadonlyMap<string, bigint> {
+    this.stakesCache ??= new Map(this.genesis.validators.map((v) => [v.account_id, BigInt(v.amount)]));
+    return this.stakesCache;
+  }
+  private stakesCache: Map<string, bigint> | undefined;
+
   minimumStake(): bigint {
     return minimumStake(this.genesis);
   }

@@ -2,6 +2,7 @@
  * What executing the actions of one receipt produced.
  */
 import type { Receipt } from '@shadebox/primitives';
+import type { ReturnData } from '../vm/vm-context.js';
 
 export interface ValidatorProposal {
   accountId: string;
@@ -18,8 +19,20 @@ export interface ActionResult {
   newReceipts: Receipt[];
   logs: string[];
   validatorProposals: ValidatorProposal[];
+  /** Gas burnt inside contract code (30% of it rewards the contract account). */
+  gasBurntForFunctionCall: bigint;
+  /** What the last function call returned; a receipt index points into `newReceipts`. */
+  returnData: ReturnData;
 }
 
 export function emptyActionResult(): ActionResult {
-  return { gasBurnt: 0n, gasUsed: 0n, newReceipts: [], logs: [], validatorProposals: [] };
+  return {
+    gasBurnt: 0n,
+    gasUsed: 0n,
+    newReceipts: [],
+    logs: [],
+    validatorProposals: [],
+    gasBurntForFunctionCall: 0n,
+    returnData: { kind: 'None' },
+  };
 }

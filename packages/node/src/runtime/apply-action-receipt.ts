@@ -6,7 +6,8 @@
  * the lower of that and the block's price, and the difference is refunded to the signer, less the
  * `account_creation_charge` when the receipt created an account.
  */
-import type { ActionReceipt, Receipt } from '@shadebox/primitives';
+import { type ActionReceipt, base58Encode, type Receipt } from '@shadebox/primitives';
+import { getReceivedData, removeReceivedData } from '../state/receipt-state.js';
 import type { StateUpdate } from '../state/state-update.js';
 import { insufficientStorageStake } from '../state/storage-usage.js';
 import {
@@ -16,6 +17,7 @@ import {
   setAccessKey,
   setAccount,
 } from '../state/typed-state.js';
+import type { PromiseResult } from '../vm/receipt-manager.js';
 import { type ActionResult, emptyActionResult } from './action-result.js';
 import type { ActionContext } from './actions/action-context.js';
 import { addKey } from './actions/add-key.js';
@@ -41,12 +43,21 @@ import type { BlockContext, RuntimeParams } from './runtime-context.js';
 
 export interface ReceiptExecution {
   result: ActionResult;
+  /** The outcome's status (nearcore `ExecutionStatus`). */
+  status: ReceiptStatus;
   failure: ActionFailure | undefined;
   /** What the outcome reports as burnt. */
   tokensBurnt: bigint;
   /** Burnt but not part of the outcome's tokens_burnt (a refund that could not be delivered). */
   otherBurnt: bigint;
+  /** Paid back out of the burnt tokens to the contract account (the function-call reward). */
+  contractReward: bigint;
 }
+
+export type ReceiptStatus =
+  | { kind: 'Value'; value: Uint8Array }
+  | { kind: 'ReceiptIndex'; index: number }
+  | { kind: 'Failure'; failure: ActionFailure };
 
 type ActionReceiptOf = Receipt & {
   receipt: { kind: 'Action' } & ActionReceipt & { isPromiseYield: boolean };
@@ -61,6 +72,15 @@ export function applyActionReceipt(
   const actionReceipt = receipt.receipt;
   const accountId = receipt.receiverId;
   const isRefund = isRefundReceipt(receipt);
+  // The data this receipt waited for becomes its promise results, and leaves the state.
+  const promiseResults: PromiseResult[] = actionReceipt.inputDataIds.map((dataId) => {
+    const received = getReceivedData(state, accountId, dataId);
+    if (!received) throw new Error(`received data ${base58Encode(dataId)} should be in the state`);
+    removeReceivedData(state, accountId, dataId);
+    return received.data === null ? { kind: 'Failed' } : { kind: 'Successful', data: received.data };
+  });
+  const receiptHash = base58Encode(receipt.receiptId);
+  state.commit({ type: 'action_receipt_processing_started', receipt_hash: receiptHash });
   const existing = getAccount(state, accountId);
   const account = { current: existing ? { ...existing } : undefined };
   const result = emptyActionResult();
@@ -91,7 +111,7 @@ export function applyActionReceipt(
       checkAccountExistence(action, account.current, accountId, actions.length === 1, isRefund);
       checkActorPermissions(action, account.current, actorId, accountId);
       const existedBefore = account.current !== undefined;
-      applyAction(ctx, i);
+      applyAction(ctx, i, promiseResults);
       if (!existedBefore && account.current) actorId = accountId;
     } catch (e) {
       if (!(e instanceof ActionFailure)) throw e;
@@ -115,14 +135,27 @@ export function applyActionReceipt(
     if (account.current) setAccount(state, accountId, account.current);
     else if (existing) removeAccountRecords(state, accountId);
     if (isRefund && actionReceipt.signerId === accountId) refundAllowance(state, receipt);
+    state.commit({ type: 'receipt_processing', receipt_hash: receiptHash });
   }
+  const status: ReceiptStatus = failure
+    ? { kind: 'Failure', failure }
+    : result.returnData.kind === 'ReceiptIndex'
+      ? { kind: 'ReceiptIndex', index: result.returnData.index }
+      : { kind: 'Value', value: result.returnData.kind === 'Value' ? result.returnData.value : EMPTY };
 
   if (isRefund) {
     // Refunds are free: they burn no gas (nearcore zeroes `gas_burnt` for receipts from `system`, so the
     // outcome and the chunk's gas_used show 0), are never refunded, and one that fails burns its amount.
     result.gasBurnt = 0n;
     result.gasUsed = 0n;
-    return { result, failure, tokensBurnt: 0n, otherBurnt: failure ? totalDeposit(actions) : 0n };
+    return {
+      result,
+      status,
+      failure,
+      tokensBurnt: 0n,
+      otherBurnt: failure ? totalDeposit(actions) : 0n,
+      contractReward: 0n,
+    };
   }
 
   const purchasePrice = actionReceipt.gasPrice;
@@ -151,10 +184,44 @@ export function applyActionReceipt(
     );
   }
   const tokensBurnt = burnPrice * result.gasBurnt + createAccountCharge;
-  return { result, failure, tokensBurnt, otherBurnt: 0n };
+  let contractReward = 0n;
+
+  // 30% of the gas burnt inside contract code goes to the contract account, if it still exists.
+  const [num, den] = params.burntGasReward;
+  const reward = block.gasPrice * ((result.gasBurntForFunctionCall * num) / den);
+  if (reward > 0n) {
+    const receiver = getAccount(state, accountId);
+    if (receiver) {
+      contractReward = reward;
+      setAccount(state, accountId, { ...receiver, amount: receiver.amount + reward });
+      state.commit({ type: 'action_receipt_gas_reward', receipt_hash: receiptHash });
+    }
+  }
+
+  // The result goes to whoever waits for it, or travels on with the receipt it returned.
+  if (actionReceipt.outputDataReceivers.length > 0) {
+    if (status.kind === 'ReceiptIndex') {
+      const returned = result.newReceipts[status.index].receipt;
+      if (returned.kind === 'Action') returned.outputDataReceivers.push(...actionReceipt.outputDataReceivers);
+    } else {
+      const data = status.kind === 'Value' ? status.value : null;
+      for (const r of actionReceipt.outputDataReceivers) {
+        result.newReceipts.push({
+          predecessorId: accountId,
+          receiverId: r.receiverId,
+          receiptId: new Uint8Array(32),
+          priority: 0n,
+          receipt: { kind: 'Data', dataId: r.dataId, data, isPromiseResume: false },
+        });
+      }
+    }
+  }
+  return { result, status, failure, tokensBurnt, otherBurnt: 0n, contractReward };
 }
 
-function applyAction(ctx: ActionContext, index: number): void {
+const EMPTY = new Uint8Array(0);
+
+function applyAction(ctx: ActionContext, index: number, promiseResults: PromiseResult[]): void {
   const action = ctx.actionReceipt.actions[index];
   switch (action.type) {
     case 'CreateAccount':
@@ -182,7 +249,7 @@ function applyAction(ctx: ActionContext, index: number): void {
       deployContract(ctx, action.code);
       return;
     case 'FunctionCall':
-      functionCall(ctx);
+      functionCall(ctx, action, promiseResults);
       return;
   }
 }

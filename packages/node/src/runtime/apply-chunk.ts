@@ -12,6 +12,27 @@ import {
   type Receipt,
   type SignedTransaction,
 } from '@shadebox/primitives';
+import {
+  getPendingDataCount,
+  getPostponedReceipt,
+  getPostponedReceiptId,
+  getPromiseYieldIndices,
+  getPromiseYieldReceipt,
+  getPromiseYieldTimeout,
+  getReceivedData,
+  hasPromiseYieldReceipt,
+  removePendingDataCount,
+  removePostponedReceipt,
+  removePostponedReceiptId,
+  removePromiseYieldReceipt,
+  removePromiseYieldTimeout,
+  setPendingDataCount,
+  setPostponedReceipt,
+  setPostponedReceiptId,
+  setPromiseYieldIndices,
+  setPromiseYieldReceipt,
+  setReceivedData,
+} from '../state/receipt-state.js';
 import type { StateUpdate } from '../state/state-update.js';
 import type { ValidatorProposal } from './action-result.js';
 import { applyActionReceipt } from './apply-action-receipt.js';
@@ -130,9 +151,12 @@ export function applyChunk(
 
   for (const receipt of [...localReceipts, ...incomingReceipts])
     applyReceipt(params, block, state, receipt, out);
+  resolveYieldTimeouts(block, state, out);
   return out;
 }
 
+/** Routes one incoming receipt (nearcore `process_receipt`): data is stored and may complete a postponed
+ * receipt; an action receipt runs now or waits for its data; a yield waits for its resume. */
 function applyReceipt(
   params: RuntimeParams,
   block: BlockContext,
@@ -140,17 +164,74 @@ function applyReceipt(
   receipt: Receipt,
   out: ChunkResult,
 ) {
-  if (receipt.receipt.kind !== 'Action') {
-    throw new Error('data receipts are handled by the VM layer');
+  const accountId = receipt.receiverId;
+  const inner = receipt.receipt;
+  const receiptHash = b58(receipt.receiptId);
+  if (inner.kind === 'Data') {
+    if (inner.isPromiseResume) {
+      const yielded = getPromiseYieldReceipt(state, accountId, inner.dataId);
+      // A second resume (or one after the timeout) finds nothing to wake: it is dropped.
+      if (!yielded) return;
+      removePromiseYieldReceipt(state, accountId, inner.dataId);
+      setReceivedData(state, accountId, inner.dataId, inner.data);
+      executeActionReceipt(params, block, state, yielded, out);
+      return;
+    }
+    setReceivedData(state, accountId, inner.dataId, inner.data);
+    const waitingId = getPostponedReceiptId(state, accountId, inner.dataId);
+    if (waitingId) {
+      removePostponedReceiptId(state, accountId, inner.dataId);
+      const pending = getPendingDataCount(state, accountId, waitingId) ?? 0;
+      if (pending <= 1) {
+        removePendingDataCount(state, accountId, waitingId);
+        const ready = getPostponedReceipt(state, accountId, waitingId);
+        if (!ready) throw new Error(`postponed receipt ${b58(waitingId)} should be in the state`);
+        removePostponedReceipt(state, accountId, waitingId);
+        executeActionReceipt(params, block, state, ready, out);
+        return;
+      }
+      setPendingDataCount(state, accountId, waitingId, pending - 1);
+    }
+    state.commit({ type: 'postponed_receipt', receipt_hash: receiptHash });
+    return;
   }
+  if (inner.isPromiseYield) {
+    setPromiseYieldReceipt(state, receipt as Receipt & { receipt: { kind: 'Action' } });
+    state.commit({ type: 'postponed_receipt', receipt_hash: receiptHash });
+    return;
+  }
+  let missing = 0;
+  for (const dataId of inner.inputDataIds) {
+    if (!getReceivedData(state, accountId, dataId)) {
+      missing++;
+      setPostponedReceiptId(state, accountId, dataId, receipt.receiptId);
+    }
+  }
+  if (missing === 0) {
+    executeActionReceipt(params, block, state, receipt, out);
+    return;
+  }
+  setPendingDataCount(state, accountId, receipt.receiptId, missing);
+  setPostponedReceipt(state, receipt);
+  state.commit({ type: 'postponed_receipt', receipt_hash: receiptHash });
+}
+
+function executeActionReceipt(
+  params: RuntimeParams,
+  block: BlockContext,
+  state: StateUpdate,
+  receipt: Receipt,
+  out: ChunkResult,
+) {
   const exec = applyActionReceipt(params, block, state, receipt as Parameters<typeof applyActionReceipt>[3]);
-  state.commit({ type: 'receipt_processing', receipt_hash: b58(receipt.receiptId) });
+  // Every new receipt gets an id by position; the outcome lists the action receipts among them.
   const receiptIds: Uint8Array[] = [];
   exec.result.newReceipts.forEach((created, index) => {
     created.receiptId = createReceiptIdFromReceiptId(receipt.receiptId, block.height, index);
-    receiptIds.push(created.receiptId);
+    if (created.receipt.kind === 'Action') receiptIds.push(created.receiptId);
     out.outgoingReceipts.push(created);
   });
+  const status = exec.status;
   out.outcomes.push({
     id: receipt.receiptId,
     executorId: receipt.receiverId,
@@ -158,14 +239,45 @@ function applyReceipt(
     tokensBurnt: exec.tokensBurnt,
     logs: exec.result.logs,
     receiptIds,
-    status: exec.failure
-      ? { Failure: exec.failure.toJSON() }
-      : { SuccessValue: base64Encode(new Uint8Array(0)) },
+    status:
+      status.kind === 'Failure'
+        ? { Failure: status.failure.toJSON() }
+        : status.kind === 'ReceiptIndex'
+          ? { SuccessReceiptId: exec.result.newReceipts[status.index].receiptId }
+          : { SuccessValue: base64Encode(status.value) },
     receipt,
   });
   out.gasUsed += exec.result.gasBurnt;
-  out.balanceBurnt += exec.tokensBurnt + exec.otherBurnt;
+  out.balanceBurnt += exec.tokensBurnt + exec.otherBurnt - exec.contractReward;
   if (!isRefundReceipt(receipt)) out.validatorProposals.push(...exec.result.validatorProposals);
+}
+
+/** Yields nobody resumed within `yield_timeout_length_in_blocks` get a resume without data (nearcore
+ * `resolve_promise_yield_timeouts`): their callback runs and sees the promise as failed. */
+function resolveYieldTimeouts(block: BlockContext, state: StateUpdate, out: ChunkResult): void {
+  const indices = getPromiseYieldIndices(state);
+  const initialFirst = indices.firstIndex;
+  let created = 0;
+  while (indices.firstIndex < indices.nextAvailableIndex) {
+    const entry = getPromiseYieldTimeout(state, indices.firstIndex);
+    if (!entry) throw new Error(`yield timeout #${indices.firstIndex} should be in the state`);
+    if (entry.expiresAt > block.height) break;
+    if (hasPromiseYieldReceipt(state, entry.accountId, entry.dataId)) {
+      out.outgoingReceipts.push({
+        predecessorId: entry.accountId,
+        receiverId: entry.accountId,
+        receiptId: createReceiptIdFromReceiptId(entry.dataId, block.height, created++),
+        priority: 0n,
+        receipt: { kind: 'Data', dataId: entry.dataId, data: null, isPromiseResume: true },
+      });
+    }
+    removePromiseYieldTimeout(state, indices.firstIndex);
+    indices.firstIndex += 1n;
+  }
+  if (indices.firstIndex !== initialFirst) {
+    setPromiseYieldIndices(state, indices);
+    state.commit({ type: 'updated_delayed_receipts' });
+  }
 }
 
 const b58 = (bytes: Uint8Array) => base58Encode(bytes);

@@ -3,6 +3,8 @@
  */
 
 import type { StorageUsageConfig } from '../state/storage-usage.js';
+import type { ContractCache } from '../vm/contract-cache.js';
+import type { VMConfig } from '../vm/vm-logic.js';
 import type { FeeContext } from './fees.js';
 
 export interface RuntimeLimits {
@@ -24,6 +26,12 @@ export interface RuntimeParams extends FeeContext, StorageUsageConfig {
   burntGasReward: [bigint, bigint];
   /** `account_creation_charge`: burnt (out of the gas price surplus) when a receipt creates an account. */
   accountCreationCharge: bigint;
+  /** The Wasm VM: host-function costs and limits, and prepared contracts by code hash. */
+  vm: { config: VMConfig; cache: ContractCache };
+  chainId: string;
+  /** `yield_timeout_length_in_blocks`. */
+  yieldTimeoutLength: bigint;
+  maxLengthReturnedData: number;
 }
 
 /** The block whose chunk is being applied. */
@@ -36,4 +44,9 @@ export interface BlockContext {
   epochLength: bigint;
   /** The smallest stake a Stake action may request (from the current epoch's seat price). */
   minimumStake: bigint;
+  /** 32 bytes: the block's `random_value` (contracts' random seeds derive from it). */
+  randomValue: Uint8Array;
+  epochHeight: bigint;
+  /** The current epoch's validator stakes (`validator_stake` / `validator_total_stake`). */
+  validatorStakes: ReadonlyMap<string, bigint>;
 }

@@ -15,6 +15,9 @@ export const StateColumn = {
   PostponedReceipt: 6,
   DelayedReceiptOrIndices: 7,
   ContractData: 9,
+  PromiseYieldIndices: 10,
+  PromiseYieldTimeout: 11,
+  PromiseYieldReceipt: 12,
 } as const;
 
 /** nearcore uses the column byte itself as the access-key separator and ',' for contract data. */
@@ -65,6 +68,25 @@ export function contractDataKey(accountId: string, key: Uint8Array): Uint8Array 
   const { buf, offset } = withAccount(StateColumn.ContractData, accountId, 1 + key.length);
   buf[offset] = ACCOUNT_DATA_SEPARATOR;
   buf.set(key, offset + 1);
+  return buf;
+}
+
+/** A per-account record keyed by a 32-byte id (data id or receipt id): `column ‖ account ‖ ',' ‖ id`. */
+export function accountRecordKey(column: number, accountId: string, id: Uint8Array): Uint8Array {
+  const { buf, offset } = withAccount(column, accountId, 1 + id.length);
+  buf[offset] = ACCOUNT_DATA_SEPARATOR;
+  buf.set(id, offset + 1);
+  return buf;
+}
+
+export function promiseYieldIndicesKey(): Uint8Array {
+  return Uint8Array.of(StateColumn.PromiseYieldIndices);
+}
+
+export function promiseYieldTimeoutKey(index: bigint): Uint8Array {
+  const buf = new Uint8Array(9);
+  buf[0] = StateColumn.PromiseYieldTimeout;
+  new DataView(buf.buffer).setBigUint64(1, index, true);
   return buf;
 }
 

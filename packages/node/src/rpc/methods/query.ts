@@ -31,6 +31,7 @@ import { type BlockReference, notFoundText, parseBlockReference, resolveBlock } 
 import { failParse, objectParams, type Params, requireString, typeName } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError, parseError } from '../rpc-error.js';
+import { viewCall } from './view-call.js';
 
 const REQUEST_TYPES = [
   'view_account',
@@ -110,7 +111,9 @@ export function query(ctx: RpcContext, params: unknown) {
       if (!accountBytes) throw unknownAccount(accountId, at);
       const account = decodeAccount(accountBytes);
       const codeLength = BigInt(state.get(contractCodeKey(accountId))?.length ?? 0);
-      if (account.storageUsage - codeLength > STATE_VIEW_SIZE_LIMIT) {
+      const page = fields.page!;
+      // A paged read is bounded by its limit; only a whole-state read is refused for size.
+      if (page.limit === undefined && account.storageUsage - codeLength > STATE_VIEW_SIZE_LIMIT) {
         throw handlerError(
           'TOO_LARGE_CONTRACT_STATE',
           { contract_account_id: accountId, ...at },
@@ -119,26 +122,29 @@ export function query(ctx: RpcContext, params: unknown) {
       }
       const base = contractDataPrefix(accountId);
       const prefix = new Uint8Array([...base, ...fields.prefix!]);
-      const values = state
-        .scan(prefix)
-        .map(({ key, value }) => ({ key: base64Encode(keySuffix(key, base)), value: base64Encode(value) }));
-      return { values, ...at };
+      let entries = state.scan(prefix).map(({ key, value }) => ({ key: keySuffix(key, base), value }));
+      if (page.afterKey) {
+        const after = Buffer.from(page.afterKey);
+        entries = entries.filter(({ key }) => Buffer.compare(Buffer.from(key), after) > 0);
+      }
+      const more = page.limit !== undefined && entries.length > page.limit;
+      if (page.limit !== undefined) entries = entries.slice(0, page.limit);
+      const values = entries.map(({ key, value }) => ({
+        key: base64Encode(key),
+        value: base64Encode(value),
+      }));
+      return {
+        values,
+        // This node keeps no Merkle trie, so it has no nodes to prove with (docs/deviations.md).
+        ...(page.includeProof ? { proof: [] } : {}),
+        ...(more ? { last_key: values[values.length - 1].key } : {}),
+        ...at,
+      };
     }
     case 'call_function': {
       if (!accountBytes) throw unknownAccount(accountId, at);
-      if (!state.get(contractCodeKey(accountId))) {
-        return {
-          // near-account-id's `Debug` is the quoted string, without an `AccountId(…)` wrapper.
-          error: `wasm execution failed with error: CompilationError(CodeDoesNotExist { account_id: "${accountId}" })`,
-          logs: [],
-          ...at,
-        };
-      }
-      return {
-        error: 'wasm execution failed with error: Wasm execution is not available in this build',
-        logs: [],
-        ...at,
-      };
+      const result = viewCall(ctx.chain, block, accountId, accountBytes, fields.methodName!, fields.args!);
+      return { ...result, ...at };
     }
   }
 }
@@ -148,16 +154,37 @@ function readFields(type: RequestType, p: Params) {
     case 'view_access_key':
       return { publicKey: parseKey(requireString(p, 'public_key')) };
     case 'view_state': {
-      const prefix = requireString(p, 'prefix_base64');
-      return { prefix: decodeBase64Field(prefix, 'prefix_base64') };
+      const prefix = decodeBase64Field(requireString(p, 'prefix_base64'), 'prefix_base64');
+      return { prefix, page: readPage(p, prefix) };
     }
     case 'call_function': {
-      requireString(p, 'method_name');
-      return { args: decodeBase64Field(requireString(p, 'args_base64'), 'args_base64') };
+      const methodName = requireString(p, 'method_name');
+      return { methodName, args: decodeBase64Field(requireString(p, 'args_base64'), 'args_base64') };
     }
     default:
       return {};
   }
+}
+
+/** view_state paging: `after_key_base64` (exclusive, must start with the prefix), `limit` ≥ 1, and
+ * `include_proof`. */
+function readPage(p: Params, prefix: Uint8Array) {
+  let afterKey: Uint8Array | undefined;
+  if (p.after_key_base64 !== undefined && p.after_key_base64 !== null) {
+    afterKey = decodeBase64Field(requireString(p, 'after_key_base64'), 'after_key_base64');
+    if (!Buffer.from(afterKey).subarray(0, prefix.length).equals(Buffer.from(prefix))) {
+      failParse('after_key_base64 must start with prefix_base64');
+    }
+  }
+  let limit: number | undefined;
+  if (p.limit !== undefined && p.limit !== null) {
+    if (typeof p.limit !== 'number' || !Number.isInteger(p.limit) || p.limit < 1 || p.limit > 0xffffffff) {
+      failParse(`invalid value: ${JSON.stringify(p.limit)}, expected a nonzero u32 for limit`);
+    }
+    limit = p.limit;
+  }
+  const includeProof = p.include_proof === true;
+  return { afterKey, limit, includeProof };
 }
 
 function parseKey(text: string) {

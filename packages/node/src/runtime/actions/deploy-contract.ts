@@ -1,6 +1,7 @@
 /**
  * DeployContract: stores the code under the account, sets its code hash and charges the code's bytes as
- * storage (replacing the previous code's).
+ * storage (replacing the previous code's). The code is prepared now, once per code hash: calls find it
+ * compiled, and a contract that fails preparation still deploys (its calls fail with the PrepareError).
  */
 import { sha256 } from '@shadebox/primitives';
 import { contractCodeKey } from '../../state/state-keys.js';
@@ -13,4 +14,5 @@ export function deployContract(ctx: ActionContext, code: Uint8Array): void {
   account.storageUsage = account.storageUsage - BigInt(previous?.length ?? 0) + BigInt(code.length);
   account.codeHash = sha256(code);
   ctx.state.set(key, code);
+  ctx.params.vm.cache.get(account.codeHash, () => code);
 }

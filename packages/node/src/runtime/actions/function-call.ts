@@ -1,20 +1,119 @@
 /**
- * FunctionCall: resolves the receiver's code. Without code the call fails as nearcore fails it
- * (`CompilationError.CodeDoesNotExist`). Executing Wasm is the VM's job (packages/node/src/vm, not part of
- * this build yet): until it lands, a call to deployed code fails with an explicit ExecutionError.
+ * FunctionCall (nearcore runtime/src/function_call.rs): runs the receiver's contract method with the
+ * receipt's context, charges what it burnt and used, and on success applies what it did: the new balance and
+ * storage usage, the receipts of its promises (yield timeouts queued), and its return value. On failure the
+ * receipt fails with `FunctionCallError`; logs and burnt gas stay.
  */
+import { type Action, createActionHash, createRandomSeed, type Receipt } from '@shadebox/primitives';
+import {
+  enqueuePromiseYieldTimeout,
+  getPromiseYieldIndices,
+  setPromiseYieldIndices,
+} from '../../state/receipt-state.js';
 import { contractCodeKey } from '../../state/state-keys.js';
+import type { PromiseResult } from '../../vm/receipt-manager.js';
+import { runContract } from '../../vm/run-contract.js';
+import { contractExternal } from '../contract-external.js';
 import { ActionFailure } from '../errors.js';
 import type { ActionContext } from './action-context.js';
 
-export function functionCall(ctx: ActionContext): void {
+const ZERO_HASH = new Uint8Array(32);
+
+export function functionCall(
+  ctx: ActionContext,
+  action: Extract<Action, { type: 'FunctionCall' }>,
+  promiseResults: PromiseResult[],
+): void {
+  const account = ctx.account.current!;
   const accountId = ctx.receipt.receiverId;
-  if (!ctx.state.get(contractCodeKey(accountId))) {
+  const { block, params, actionReceipt } = ctx;
+  if (Buffer.compare(account.codeHash, ZERO_HASH) === 0) {
     throw new ActionFailure({
       FunctionCallError: { CompilationError: { CodeDoesNotExist: { account_id: accountId } } },
     });
   }
-  throw new ActionFailure({
-    FunctionCallError: { ExecutionError: 'Wasm execution is not available in this build' },
+  const actionHash = createActionHash(ctx.receipt.receiptId, block.height, ctx.actionIndex);
+  const isLastAction = ctx.actionIndex === actionReceipt.actions.length - 1;
+  const out = runContract({
+    codeHash: account.codeHash,
+    code: () => ctx.state.get(contractCodeKey(accountId)),
+    method: action.methodName,
+    context: {
+      currentAccountId: accountId,
+      signerAccountId: actionReceipt.signerId,
+      signerAccountPk: actionReceipt.signerPublicKey,
+      predecessorAccountId: ctx.receipt.predecessorId,
+      input: action.args,
+      promiseResults,
+      blockHeight: block.height,
+      blockTimestamp: block.timestampNs,
+      epochHeight: block.epochHeight,
+      accountBalance: account.amount,
+      accountLockedBalance: account.locked,
+      storageUsage: account.storageUsage,
+      attachedDeposit: action.deposit,
+      prepaidGas: action.gas,
+      randomSeed: createRandomSeed(actionHash, block.randomValue),
+      isView: false,
+      outputDataReceiverCount: isLastAction ? actionReceipt.outputDataReceivers.length : 0,
+      chainId: params.chainId,
+    },
+    config: params.vm.config,
+    ext: contractExternal(ctx.state, accountId, block.validatorStakes),
+    actionHash,
+    cache: params.vm.cache,
   });
+
+  const result = ctx.result;
+  result.gasBurnt += out.burntGas;
+  result.gasUsed += out.usedGas;
+  result.gasBurntForFunctionCall += out.burntGas;
+  result.logs.push(...out.logs);
+  if (out.error) throw new ActionFailure({ FunctionCallError: out.error.outcomeJson() });
+
+  const indices = getPromiseYieldIndices(ctx.state);
+  const before = indices.nextAvailableIndex;
+  const firstNew = result.newReceipts.length;
+  for (const r of out.receipts.actionReceipts) {
+    if (r.isPromiseYield) {
+      enqueuePromiseYieldTimeout(ctx.state, indices, {
+        accountId,
+        dataId: r.inputDataIds[0],
+        expiresAt: block.height + params.yieldTimeoutLength,
+      });
+    }
+    const receipt: Receipt = {
+      predecessorId: accountId,
+      receiverId: r.receiverId,
+      receiptId: new Uint8Array(32),
+      priority: 0n,
+      receipt: {
+        kind: 'Action',
+        signerId: actionReceipt.signerId,
+        signerPublicKey: actionReceipt.signerPublicKey,
+        gasPrice: actionReceipt.gasPrice,
+        outputDataReceivers: r.outputDataReceivers,
+        inputDataIds: r.inputDataIds,
+        actions: r.actions,
+        isPromiseYield: r.isPromiseYield,
+      },
+    };
+    result.newReceipts.push(receipt);
+  }
+  for (const d of out.receipts.dataReceipts) {
+    result.newReceipts.push({
+      predecessorId: accountId,
+      receiverId: accountId,
+      receiptId: new Uint8Array(32),
+      priority: 0n,
+      receipt: { kind: 'Data', dataId: d.dataId, data: d.data, isPromiseResume: d.isPromiseResume },
+    });
+  }
+  if (indices.nextAvailableIndex !== before) setPromiseYieldIndices(ctx.state, indices);
+  account.amount = out.balance;
+  account.storageUsage = out.storageUsage;
+  result.returnData =
+    out.returnData.kind === 'ReceiptIndex'
+      ? { kind: 'ReceiptIndex', index: out.returnData.index + firstNew }
+      : out.returnData;
 }

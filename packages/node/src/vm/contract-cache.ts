@@ -1,0 +1,63 @@
+/**
+ * Prepared contracts by code hash. Preparation (validation, instrumentation, compilation) runs once per code
+ * hash — at deploy time, or on first use after a restart — and its result, failure included, is kept: nothing
+ * is recompiled per call. Bounded so a chain with many distinct contracts does not hold them all.
+ */
+import { base58Encode } from '@shadebox/primitives';
+import type { RuntimeConfig } from '../config/runtime-config.js';
+import { type PreparedContract, prepareContract } from './prepare/prepare-contract.js';
+import { PrepareError } from './vm-errors.js';
+
+export type PrepareResult = (
+  | { ok: true; contract: PreparedContract }
+  | { ok: false; error: PrepareError }
+) & {
+  /** Bytes of the original code (the loading fee is charged per byte). */
+  codeLength: number;
+};
+
+const MAX_ENTRIES = 256;
+
+export class ContractCache {
+  private readonly entries = new Map<string, PrepareResult>();
+
+  constructor(private readonly config: RuntimeConfig) {}
+
+  /** The prepared form of `code` (whose sha256 is `codeHash`). */
+  get(codeHash: Uint8Array, code: () => Uint8Array | undefined): PrepareResult | undefined {
+    const key = base58Encode(codeHash);
+    const hit = this.entries.get(key);
+    if (hit) {
+      // Refresh its place: the map's order is the eviction order.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const bytes = code();
+    if (!bytes) return undefined;
+    const result = this.prepare(bytes);
+    this.entries.set(key, result);
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    return result;
+  }
+
+  private prepare(code: Uint8Array): PrepareResult {
+    const w = this.config.wasm;
+    const codeLength = code.length;
+    try {
+      return {
+        ok: true,
+        codeLength,
+        contract: prepareContract(code, {
+          regularOpCost: w.regularOpCost,
+          linearOpBaseCost: w.linearOpBaseCost,
+          linearOpUnitCost: w.linearOpUnitCost,
+          limits: w.limits,
+        }),
+      };
+    } catch (e) {
+      if (e instanceof PrepareError) return { ok: false, error: e, codeLength };
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,384 @@
+/**
+ * Host functions for promises (nearcore logic.rs "promises API", "promise API actions", yield/resume and
+ * promise results). Creating a receipt pays its action-receipt fee (plus data-receipt fees for each
+ * dependency); each action pays its send fee now and reserves its execution fee; attached gas is reserved
+ * for the callee; attached deposits leave the call's balance.
+ */
+import type { Action } from '@shadebox/primitives';
+import { execFee, totalSendFees } from '../../runtime/fees.js';
+import { hostError } from '../vm-errors.js';
+import type { VMLogic } from '../vm-logic.js';
+
+export function promiseImports(vm: VMLogic) {
+  const fees = vm.config.fees;
+  const limits = vm.config.limits;
+  const current = vm.ctx.currentAccountId;
+
+  function pushPromise(p: (typeof vm.promises)[number]): bigint {
+    vm.promises.push(p);
+    const limit = BigInt(limits.maxPromisesPerFunctionCallAction);
+    if (BigInt(vm.promises.length) > limit)
+      throw hostError.numberPromisesExceeded(BigInt(vm.promises.length), limit);
+    return BigInt(vm.promises.length - 1);
+  }
+
+  /** The action-receipt fee, plus creation and execution of a data receipt per dependency. */
+  function payForNewReceipt(sir: boolean, dependencySir: boolean[]): void {
+    const r = fees.actionReceiptCreation;
+    const d = fees.dataReceiptCreationBase;
+    let burn = sir ? r.sendSir : r.sendNotSir;
+    for (const depSir of dependencySir) burn += (depSir ? d.sendSir : d.sendNotSir) + d.execution;
+    vm.gas.deduct(burn, burn + r.execution);
+  }
+
+  function promiseOf(idx: bigint) {
+    const p = idx < BigInt(vm.promises.length) ? vm.promises[Number(idx)] : undefined;
+    if (!p) throw hostError.invalidPromiseIndex(idx);
+    return p;
+  }
+
+  /** The receipt a promise index names, and whether it goes to the current account. */
+  function receiptOf(idx: bigint): { index: number; sir: boolean } {
+    const p = promiseOf(idx);
+    if (p.kind !== 'Receipt') throw hostError.cannotAppendActionToJointPromise();
+    return { index: p.index, sir: vm.receipts.receiverOf(p.index) === current };
+  }
+
+  function batchCreate(accountIdLen: bigint, accountIdPtr: bigint, name: string): bigint {
+    vm.payBase();
+    vm.prohibitedInView(name);
+    const accountId = vm.readAccountId(accountIdPtr, accountIdLen);
+    payForNewReceipt(accountId === current, []);
+    return pushPromise({ kind: 'Receipt', index: vm.receipts.createActionReceipt([], accountId) });
+  }
+
+  function batchThen(promiseIdx: bigint, accountIdLen: bigint, accountIdPtr: bigint, name: string): bigint {
+    vm.payBase();
+    vm.prohibitedInView(name);
+    const accountId = vm.readAccountId(accountIdPtr, accountIdLen);
+    const p = promiseOf(promiseIdx);
+    const deps = p.kind === 'Receipt' ? [p.index] : p.indices;
+    payForNewReceipt(
+      accountId === current,
+      deps.map((i) => vm.receipts.receiverOf(i) === accountId),
+    );
+    return pushPromise({ kind: 'Receipt', index: vm.receipts.createActionReceipt(deps, accountId) });
+  }
+
+  function functionCall(
+    name: string,
+    promiseIdx: bigint,
+    methodNameLen: bigint,
+    methodNamePtr: bigint,
+    argsLen: bigint,
+    argsPtr: bigint,
+    amountPtr: bigint,
+    gas: bigint,
+    weight: bigint,
+  ): void {
+    vm.payBase();
+    vm.prohibitedInView(name);
+    const amount = vm.readU128(amountPtr);
+    const methodBytes = vm.memoryOrRegister(methodNamePtr, methodNameLen);
+    if (methodBytes.length === 0) throw hostError.emptyMethodName();
+    const args = vm.memoryOrRegister(argsPtr, argsLen);
+    const { index, sir } = receiptOf(promiseIdx);
+    const bytes = BigInt(methodBytes.length + args.length);
+    vm.payActionBase(fees.functionCall, sir);
+    vm.payActionPerByte(fees.functionCallPerByte, bytes, sir);
+    vm.gas.prepay(gas);
+    vm.deductBalance(amount);
+    // Method names travel as strings; invalid UTF-8 is replaced the way Rust's lossy conversion does.
+    const methodName = Buffer.from(methodBytes).toString('utf8');
+    vm.receipts.appendFunctionCall(index, methodName, args, amount, gas, weight);
+  }
+
+  function appendWithFee(idx: bigint, action: Action): void {
+    const { index, sir } = receiptOf(idx);
+    const receiver = vm.receipts.receiverOf(index);
+    const burn = totalSendFees(vm.config.feeContext, sir, [action], receiver);
+    vm.gas.deduct(burn, burn + execFee(vm.config.feeContext, action, receiver));
+    vm.receipts.append(index, action);
+  }
+
+  return {
+    promise_create(
+      accountIdLen: bigint,
+      accountIdPtr: bigint,
+      methodNameLen: bigint,
+      methodNamePtr: bigint,
+      argsLen: bigint,
+      argsPtr: bigint,
+      amountPtr: bigint,
+      gas: bigint,
+    ): bigint {
+      const idx = batchCreate(accountIdLen, accountIdPtr, 'promise_create');
+      functionCall('promise_create', idx, methodNameLen, methodNamePtr, argsLen, argsPtr, amountPtr, gas, 0n);
+      return idx;
+    },
+    promise_then(
+      promiseIdx: bigint,
+      accountIdLen: bigint,
+      accountIdPtr: bigint,
+      methodNameLen: bigint,
+      methodNamePtr: bigint,
+      argsLen: bigint,
+      argsPtr: bigint,
+      amountPtr: bigint,
+      gas: bigint,
+    ): bigint {
+      const idx = batchThen(promiseIdx, accountIdLen, accountIdPtr, 'promise_then');
+      functionCall('promise_then', idx, methodNameLen, methodNamePtr, argsLen, argsPtr, amountPtr, gas, 0n);
+      return idx;
+    },
+    promise_and(promiseIdxPtr: bigint, promiseIdxCount: bigint): bigint {
+      vm.payBase();
+      vm.prohibitedInView('promise_and');
+      vm.gas.payBase(vm.costs.promise_and_base);
+      const memoryLen = promiseIdxCount * 8n;
+      if (memoryLen > (1n << 64n) - 1n) throw hostError.integerOverflow();
+      vm.gas.payPer(vm.costs.promise_and_per_promise, memoryLen);
+      const raw = vm.readMemory(promiseIdxPtr, memoryLen);
+      const view = new DataView(raw.buffer, raw.byteOffset, raw.length);
+      const deps: number[] = [];
+      const limit = BigInt(limits.maxNumberInputDataDependencies);
+      for (let i = 0; i < Number(promiseIdxCount); i++) {
+        const p = promiseOf(view.getBigUint64(i * 8, true));
+        if (p.kind === 'Receipt') deps.push(p.index);
+        else deps.push(...p.indices);
+        if (BigInt(deps.length) > limit)
+          throw hostError.numberInputDataDependenciesExceeded(BigInt(deps.length), limit);
+      }
+      return pushPromise({ kind: 'Joint', indices: deps });
+    },
+    promise_batch_create(accountIdLen: bigint, accountIdPtr: bigint): bigint {
+      return batchCreate(accountIdLen, accountIdPtr, 'promise_batch_create');
+    },
+    promise_batch_then(promiseIdx: bigint, accountIdLen: bigint, accountIdPtr: bigint): bigint {
+      return batchThen(promiseIdx, accountIdLen, accountIdPtr, 'promise_batch_then');
+    },
+    promise_batch_action_create_account(promiseIdx: bigint): void {
+      vm.payBase();
+      vm.prohibitedInView('promise_batch_action_create_account');
+      appendWithFee(promiseIdx, { type: 'CreateAccount' });
+    },
+    promise_batch_action_deploy_contract(promiseIdx: bigint, codeLen: bigint, codePtr: bigint): void {
+      vm.payBase();
+      vm.prohibitedInView('promise_batch_action_deploy_contract');
+      const code = vm.memoryOrRegister(codePtr, codeLen);
+      const limit = BigInt(limits.maxContractSize);
+      if (BigInt(code.length) > limit) throw hostError.contractSizeExceeded(BigInt(code.length), limit);
+      appendWithFee(promiseIdx, { type: 'DeployContract', code });
+    },
+    promise_batch_action_function_call(
+      promiseIdx: bigint,
+      methodNameLen: bigint,
+      methodNamePtr: bigint,
+      argsLen: bigint,
+      argsPtr: bigint,
+      amountPtr: bigint,
+      gas: bigint,
+    ): void {
+      functionCall(
+        'promise_batch_action_function_call',
+        promiseIdx,
+        methodNameLen,
+        methodNamePtr,
+        argsLen,
+        argsPtr,
+        amountPtr,
+        gas,
+        0n,
+      );
+    },
+    promise_batch_action_function_call_weight(
+      promiseIdx: bigint,
+      methodNameLen: bigint,
+      methodNamePtr: bigint,
+      argsLen: bigint,
+      argsPtr: bigint,
+      amountPtr: bigint,
+      gas: bigint,
+      weight: bigint,
+    ): void {
+      functionCall(
+        'promise_batch_action_function_call_weight',
+        promiseIdx,
+        methodNameLen,
+        methodNamePtr,
+        argsLen,
+        argsPtr,
+        amountPtr,
+        gas,
+        weight,
+      );
+    },
+    promise_batch_action_transfer(promiseIdx: bigint, amountPtr: bigint): void {
+      vm.payBase();
+      vm.prohibitedInView('promise_batch_action_transfer');
+      const amount = vm.readU128(amountPtr);
+      appendWithFee(promiseIdx, { type: 'Transfer', deposit: amount });
+      vm.deductBalance(amount);
+    },
+    promise_batch_action_stake(promiseIdx: bigint, amountPtr: bigint, pkLen: bigint, pkPtr: bigint): void {
+      vm.payBase();
+      vm.prohibitedInView('promise_batch_action_stake');
+      const amount = vm.readU128(amountPtr);
+      const publicKey = vm.readPublicKey(pkPtr, pkLen);
+      appendWithFee(promiseIdx, { type: 'Stake', stake: amount, publicKey });
+    },
+    promise_batch_action_add_key_with_full_access(
+      promiseIdx: bigint,
+      pkLen: bigint,
+      pkPtr: bigint,
+      nonce: bigint,
+    ): void {
+      vm.payBase();
+      vm.prohibitedInView('promise_batch_action_add_key_with_full_access');
+      const publicKey = vm.readPublicKey(pkPtr, pkLen);
+      appendWithFee(promiseIdx, {
+        type: 'AddKey',
+        publicKey,
+        accessKey: { nonce, permission: { kind: 'FullAccess' } },
+      });
+    },
+    promise_batch_action_add_key_with_function_call(
+      promiseIdx: bigint,
+      pkLen: bigint,
+      pkPtr: bigint,
+      nonce: bigint,
+      allowancePtr: bigint,
+      receiverIdLen: bigint,
+      receiverIdPtr: bigint,
+      methodNamesLen: bigint,
+      methodNamesPtr: bigint,
+    ): void {
+      vm.payBase();
+      vm.prohibitedInView('promise_batch_action_add_key_with_function_call');
+      const publicKey = vm.readPublicKey(pkPtr, pkLen);
+      const allowance = vm.readU128(allowancePtr);
+      const receiverId = vm.readAccountId(receiverIdPtr, receiverIdLen);
+      const raw = vm.memoryOrRegister(methodNamesPtr, methodNamesLen);
+      const methodNames: string[] = [];
+      if (raw.length > 0) {
+        let start = 0;
+        for (let i = 0; i <= raw.length; i++) {
+          if (i === raw.length || raw[i] === 0x2c) {
+            if (i === start) throw hostError.emptyMethodName();
+            methodNames.push(vm.decodeUtf8(raw.subarray(start, i)));
+            start = i + 1;
+          }
+        }
+      }
+      appendWithFee(promiseIdx, {
+        type: 'AddKey',
+        publicKey,
+        accessKey: {
+          nonce,
+          permission: {
+            kind: 'FunctionCall',
+            allowance: allowance > 0n ? allowance : null,
+            receiverId,
+            methodNames,
+          },
+        },
+      });
+    },
+    promise_batch_action_delete_key(promiseIdx: bigint, pkLen: bigint, pkPtr: bigint): void {
+      vm.payBase();
+      vm.prohibitedInView('promise_batch_action_delete_key');
+      const publicKey = vm.readPublicKey(pkPtr, pkLen);
+      appendWithFee(promiseIdx, { type: 'DeleteKey', publicKey });
+    },
+    promise_batch_action_delete_account(
+      promiseIdx: bigint,
+      beneficiaryLen: bigint,
+      beneficiaryPtr: bigint,
+    ): void {
+      vm.payBase();
+      vm.prohibitedInView('promise_batch_action_delete_account');
+      const beneficiaryId = vm.readAccountId(beneficiaryPtr, beneficiaryLen);
+      appendWithFee(promiseIdx, { type: 'DeleteAccount', beneficiaryId });
+    },
+    promise_yield_create(
+      methodNameLen: bigint,
+      methodNamePtr: bigint,
+      argsLen: bigint,
+      argsPtr: bigint,
+      gas: bigint,
+      gasWeight: bigint,
+      registerId: bigint,
+    ): bigint {
+      vm.payBase();
+      vm.prohibitedInView('promise_yield_create');
+      vm.gas.payBase(vm.costs.yield_create_base);
+      const methodBytes = vm.memoryOrRegister(methodNamePtr, methodNameLen);
+      if (methodBytes.length === 0) throw hostError.emptyMethodName();
+      const args = vm.memoryOrRegister(argsPtr, argsLen);
+      const bytes = BigInt(methodBytes.length + args.length);
+      vm.gas.payPer(vm.costs.yield_create_byte, bytes);
+      // The callback's gas is set aside now; it waits on one data dependency of its own (sir).
+      vm.gas.prepay(gas);
+      payForNewReceipt(true, [true]);
+      vm.payActionBase(fees.functionCall, true);
+      vm.payActionPerByte(fees.functionCallPerByte, bytes, true);
+      const { index, dataId } = vm.receipts.createPromiseYieldReceipt(current);
+      const idx = pushPromise({ kind: 'Receipt', index });
+      vm.receipts.appendFunctionCall(
+        index,
+        Buffer.from(methodBytes).toString('utf8'),
+        args,
+        0n,
+        gas,
+        gasWeight,
+      );
+      vm.registers.set(registerId, dataId);
+      return idx;
+    },
+    promise_yield_resume(
+      dataIdLen: bigint,
+      dataIdPtr: bigint,
+      payloadLen: bigint,
+      payloadPtr: bigint,
+    ): number {
+      vm.payBase();
+      vm.prohibitedInView('promise_yield_resume');
+      vm.gas.payBase(vm.costs.yield_resume_base);
+      vm.gas.payPer(vm.costs.yield_resume_byte, payloadLen);
+      const dataId = vm.memoryOrRegister(dataIdPtr, dataIdLen);
+      const payload = vm.memoryOrRegister(payloadPtr, payloadLen);
+      const limit = BigInt(limits.maxYieldPayloadSize);
+      if (BigInt(payload.length) > limit) throw hostError.yieldPayloadLength(BigInt(payload.length), limit);
+      if (dataId.length !== 32) throw hostError.dataIdMalformed();
+      if (!vm.ext.yieldIsPending(dataId)) return 0;
+      vm.receipts.submitResumeData(dataId, payload);
+      return 1;
+    },
+    promise_results_count(): bigint {
+      vm.payBase();
+      vm.prohibitedInView('promise_results_count');
+      return BigInt(vm.ctx.promiseResults.length);
+    },
+    promise_result(resultIdx: bigint, registerId: bigint): bigint {
+      vm.payBase();
+      vm.prohibitedInView('promise_result');
+      const result =
+        resultIdx < BigInt(vm.ctx.promiseResults.length)
+          ? vm.ctx.promiseResults[Number(resultIdx)]
+          : undefined;
+      if (!result) throw hostError.invalidPromiseResultIndex(resultIdx);
+      if (result.kind === 'NotReady') return 0n;
+      if (result.kind === 'Failed') return 2n;
+      vm.registers.set(registerId, result.data);
+      return 1n;
+    },
+    promise_return(promiseIdx: bigint): void {
+      vm.payBase();
+      vm.gas.payBase(vm.costs.promise_return);
+      vm.prohibitedInView('promise_return');
+      const p = promiseOf(promiseIdx);
+      if (p.kind !== 'Receipt') throw hostError.cannotReturnJointPromise();
+      vm.returnData = { kind: 'ReceiptIndex', index: p.index };
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * Contract preparation as nearcore does it at protocol 85 (prepare_v3: reftypes_bulk_memory is on):
+ * validate features and limits, normalise memory and exports, and instrument gas and stack with
+ * finite-wasm's rules. The result is compiled once; the host links `env` functions and `internal`
+ * gas_exhausted / stack_exhausted, and drives the exported `remaining_gas` / `remaining_stack` globals.
+ */
+import type { LimitConfig } from '../../config/runtime-config.js';
+import { PrepareError } from '../vm-errors.js';
+import { analyseFunction, type FunctionAnalysis } from './analysis.js';
+import { emitModule } from './emit-module.js';
+import { parseModule } from './module-parser.js';
+
+export interface PrepareConfig {
+  regularOpCost: bigint;
+  linearOpBaseCost: bigint;
+  linearOpUnitCost: bigint;
+  limits: LimitConfig;
+}
+
+/** A function the contract imports from `env`, with its type as letters: I i64, i i32, F f64, f f32. */
+export interface EnvImport {
+  name: string;
+  params: string;
+  result: string;
+}
+
+const LETTER: Record<number, string> = { 127: 'i', 126: 'I', 125: 'f', 124: 'F' };
+const typeLetters = (types: number[]) => types.map((t) => LETTER[t] ?? '?').join('');
+
+export interface PreparedContract {
+  /** Compiled once (new WebAssembly.Module) from the instrumented bytes. */
+  module: WebAssembly.Module;
+  /** Every exported FUNCTION of the original module by its original name → true when its type is [] -> []. */
+  methods: Map<string, boolean>;
+  /** Names of the functions the contract imports from `env` (deduplicated), so the host links only those. */
+  envImports: EnvImport[];
+  /** Size of the instrumented binary, for diagnostics. */
+  instrumentedSize: number;
+}
+
+export function prepareContract(code: Uint8Array, config: PrepareConfig): PreparedContract {
+  const limits = config.limits;
+  const m = parseModule(code, limits);
+  // V8 checks types, indices and constant expressions; our parser has already refused disabled features.
+  if (!WebAssembly.validate(code)) throw new PrepareError('Deserialization', 'the module does not validate');
+
+  const cost = {
+    regular: config.regularOpCost,
+    linearBase: config.linearOpBaseCost,
+    linearUnit: config.linearOpUnitCost,
+  };
+  const nImports = m.imports.length;
+  const analyses: FunctionAnalysis[] = [];
+  for (let i = 0; i < m.code.length; i++) {
+    const params = m.types[m.funcTypes[nImports + i]].params;
+    const localTypes = [...params];
+    for (const [count, t] of m.code[i].locals) for (let k = 0; k < count; k++) localTypes.push(t);
+    try {
+      analyses.push(analyseFunction(m, i, localTypes, cost));
+    } catch (e) {
+      if (e instanceof PrepareError) throw e;
+      throw new PrepareError('Deserialization', `analysis of function ${i}: ${(e as Error).message}`);
+    }
+  }
+
+  // The per-function limits nearcore's instrumentation applies, in function order.
+  let params = 0;
+  let blocks = 0;
+  for (let i = 0; i < m.code.length; i++) {
+    const n = m.types[m.funcTypes[nImports + i]].params.length;
+    if (n > limits.maxParamsPerFunction) throw new PrepareError('TooManyParamsPerFunction', `function ${i}`);
+    params += n;
+    if (params > limits.maxParamsPerContract) throw new PrepareError('TooManyParamsPerContract');
+    if (analyses[i].maxStack > limits.maxOperandStackBytesPerFunction)
+      throw new PrepareError('OperandStackTooLarge', `function ${i}: ${analyses[i].maxStack} bytes`);
+    if (analyses[i].blocks > limits.maxBlocksPerFunction)
+      throw new PrepareError('TooManyBlocksPerFunction', `function ${i}`);
+    blocks += analyses[i].blocks;
+    if (blocks > limits.maxBlocksPerContract) throw new PrepareError('TooManyBlocksPerContract');
+  }
+
+  const bytes = emitModule(m, analyses, {
+    regular: config.regularOpCost,
+    linearBase: config.linearOpBaseCost,
+    linearUnit: config.linearOpUnitCost,
+    initialMemoryPages: limits.initialMemoryPages,
+    maxMemoryPages: limits.maxMemoryPages,
+    maxStackHeight: limits.maxStackHeight,
+  });
+  if (bytes.length > limits.maxInstrumentedCodeSize)
+    throw new PrepareError('InstrumentedCodeTooLarge', `${bytes.length} bytes`);
+
+  let module: WebAssembly.Module;
+  try {
+    module = new WebAssembly.Module(bytes);
+  } catch (e) {
+    // A valid contract always compiles; reaching this is an instrumentation bug, reported as nearcore would
+    // report an unloadable module.
+    throw new PrepareError(
+      'Deserialization',
+      `instrumented module failed to compile: ${(e as Error).message}`,
+    );
+  }
+
+  const methods = new Map<string, boolean>();
+  for (const e of m.exports) {
+    if (e.kind !== 0) continue;
+    const t = m.types[m.funcTypes[e.index]];
+    methods.set(e.name, t.params.length === 0 && t.results.length === 0);
+  }
+  const seen = new Set<string>();
+  const envImports: EnvImport[] = [];
+  for (const imp of m.imports) {
+    const t = m.types[imp.type];
+    const entry = { name: imp.name, params: typeLetters(t.params), result: typeLetters(t.results) };
+    const key = `${entry.name}:${entry.params}:${entry.result}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      envImports.push(entry);
+    }
+  }
+  return { module, methods, envImports, instrumentedSize: bytes.length };
+}

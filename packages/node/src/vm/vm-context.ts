@@ -1,0 +1,59 @@
+/**
+ * What a contract call sees (nearcore `VMContext`) and what it produces (`VMOutcome`).
+ */
+import type { PublicKey } from '@shadebox/primitives';
+import type { PromiseResult, ReceiptManager } from './receipt-manager.js';
+import type { FunctionCallError } from './vm-errors.js';
+
+export interface VMContext {
+  currentAccountId: string;
+  signerAccountId: string;
+  signerAccountPk: PublicKey;
+  predecessorAccountId: string;
+  input: Uint8Array;
+  promiseResults: PromiseResult[];
+  blockHeight: bigint;
+  blockTimestamp: bigint;
+  epochHeight: bigint;
+  accountBalance: bigint;
+  accountLockedBalance: bigint;
+  storageUsage: bigint;
+  attachedDeposit: bigint;
+  prepaidGas: bigint;
+  randomSeed: Uint8Array;
+  /** View calls: no signer, no promises, no writes. */
+  isView: boolean;
+  /** Receivers of this call's result (only for the last action of a receipt). */
+  outputDataReceiverCount: number;
+  chainId: string;
+}
+
+/** The contract storage and chain facts a call reaches through the host (nearcore's `External`). */
+export interface External {
+  storageGet(key: Uint8Array): Uint8Array | undefined;
+  storageSet(key: Uint8Array, value: Uint8Array): void;
+  storageRemove(key: Uint8Array): void;
+  storageHas(key: Uint8Array): boolean;
+  validatorStake(accountId: string): bigint | undefined;
+  validatorTotalStake(): bigint;
+  /** Whether a yielded promise with this data id is waiting on the current account. */
+  yieldIsPending(dataId: Uint8Array): boolean;
+}
+
+export type ReturnData =
+  | { kind: 'None' }
+  | { kind: 'Value'; value: Uint8Array }
+  | { kind: 'ReceiptIndex'; index: number };
+
+export interface VMOutcome {
+  balance: bigint;
+  storageUsage: bigint;
+  returnData: ReturnData;
+  burntGas: bigint;
+  usedGas: bigint;
+  logs: string[];
+  /** Set when the call failed; its state changes and promises must be dropped. */
+  error?: FunctionCallError;
+  /** Promises and resumes the call created (only meaningful without `error`). */
+  receipts: ReceiptManager;
+}

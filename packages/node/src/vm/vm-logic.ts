@@ -1,0 +1,190 @@
+/**
+ * The state of one contract call as the host functions see it (nearcore logic/logic.rs `VMLogic`): gas,
+ * registers, the instance's memory, logs, promises, the balance and storage usage as the call changes them,
+ * and the value it returns. Host functions live in imports/*.ts; this file holds what they share.
+ */
+import type { PublicKey } from '@shadebox/primitives';
+import { decodePublicKey, isValidAccountId } from '@shadebox/primitives';
+import type { LimitConfig } from '../config/runtime-config.js';
+import type { Fee, FeeContext, FeeTable } from '../runtime/fees.js';
+import type { ExtCosts } from './ext-costs.js';
+import { GasCounter } from './gas-counter.js';
+import { ReceiptManager } from './receipt-manager.js';
+import { Registers } from './registers.js';
+import type { External, ReturnData, VMContext } from './vm-context.js';
+import { hostError } from './vm-errors.js';
+
+export const U64_MAX = (1n << 64n) - 1n;
+
+/** A promise index points at one receipt, or (after `promise_and`) at several. */
+export type VmPromise = { kind: 'Receipt'; index: number } | { kind: 'Joint'; indices: number[] };
+
+export interface VMConfig {
+  extCosts: ExtCosts;
+  limits: LimitConfig;
+  fees: FeeTable;
+  /** For fees that depend on the receiver (transfers to implicit accounts). */
+  feeContext: FeeContext;
+  numExtraBytesRecord: bigint;
+  maxGasBurnt: bigint;
+  regularOpCost: bigint;
+}
+
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
+export class VMLogic {
+  readonly gas: GasCounter;
+  readonly registers: Registers;
+  readonly receipts: ReceiptManager;
+  readonly promises: VmPromise[] = [];
+  readonly logs: string[] = [];
+  totalLogLength = 0n;
+  returnData: ReturnData = { kind: 'None' };
+  /** Balance + attached deposit − what the call attached to promises. */
+  balance: bigint;
+  storageUsage: bigint;
+  memory: WebAssembly.Memory | undefined;
+
+  constructor(
+    readonly ctx: VMContext,
+    readonly config: VMConfig,
+    readonly ext: External,
+    actionHash: Uint8Array,
+  ) {
+    this.gas = new GasCounter(ctx.prepaidGas, config.maxGasBurnt, ctx.isView);
+    this.registers = new Registers(this.gas, config.extCosts, config.limits);
+    this.receipts = new ReceiptManager(actionHash, ctx.blockHeight);
+    this.balance = ctx.accountBalance + ctx.attachedDeposit;
+    this.storageUsage = ctx.storageUsage;
+  }
+
+  get costs(): ExtCosts {
+    return this.config.extCosts;
+  }
+
+  payBase(): void {
+    this.gas.payBase(this.config.extCosts.base);
+  }
+
+  prohibitedInView(name: string): void {
+    if (this.ctx.isView) throw hostError.prohibitedInView(name);
+  }
+
+  // ---- memory ---------------------------------------------------------------------------------------------
+
+  private bytes(): Uint8Array {
+    return new Uint8Array(this.memory!.buffer);
+  }
+
+  /** `len` bytes at `ptr` (a copy), charging `read_memory_*`; out of bounds → MemoryAccessViolation. */
+  readMemory(ptr: bigint, len: bigint): Uint8Array {
+    this.gas.payBase(this.costs.read_memory_base);
+    this.gas.payPer(this.costs.read_memory_byte, len);
+    const mem = this.bytes();
+    if (ptr + len > BigInt(mem.length)) throw hostError.memoryAccessViolation();
+    return mem.slice(Number(ptr), Number(ptr + len));
+  }
+
+  writeMemory(ptr: bigint, data: Uint8Array): void {
+    this.gas.payBase(this.costs.write_memory_base);
+    this.gas.payPer(this.costs.write_memory_byte, BigInt(data.length));
+    const mem = this.bytes();
+    if (ptr + BigInt(data.length) > BigInt(mem.length)) throw hostError.memoryAccessViolation();
+    mem.set(data, Number(ptr));
+  }
+
+  readU128(ptr: bigint): bigint {
+    const b = this.readMemory(ptr, 16n);
+    const view = new DataView(b.buffer, b.byteOffset, 16);
+    return view.getBigUint64(0, true) | (view.getBigUint64(8, true) << 64n);
+  }
+
+  writeU128(ptr: bigint, value: bigint): void {
+    const b = new Uint8Array(16);
+    const view = new DataView(b.buffer);
+    view.setBigUint64(0, value & U64_MAX, true);
+    view.setBigUint64(8, value >> 64n, true);
+    this.writeMemory(ptr, b);
+  }
+
+  readU32(ptr: bigint): number {
+    const b = this.readMemory(ptr, 4n);
+    return new DataView(b.buffer, b.byteOffset, 4).getUint32(0, true);
+  }
+
+  /** `len == u64::MAX` means "the contents of register `ptr`" (nearcore `get_memory_or_register`). */
+  memoryOrRegister(ptr: bigint, len: bigint): Uint8Array {
+    return len === U64_MAX ? this.registers.get(ptr) : this.readMemory(ptr, len);
+  }
+
+  // ---- decoding ---------------------------------------------------------------------------------------------
+
+  decodeUtf8(buf: Uint8Array): string {
+    this.gas.payBase(this.costs.utf8_decoding_base);
+    this.gas.payPer(this.costs.utf8_decoding_byte, BigInt(buf.length));
+    try {
+      return utf8Decoder.decode(buf);
+    } catch {
+      throw hostError.badUtf8();
+    }
+  }
+
+  readAccountId(ptr: bigint, len: bigint): string {
+    const id = this.decodeUtf8(this.memoryOrRegister(ptr, len));
+    if (!isValidAccountId(id)) throw hostError.invalidAccountId();
+    return id;
+  }
+
+  readPublicKey(ptr: bigint, len: bigint): PublicKey {
+    const bytes = this.memoryOrRegister(ptr, len);
+    try {
+      return decodePublicKey(bytes);
+    } catch {
+      throw hostError.invalidPublicKey();
+    }
+  }
+
+  // ---- logs -------------------------------------------------------------------------------------------------
+
+  checkCanAddLog(): void {
+    if (this.logs.length >= this.config.limits.maxNumberLogs)
+      throw hostError.numberOfLogsExceeded(BigInt(this.config.limits.maxNumberLogs));
+  }
+
+  logRoom(): bigint {
+    const max = BigInt(this.config.limits.maxTotalLogLength);
+    return max > this.totalLogLength ? max - this.totalLogLength : 0n;
+  }
+
+  totalLogLengthExceeded(add: bigint): Error {
+    return hostError.totalLogLengthExceeded(
+      this.totalLogLength + add,
+      BigInt(this.config.limits.maxTotalLogLength),
+    );
+  }
+
+  pushLog(message: string): void {
+    this.totalLogLength += BigInt(Buffer.byteLength(message));
+    if (this.totalLogLength > BigInt(this.config.limits.maxTotalLogLength))
+      throw this.totalLogLengthExceeded(0n);
+    this.logs.push(message);
+  }
+
+  // ---- action fees paid from the call's gas ----------------------------------------------------------------
+
+  payActionBase(fee: Fee, sir: boolean): void {
+    const burn = sir ? fee.sendSir : fee.sendNotSir;
+    this.gas.deduct(burn, burn + fee.execution);
+  }
+
+  payActionPerByte(fee: Fee, bytes: bigint, sir: boolean): void {
+    const burn = (sir ? fee.sendSir : fee.sendNotSir) * bytes;
+    this.gas.deduct(burn, burn + fee.execution * bytes);
+  }
+
+  /** Spend `amount` of the account's balance on a promise. */
+  deductBalance(amount: bigint): void {
+    if (amount > this.balance) throw hostError.balanceExceeded();
+    this.balance -= amount;
+  }
+}
