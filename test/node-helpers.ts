@@ -383,7 +383,7 @@ export function receiptIdBytes(base: Uint8Array, height: number, salt: number): 
 
 // ---- chain-wide checks ---------------------------------------------------------------------------------
 
-interface OutcomeInfo {
+export interface OutcomeInfo {
   id: string;
   blockHash: string;
   height: number;
@@ -440,6 +440,31 @@ export async function collectOutcomes(url: string, txs: TxRef[]): Promise<Outcom
   return out;
 }
 
+/**
+ * The function-call reward a receipt paid its receiver, read from the state changes of its block: the
+ * `action_receipt_gas_reward` change of the receiver's account minus the account's amount just before it.
+ */
+export async function contractReward(url: string, o: OutcomeInfo): Promise<bigint> {
+  if (o.isTx || o.receipt?.predecessor_id === 'system') return 0n;
+  const actions: Json[] = o.receipt?.receipt?.Action?.actions ?? [];
+  if (!actions.some((a) => typeof a === 'object' && 'FunctionCall' in a)) return 0n;
+  const accountId: string = o.receipt.receiver_id;
+  const { changes } = await rpc(url, 'EXPERIMENTAL_changes', {
+    changes_type: 'account_changes',
+    account_ids: [accountId],
+    block_id: o.blockHash,
+  });
+  const index = changes.findIndex(
+    (c: Json) => c.cause.type === 'action_receipt_gas_reward' && c.cause.receipt_hash === o.id,
+  );
+  if (index < 0) return 0n;
+  const before =
+    index > 0
+      ? BigInt(changes[index - 1].change.amount)
+      : (await viewAccount(url, accountId, { block_id: o.height - 1 }))!.amount;
+  return BigInt(changes[index].change.amount) - before;
+}
+
 /** What a failed refund burns: its deposit (it is in no outcome's tokens_burnt). */
 function otherBurnt(o: OutcomeInfo): bigint {
   if (!o.failed || o.receipt?.predecessor_id !== 'system') return 0n;
@@ -470,10 +495,14 @@ export async function checkConservation(
   assert.equal(genesisSupply, BigInt(genesisConfig.total_supply), 'genesis header total_supply');
 
   const byHeight = new Map<number, { tokens: bigint; gas: bigint }>();
+  let rewards = 0n;
   for (const o of outcomes) {
     assert.ok(o.height <= head, `outcome ${o.id} after the final head`);
     const entry = byHeight.get(o.height) ?? { tokens: 0n, gas: 0n };
-    entry.tokens += o.tokensBurnt + otherBurnt(o);
+    // The contract's share of a function call's gas is paid back out of what the receipt burnt.
+    const reward = await contractReward(url, o);
+    rewards += reward;
+    entry.tokens += o.tokensBurnt + otherBurnt(o) - reward;
     entry.gas += o.gasBurnt;
     byHeight.set(o.height, entry);
     if (o.receipt?.predecessor_id === 'system') {
@@ -537,7 +566,7 @@ export async function checkConservation(
     const a = await viewAccount(url, id, { block_id: head });
     if (a) total += a.amount + a.locked;
   }
-  const outcomeBurnt = outcomes.reduce((s, o) => s + o.tokensBurnt + otherBurnt(o), 0n);
+  const outcomeBurnt = outcomes.reduce((s, o) => s + o.tokensBurnt + otherBurnt(o), 0n) - rewards;
   const extra = options.extraBurnt ?? 0n;
   assert.equal(total + burntTotal + lastBurnt, genesisSupply, 'Σ balances + Σ burnt == genesis supply');
   assert.equal(outcomeBurnt + extra, burntTotal + lastBurnt, 'Σ outcome burnt == Σ chunk balance_burnt');
