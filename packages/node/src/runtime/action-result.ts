@@ -21,6 +21,8 @@ export interface ActionResult {
   validatorProposals: ValidatorProposal[];
   /** Gas burnt inside contract code (30% of it rewards the contract account). */
   gasBurntForFunctionCall: bigint;
+  /** yoctoNEAR minted by the one-yocto subsidy of promises. */
+  subsidized: bigint;
   /** What the last function call returned; a receipt index points into `newReceipts`. */
   returnData: ReturnData;
 }
@@ -33,6 +35,7 @@ export function emptyActionResult(): ActionResult {
     logs: [],
     validatorProposals: [],
     gasBurntForFunctionCall: 0n,
+    subsidized: 0n,
     returnData: { kind: 'None' },
   };
 }

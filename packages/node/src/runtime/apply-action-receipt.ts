@@ -52,6 +52,8 @@ export interface ReceiptExecution {
   otherBurnt: bigint;
   /** Paid back out of the burnt tokens to the contract account (the function-call reward). */
   contractReward: bigint;
+  /** Minted by the one-yocto subsidy (only when the receipt succeeded). */
+  subsidized: bigint;
 }
 
 export type ReceiptStatus =
@@ -155,6 +157,7 @@ export function applyActionReceipt(
       tokensBurnt: 0n,
       otherBurnt: failure ? totalDeposit(actions) : 0n,
       contractReward: 0n,
+      subsidized: 0n,
     };
   }
 
@@ -216,7 +219,15 @@ export function applyActionReceipt(
       }
     }
   }
-  return { result, status, failure, tokensBurnt, otherBurnt: 0n, contractReward };
+  return {
+    result,
+    status,
+    failure,
+    tokensBurnt,
+    otherBurnt: 0n,
+    contractReward,
+    subsidized: failure ? 0n : result.subsidized,
+  };
 }
 
 const EMPTY = new Uint8Array(0);

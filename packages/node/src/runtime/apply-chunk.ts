@@ -248,7 +248,7 @@ function executeActionReceipt(
     receipt,
   });
   out.gasUsed += exec.result.gasBurnt;
-  out.balanceBurnt += exec.tokensBurnt + exec.otherBurnt - exec.contractReward;
+  out.balanceBurnt += exec.tokensBurnt + exec.otherBurnt - exec.contractReward - exec.subsidized;
   if (!isRefundReceipt(receipt)) out.validatorProposals.push(...exec.result.validatorProposals);
 }
 

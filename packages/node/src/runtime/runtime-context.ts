@@ -32,6 +32,8 @@ export interface RuntimeParams extends FeeContext, StorageUsageConfig {
   /** `yield_timeout_length_in_blocks`. */
   yieldTimeoutLength: bigint;
   maxLengthReturnedData: number;
+  maxReceiptSize: number;
+  maxNumberInputDataDependencies: number;
 }
 
 /** The block whose chunk is being applied. */

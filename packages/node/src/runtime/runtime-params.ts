@@ -61,11 +61,14 @@ export function runtimeParamsFrom(config: RuntimeConfig, chainId = 'localnet'): 
         numExtraBytesRecord: config.storageUsage.numExtraBytesRecord,
         maxGasBurnt: limits.maxGasBurnt,
         regularOpCost: config.wasm.regularOpCost,
+        oneYoctoOnPromise: config.wasm.oneYoctoOnPromise,
       },
       cache: new ContractCache(config),
     },
     chainId,
     yieldTimeoutLength: BigInt(limits.yieldTimeoutLengthInBlocks),
     maxLengthReturnedData: limits.maxLengthReturnedData,
+    maxReceiptSize: limits.maxReceiptSize,
+    maxNumberInputDataDependencies: limits.maxNumberInputDataDependencies,
   };
 }

@@ -147,6 +147,7 @@ function outcome(vm: VMLogic, error?: FunctionCallError): VMOutcome {
     // An aborted call uses nothing beyond what it burnt: its promises are dropped.
     usedGas: error ? vm.gas.burnt : vm.gas.used,
     logs: vm.logs,
+    subsidized: error ? 0n : vm.subsidized,
     error,
     receipts: vm.receipts,
   };

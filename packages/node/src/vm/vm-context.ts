@@ -52,6 +52,8 @@ export interface VMOutcome {
   burntGas: bigint;
   usedGas: bigint;
   logs: string[];
+  /** yoctoNEAR the one-yocto subsidy added (minted when the receipt succeeds). */
+  subsidized: bigint;
   /** Set when the call failed; its state changes and promises must be dropped. */
   error?: FunctionCallError;
   /** Promises and resumes the call created (only meaningful without `error`). */

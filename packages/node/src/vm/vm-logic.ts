@@ -28,6 +28,8 @@ export interface VMConfig {
   numExtraBytesRecord: bigint;
   maxGasBurnt: bigint;
   regularOpCost: bigint;
+  /** `one_yocto_on_promise`: a contract with no balance may still attach 1 yoctoNEAR to a call. */
+  oneYoctoOnPromise: boolean;
 }
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
@@ -43,6 +45,8 @@ export class VMLogic {
   /** Balance + attached deposit − what the call attached to promises. */
   balance: bigint;
   storageUsage: bigint;
+  /** yoctoNEAR attached to promises without leaving the balance (the one-yocto subsidy): minted. */
+  subsidized = 0n;
   memory: WebAssembly.Memory | undefined;
 
   constructor(
@@ -180,6 +184,13 @@ export class VMLogic {
   payActionPerByte(fee: Fee, bytes: bigint, sir: boolean): void {
     const burn = (sir ? fee.sendSir : fee.sendNotSir) * bytes;
     this.gas.deduct(burn, burn + fee.execution * bytes);
+  }
+
+  /** Attach `amount` to a promise: 1 yoctoNEAR from an empty account is subsidised (protocol 85,
+   * `one_yocto_on_promise`), so such accounts can call methods that require exactly one yocto. */
+  attachToPromise(amount: bigint): void {
+    if (amount === 1n && this.config.oneYoctoOnPromise && this.balance === 0n) this.subsidized += 1n;
+    else this.deductBalance(amount);
   }
 
   /** Spend `amount` of the account's balance on a promise. */

@@ -4,7 +4,13 @@
  * storage usage, the receipts of its promises (yield timeouts queued), and its return value. On failure the
  * receipt fails with `FunctionCallError`; logs and burnt gas stay.
  */
-import { type Action, createActionHash, createRandomSeed, type Receipt } from '@shadebox/primitives';
+import {
+  type Action,
+  createActionHash,
+  createRandomSeed,
+  encodeReceipt,
+  type Receipt,
+} from '@shadebox/primitives';
 import {
   enqueuePromiseYieldTimeout,
   getPromiseYieldIndices,
@@ -15,6 +21,7 @@ import type { PromiseResult } from '../../vm/receipt-manager.js';
 import { runContract } from '../../vm/run-contract.js';
 import { contractExternal } from '../contract-external.js';
 import { ActionFailure } from '../errors.js';
+import { ActionsValidationError, validateActions } from '../validate-actions.js';
 import type { ActionContext } from './action-context.js';
 
 const ZERO_HASH = new Uint8Array(32);
@@ -109,11 +116,45 @@ export function functionCall(
       receipt: { kind: 'Data', dataId: d.dataId, data: d.data, isPromiseResume: d.isPromiseResume },
     });
   }
+  for (const created of result.newReceipts.slice(firstNew)) validateNewReceipt(ctx, created);
   if (indices.nextAvailableIndex !== before) setPromiseYieldIndices(ctx.state, indices);
+  result.subsidized += out.subsidized;
   account.amount = out.balance;
   account.storageUsage = out.storageUsage;
   result.returnData =
     out.returnData.kind === 'ReceiptIndex'
       ? { kind: 'ReceiptIndex', index: out.returnData.index + firstNew }
       : out.returnData;
+}
+
+/** A receipt a contract made must pass the checks a transaction's would (nearcore `validate_receipt`);
+ * if not, the call fails with `NewReceiptValidationError`. */
+function validateNewReceipt(ctx: ActionContext, receipt: Receipt): void {
+  const { params } = ctx;
+  const fail = (error: unknown) => {
+    throw new ActionFailure({ NewReceiptValidationError: error });
+  };
+  const size = encodeReceipt(receipt).length;
+  if (size > params.maxReceiptSize) fail({ ReceiptSizeExceeded: { size, limit: params.maxReceiptSize } });
+  const inner = receipt.receipt;
+  if (inner.kind === 'Data') {
+    const length = inner.data?.length ?? 0;
+    if (length > params.maxLengthReturnedData)
+      fail({ ReturnedValueLengthExceeded: { length, limit: params.maxLengthReturnedData } });
+    return;
+  }
+  try {
+    validateActions(params.limits, inner.actions);
+  } catch (e) {
+    if (e instanceof ActionsValidationError) fail({ ActionsValidation: e.json });
+    throw e;
+  }
+  if (inner.inputDataIds.length > params.maxNumberInputDataDependencies) {
+    fail({
+      NumberInputDataDependenciesExceeded: {
+        number_of_input_data_dependencies: inner.inputDataIds.length,
+        limit: params.maxNumberInputDataDependencies,
+      },
+    });
+  }
 }

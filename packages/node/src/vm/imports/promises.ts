@@ -87,7 +87,7 @@ export function promiseImports(vm: VMLogic) {
     vm.payActionBase(fees.functionCall, sir);
     vm.payActionPerByte(fees.functionCallPerByte, bytes, sir);
     vm.gas.prepay(gas);
-    vm.deductBalance(amount);
+    vm.attachToPromise(amount);
     // Method names travel as strings; invalid UTF-8 is replaced the way Rust's lossy conversion does.
     const methodName = Buffer.from(methodBytes).toString('utf8');
     vm.receipts.appendFunctionCall(index, methodName, args, amount, gas, weight);
@@ -218,7 +218,7 @@ export function promiseImports(vm: VMLogic) {
       vm.prohibitedInView('promise_batch_action_transfer');
       const amount = vm.readU128(amountPtr);
       appendWithFee(promiseIdx, { type: 'Transfer', deposit: amount });
-      vm.deductBalance(amount);
+      vm.attachToPromise(amount);
     },
     promise_batch_action_stake(promiseIdx: bigint, amountPtr: bigint, pkLen: bigint, pkPtr: bigint): void {
       vm.payBase();
