@@ -81,10 +81,13 @@ export function runContract(args: RunContractArgs): VMOutcome {
     if (expected.params !== imp.params || expected.result !== imp.result) {
       return abort(new LinkError(`incompatible import type for \`env::${imp.name}\``));
     }
-    env[imp.name] = (...a: never[]) => {
+    env[imp.name] = (...a: unknown[]) => {
       if (remainingGas) vm.gas.syncFromWasm(remainingGas);
       try {
-        return fn(...a);
+        // V8 hands i64 arguments over as signed BigInts; the host functions take them as u64.
+        for (let i = 0; i < a.length; i++)
+          if (typeof a[i] === 'bigint') a[i] = BigInt.asUintN(64, a[i] as bigint);
+        return fn(...(a as never[]));
       } finally {
         if (remainingGas) vm.gas.syncToWasm(remainingGas);
       }

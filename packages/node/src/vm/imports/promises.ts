@@ -6,7 +6,7 @@
  */
 import type { Action } from '@shadebox/primitives';
 import { execFee, totalSendFees } from '../../runtime/fees.js';
-import { hostError } from '../vm-errors.js';
+import { hostError, LinkError } from '../vm-errors.js';
 import type { VMLogic } from '../vm-logic.js';
 
 export function promiseImports(vm: VMLogic) {
@@ -201,8 +201,9 @@ export function promiseImports(vm: VMLogic) {
       gas: bigint,
       weight: bigint,
     ): void {
+      // nearcore names the unweighted function in this one's ProhibitedInView error.
       functionCall(
-        'promise_batch_action_function_call_weight',
+        'promise_batch_action_function_call',
         promiseIdx,
         methodNameLen,
         methodNamePtr,
@@ -300,6 +301,7 @@ export function promiseImports(vm: VMLogic) {
       const beneficiaryId = vm.readAccountId(beneficiaryPtr, beneficiaryLen);
       appendWithFee(promiseIdx, { type: 'DeleteAccount', beneficiaryId });
     },
+    ...globalContractImports(vm),
     promise_yield_create(
       methodNameLen: bigint,
       methodNamePtr: bigint,
@@ -380,5 +382,28 @@ export function promiseImports(vm: VMLogic) {
       if (p.kind !== 'Receipt') throw hostError.cannotReturnJointPromise();
       vm.returnData = { kind: 'ReceiptIndex', index: p.index };
     },
+  };
+}
+
+/**
+ * The global-contract batch actions (enabled at protocol 85). This node has no global contracts (their
+ * actions and fees are not in the pinned parameters, docs/deviations.md): the functions are linked so views
+ * fail as nearcore's do, and a call fails with a Link Error that says why.
+ */
+function globalContractImports(vm: VMLogic) {
+  const unsupported = (name: string) => (): void => {
+    vm.payBase();
+    vm.prohibitedInView(name);
+    throw new LinkError(`env::${name}: global contracts are not available on this node`);
+  };
+  return {
+    promise_batch_action_deploy_global_contract: unsupported('promise_batch_action_deploy_global_contract'),
+    promise_batch_action_deploy_global_contract_by_account_id: unsupported(
+      'promise_batch_action_deploy_global_contract_by_account_id',
+    ),
+    promise_batch_action_use_global_contract: unsupported('promise_batch_action_use_global_contract'),
+    promise_batch_action_use_global_contract_by_account_id: unsupported(
+      'promise_batch_action_use_global_contract_by_account_id',
+    ),
   };
 }
