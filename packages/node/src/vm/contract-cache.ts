@@ -5,6 +5,7 @@
  */
 import { base58Encode } from '@shadebox/primitives';
 import type { RuntimeConfig } from '../config/runtime-config.js';
+import { MemoryPool } from './memory-pool.js';
 import { type PreparedContract, prepareContract } from './prepare/prepare-contract.js';
 import { PrepareError } from './vm-errors.js';
 
@@ -20,8 +21,13 @@ const MAX_ENTRIES = 256;
 
 export class ContractCache {
   private readonly entries = new Map<string, PrepareResult>();
+  /** Memories for calls, reused (memory-pool.ts). */
+  readonly memories: MemoryPool;
 
-  constructor(private readonly config: RuntimeConfig) {}
+  constructor(private readonly config: RuntimeConfig) {
+    const limits = config.wasm.limits;
+    this.memories = new MemoryPool(limits.initialMemoryPages, limits.maxMemoryPages);
+  }
 
   /** The prepared form of `code` (whose sha256 is `codeHash`). */
   get(codeHash: Uint8Array, code: () => Uint8Array | undefined): PrepareResult | undefined {

@@ -101,10 +101,11 @@ export function runContract(args: RunContractArgs): VMOutcome {
   };
 
   let instance: WebAssembly.Instance | undefined;
+  const memory = args.cache.memories.acquire();
+  vm.memory = memory;
   try {
-    instance = new WebAssembly.Instance(contract.module, { env, internal });
+    instance = new WebAssembly.Instance(contract.module, { env, internal: { ...internal, memory } });
     const exports = instance.exports as Record<string, unknown>;
-    vm.memory = exports.memory as WebAssembly.Memory;
     remainingGas = exports.remaining_gas as WebAssembly.Global;
     (exports.remaining_stack as WebAssembly.Global).value = BigInt(args.config.limits.maxStackHeight);
     vm.gas.syncToWasm(remainingGas);
@@ -124,6 +125,9 @@ export function runContract(args: RunContractArgs): VMOutcome {
       return abort(new CompilationError({ PrepareError: 'Instantiate' }));
     }
     throw e;
+  } finally {
+    const wasmDirty = instance ? Number((instance.exports.dirty_end as WebAssembly.Global).value) : 0;
+    args.cache.memories.release(memory, Math.max(wasmDirty, vm.hostDirtyEnd, contract.dataEnd));
   }
 
   // Gas nobody used goes to the weighted function calls the method created.

@@ -48,6 +48,8 @@ export class VMLogic {
   /** yoctoNEAR attached to promises without leaving the balance (the one-yocto subsidy): minted. */
   subsidized = 0n;
   memory: WebAssembly.Memory | undefined;
+  /** How far the host itself wrote into memory (the pool zeroes up to here, see memory-pool.ts). */
+  hostDirtyEnd = 0;
 
   constructor(
     readonly ctx: VMContext,
@@ -93,8 +95,10 @@ export class VMLogic {
     this.gas.payBase(this.costs.write_memory_base);
     this.gas.payPer(this.costs.write_memory_byte, BigInt(data.length));
     const mem = this.bytes();
-    if (ptr + BigInt(data.length) > BigInt(mem.length)) throw hostError.memoryAccessViolation();
+    const end = ptr + BigInt(data.length);
+    if (end > BigInt(mem.length)) throw hostError.memoryAccessViolation();
     mem.set(data, Number(ptr));
+    if (Number(end) > this.hostDirtyEnd) this.hostDirtyEnd = Number(end);
   }
 
   readU128(ptr: bigint): bigint {

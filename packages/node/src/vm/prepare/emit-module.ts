@@ -2,8 +2,10 @@
  * Assembles the instrumented module. Index layout (function indices of the contract shift by 2):
  *   imports:  internal.gas_exhausted(i64), internal.stack_exhausted(), then the contract's `env` functions;
  *   functions: the contract's, then the linear-fee helper;
- *   memory:   one defined memory {initial_memory_pages, max_memory_pages}, whatever the contract declared;
- *   globals:  the contract's, then remaining_gas (i64), remaining_stack (i64), indirect_index (i32);
+ *   memory:   imported as internal.memory {initial_memory_pages, max_memory_pages}, whatever the contract
+ *             declared, so the host can reuse memories between calls (vm/memory-pool.ts);
+ *   globals:  the contract's, then remaining_gas (i64), remaining_stack (i64), indirect_index (i32),
+ *             dirty_end (i64: how far into memory this instance wrote);
  *   exports:  every contract function as "\0" + name, plus the internal names below. The start function is
  *             not run at instantiation: it is exported as "start" so the host calls it once gas is set.
  */
@@ -22,6 +24,8 @@ export const TABLE_EXPORT = 'table';
 export const REMAINING_GAS_EXPORT = 'remaining_gas';
 export const REMAINING_STACK_EXPORT = 'remaining_stack';
 export const INDIRECT_INDEX_EXPORT = 'indirect_index';
+export const DIRTY_END_EXPORT = 'dirty_end';
+export const MEMORY_IMPORT = 'memory';
 export const START_EXPORT = 'start';
 /** Prefix of every contract export, so no contract name can collide with the internal ones. */
 export const EXPORT_PREFIX = '\0';
@@ -57,6 +61,7 @@ export function emitModule(m: ParsedModule, analyses: FunctionAnalysis[], c: Emi
     gasGlobal: m.globalCount,
     stackGlobal: m.globalCount + 1,
     indirectGlobal: m.globalCount + 2,
+    dirtyGlobal: m.globalCount + 3,
     regular: c.regular,
     linearBase: c.linearBase,
     linearUnit: c.linearUnit,
@@ -70,10 +75,17 @@ export function emitModule(m: ParsedModule, analyses: FunctionAnalysis[], c: Emi
   types.bytes([0x60, 1, 0x7e, 0]).bytes([0x60, 0, 0]).bytes([0x60, 1, I32, 0]);
   out.section(1, types);
 
-  const imports = new Writer().u32(nImports + INJECTED_FUNCS);
+  const imports = new Writer().u32(nImports + INJECTED_FUNCS + 1);
   imports.name(INTERNAL_MODULE).name(GAS_EXHAUSTED).byte(0).u32(typeGas);
   imports.name(INTERNAL_MODULE).name(STACK_EXHAUSTED).byte(0).u32(typeStack);
   for (const imp of m.imports) imports.name('env').name(imp.name).byte(0).u32(imp.type);
+  imports
+    .name(INTERNAL_MODULE)
+    .name(MEMORY_IMPORT)
+    .byte(2)
+    .byte(1)
+    .u32(c.initialMemoryPages)
+    .u32(c.maxMemoryPages);
   out.section(2, imports);
 
   const funcs = new Writer().u32(nDefined + 1);
@@ -82,13 +94,13 @@ export function emitModule(m: ParsedModule, analyses: FunctionAnalysis[], c: Emi
   out.section(3, funcs);
 
   if (m.tableSection) out.section(4, new Writer().bytes(m.tableSection));
-  out.section(5, new Writer().u32(1).byte(1).u32(c.initialMemoryPages).u32(c.maxMemoryPages));
 
-  const globals = new Writer().u32(m.globalCount + 3);
+  const globals = new Writer().u32(m.globalCount + 4);
   if (m.globalSection) globals.bytes(m.globalSection.finish());
   globals.bytes([0x7e, 1, 0x42, 0, 0x0b]);
   globals.bytes([0x7e, 1, 0x42]).sleb(BigInt(c.maxStackHeight)).byte(0x0b);
   globals.bytes([I32, 1, 0x41, 0, 0x0b]);
+  globals.bytes([0x7e, 1, 0x42, 0, 0x0b]);
   out.section(6, globals);
 
   const exportList: [string, number, number][] = [];
@@ -100,6 +112,7 @@ export function emitModule(m: ParsedModule, analyses: FunctionAnalysis[], c: Emi
   exportList.push([REMAINING_GAS_EXPORT, 3, layout.gasGlobal]);
   exportList.push([REMAINING_STACK_EXPORT, 3, layout.stackGlobal]);
   exportList.push([INDIRECT_INDEX_EXPORT, 3, layout.indirectGlobal]);
+  exportList.push([DIRTY_END_EXPORT, 3, layout.dirtyGlobal]);
   if (m.start !== null) exportList.push([START_EXPORT, 0, m.start + INJECTED_FUNCS]);
   const exports = new Writer().u32(exportList.length);
   for (const [name, kind, index] of exportList) exports.name(name).byte(kind).u32(index);

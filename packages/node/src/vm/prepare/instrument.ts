@@ -8,6 +8,8 @@
  *             before each charge point; `return` restores the stack first; `call_indirect` records its
  *             table index in `indirect_index` (to tell a null entry from a signature mismatch);
  *   epilogue: remaining_stack += the same amount.
+ *   memory:   every store and memory.fill/copy/init raises `dirty_end` to the end of what it wrote, so the
+ *             host can hand the same memory to the next call after zeroing only that much.
  *
  * A charge of C is `if remaining_gas < C (unsigned) then gas_exhausted(C) else remaining_gas -= C`.
  */
@@ -15,7 +17,7 @@
 import type { FunctionAnalysis } from './analysis.js';
 import type { Writer } from './binary.js';
 import { INJECTED_FUNCS } from './module-parser.js';
-import { EMPTY, I32 } from './opcodes.js';
+import { EMPTY, FC, I32 } from './opcodes.js';
 
 /** Where the instrumentation's own functions and globals sit in the output module. */
 export interface Layout {
@@ -25,6 +27,7 @@ export interface Layout {
   gasGlobal: number;
   stackGlobal: number;
   indirectGlobal: number;
+  dirtyGlobal: number;
   regular: bigint;
   linearBase: bigint;
   linearUnit: bigint;
@@ -59,7 +62,7 @@ export interface BodyInput {
   bytes: Uint8Array;
   analysis: FunctionAnalysis;
   locals: [number, number][];
-  /** Number of params + declared locals: the index of the appended i32 scratch local. */
+  /** Number of params + declared locals: the index of the first appended scratch local (see SCRATCH). */
   scratch: number;
   frame: number;
   /** The function's single result type, or EMPTY. */
@@ -69,9 +72,10 @@ export interface BodyInput {
 /** Writes the body (local declarations and code) without its size prefix. */
 export function emitBody(w: Writer, l: Layout, f: BodyInput): void {
   const { ops, points, maxStack } = f.analysis;
-  w.u32(f.locals.length + 1);
+  w.u32(f.locals.length + SCRATCH.length);
   for (const [count, type] of f.locals) w.u32(count).byte(type);
-  w.u32(1).byte(I32);
+  for (const type of SCRATCH) w.u32(1).byte(type);
+  const s = f.scratch;
 
   const stackCharge = BigInt(maxStack + f.frame);
   w.byte(0x23).u32(l.stackGlobal);
@@ -109,6 +113,57 @@ export function emitBody(w: Writer, l: Layout, f: BodyInput): void {
         emitStackAdjust(w, l, stackCharge, 0x7c);
         w.byte(0x0f);
         break;
+      case 0x36:
+      case 0x37:
+      case 0x38:
+      case 0x39:
+      case 0x3a:
+      case 0x3b:
+      case 0x3c:
+      case 0x3d:
+      case 0x3e: {
+        // [addr, value]: keep the address, store, then raise dirty_end to addr + offset + size.
+        const store = STORES[op.code];
+        w.byte(0x21)
+          .u32(s + store.scratch)
+          .byte(0x22)
+          .u32(s + ADDR)
+          .byte(0x20)
+          .u32(s + store.scratch);
+        w.bytes(f.bytes.subarray(op.start, op.end));
+        w.byte(0x20)
+          .u32(s + ADDR)
+          .byte(0xad);
+        i64const(w, storeOffset(f.bytes, op.start + 1) + BigInt(store.size));
+        w.byte(0x7c);
+        emitRaiseDirty(w, l, s);
+        break;
+      }
+      case FC + 8:
+      case FC + 10:
+      case FC + 11: {
+        // memory.init / copy / fill: [dest, x, n] → dirty_end = max(dirty_end, dest + n).
+        w.byte(0x21)
+          .u32(s + ADDR)
+          .byte(0x21)
+          .u32(s)
+          .byte(0x22)
+          .u32(s + DEST);
+        w.byte(0x20)
+          .u32(s)
+          .byte(0x20)
+          .u32(s + ADDR);
+        w.bytes(f.bytes.subarray(op.start, op.end));
+        w.byte(0x20)
+          .u32(s + DEST)
+          .byte(0xad)
+          .byte(0x20)
+          .u32(s + ADDR)
+          .byte(0xad)
+          .byte(0x7c);
+        emitRaiseDirty(w, l, s);
+        break;
+      }
       default:
         w.bytes(f.bytes.subarray(op.start, op.end));
         if (i === ops.length - 1) {
@@ -118,6 +173,55 @@ export function emitBody(w: Writer, l: Layout, f: BodyInput): void {
         }
     }
   }
+}
+
+/** Scratch locals appended to every function: i32 (linear ops), i64, f32, f64 (a stored value), i32
+ * (an address), i32 (a destination). */
+const SCRATCH = [I32, 0x7e, 0x7d, 0x7c, I32, I32];
+const ADDR = 4;
+const DEST = 5;
+/** Store opcodes: which scratch local holds the value, and how many bytes they write. */
+const STORES: Record<number, { scratch: number; size: number }> = {
+  54: { scratch: 0, size: 4 },
+  55: { scratch: 1, size: 8 },
+  56: { scratch: 2, size: 4 },
+  57: { scratch: 3, size: 8 },
+  58: { scratch: 0, size: 1 },
+  59: { scratch: 0, size: 2 },
+  60: { scratch: 1, size: 1 },
+  61: { scratch: 1, size: 2 },
+  62: { scratch: 1, size: 4 },
+};
+
+/** The offset immediate of a store (after its alignment), both unsigned LEB128. */
+function storeOffset(bytes: Uint8Array, at: number): bigint {
+  let p = at;
+  while (bytes[p] & 0x80) p++;
+  p++;
+  let result = 0n;
+  let shift = 0n;
+  for (;;) {
+    const b = bytes[p++];
+    result |= BigInt(b & 0x7f) << shift;
+    if ((b & 0x80) === 0) return result;
+    shift += 7n;
+  }
+}
+
+/** With an i64 end address on the stack: dirty_end = max(dirty_end, end). */
+function emitRaiseDirty(w: Writer, l: Layout, s: number): void {
+  w.byte(0x22)
+    .u32(s + 1)
+    .byte(0x23)
+    .u32(l.dirtyGlobal)
+    .byte(0x56)
+    .byte(0x04)
+    .byte(EMPTY);
+  w.byte(0x20)
+    .u32(s + 1)
+    .byte(0x24)
+    .u32(l.dirtyGlobal)
+    .byte(0x0b);
 }
 
 /**

@@ -96,10 +96,15 @@ test('memory is normalised to 1024..2048 pages and exports are prefixed', () => 
       ['b', true],
     ],
   );
+  assert.deepEqual(
+    WebAssembly.Module.imports(p.module).find((i) => i.kind === 'memory'),
+    { module: 'internal', name: 'memory', kind: 'memory' },
+  );
   const names = WebAssembly.Module.exports(p.module).map((e) => e.name);
   assert.deepEqual(names.sort(), [
     '\0a',
     '\0b',
+    'dirty_end',
     'indirect_index',
     'memory',
     'remaining_gas',
@@ -199,4 +204,27 @@ test('real contracts prepare and compile', (t) => {
     );
     assert.ok(p.methods.size > 0 || f.includes('empty'));
   }
+});
+
+test('dirty_end covers every store and bulk write, so a reused memory can be zeroed that far', () => {
+  const p = prepareContract(
+    wat(`(module (memory 1)
+      (func (export "store") (i64.store offset=8 (i32.const 1000) (i64.const -1)))
+      (func (export "byte") (i32.store8 (i32.const 70000) (i32.const 1)))
+      (func (export "fill") (memory.fill (i32.const 5000) (i32.const 7) (i32.const 300)))
+      (func (export "copy") (memory.copy (i32.const 9000) (i32.const 0) (i32.const 16))))`),
+    config,
+  );
+  const dirty = (name: string) => {
+    const inst = instantiate(p);
+    gasUsed(inst, name);
+    return Number((inst.exports.dirty_end as WebAssembly.Global).value);
+  };
+  assert.equal(dirty('store'), 1000 + 8 + 8);
+  assert.equal(dirty('byte'), 70001);
+  assert.equal(dirty('fill'), 5300);
+  assert.equal(dirty('copy'), 9016);
+  assert.equal(p.dataEnd, 0);
+  const withData = prepareContract(wat('(module (memory 1) (data (i32.const 100) "abcdef"))'), config);
+  assert.equal(withData.dataEnd, 106);
 });

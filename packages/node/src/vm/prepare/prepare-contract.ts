@@ -7,6 +7,7 @@
 import type { LimitConfig } from '../../config/runtime-config.js';
 import { PrepareError } from '../vm-errors.js';
 import { analyseFunction, type FunctionAnalysis } from './analysis.js';
+import { activeDataEnd } from './data-extent.js';
 import { emitModule } from './emit-module.js';
 import { parseModule } from './module-parser.js';
 
@@ -36,6 +37,8 @@ export interface PreparedContract {
   envImports: EnvImport[];
   /** Size of the instrumented binary, for diagnostics. */
   instrumentedSize: number;
+  /** End of the memory the active data segments write at instantiation (Infinity when not static). */
+  dataEnd: number;
 }
 
 export function prepareContract(code: Uint8Array, config: PrepareConfig): PreparedContract {
@@ -119,5 +122,11 @@ export function prepareContract(code: Uint8Array, config: PrepareConfig): Prepar
       envImports.push(entry);
     }
   }
-  return { module, methods, envImports, instrumentedSize: bytes.length };
+  return {
+    module,
+    methods,
+    envImports,
+    instrumentedSize: bytes.length,
+    dataEnd: activeDataEnd(m.dataSection),
+  };
 }

@@ -30,6 +30,10 @@ export function instantiate(p: PreparedContract, env: Record<string, unknown> = 
   return new WebAssembly.Instance(p.module, {
     env,
     internal: {
+      memory: new WebAssembly.Memory({
+        initial: config.limits.initialMemoryPages,
+        maximum: config.limits.maxMemoryPages,
+      }),
       gas_exhausted: (cost: bigint) => {
         throw new GasExhausted(String(BigInt.asUintN(64, cost)));
       },
