@@ -12,6 +12,8 @@ import { mathImports } from './imports/math.js';
 import { miscImports } from './imports/misc.js';
 import { promiseImports } from './imports/promises.js';
 import { storageImports } from './imports/storage.js';
+import { DISPATCH_EXPORT } from './prepare/emit-module.js';
+import type { PreparedContract } from './prepare/prepare-contract.js';
 import { classifyTrap } from './prepare/traps.js';
 import type { External, VMContext, VMOutcome } from './vm-context.js';
 import {
@@ -39,8 +41,97 @@ export interface RunContractArgs {
 
 type HostFn = (...args: never[]) => unknown;
 
+/**
+ * The host side of the VM, made once per contract cache: one reusable VMLogic, its host functions, and per
+ * prepared contract the linked `env` object (or why linking fails). Nothing is allocated per call but the
+ * call's own state.
+ */
+class Host {
+  readonly vm: VMLogic;
+  private readonly all: Record<string, HostFn>;
+  readonly internal: Record<string, unknown>;
+  /** The instrumentation's globals, imported by every instance and reset for each call. */
+  readonly globals: Record<
+    'remaining_gas' | 'remaining_stack' | 'indirect_index' | 'dirty_end',
+    WebAssembly.Global
+  >;
+  private readonly linked = new WeakMap<PreparedContract, Record<string, HostFn> | LinkError>();
+
+  constructor(config: VMConfig) {
+    const vm = new VMLogic(config);
+    this.vm = vm;
+    this.all = {
+      ...contextImports(vm),
+      ...miscImports(vm),
+      ...storageImports(vm),
+      ...promiseImports(vm),
+      ...mathImports(vm),
+      gas: (opcodes: number) => vm.gas.payPer(config.regularOpCost, BigInt(opcodes >>> 0)),
+    };
+    const global = (value: 'i64' | 'i32') =>
+      new WebAssembly.Global({ value, mutable: true }, value === 'i64' ? 0n : 0);
+    this.globals = {
+      remaining_gas: global('i64'),
+      remaining_stack: global('i64'),
+      indirect_index: global('i32'),
+      dirty_end: global('i64'),
+    };
+    this.internal = {
+      gas_exhausted: (cost: bigint) => vm.gas.wasmExhausted(vm.remainingGas!, BigInt.asUintN(64, cost)),
+      stack_exhausted: () => {
+        throw hostError.memoryAccessViolation();
+      },
+      memory: undefined,
+      ...this.globals,
+    };
+  }
+
+  /** The `env` imports of `contract`: each host function checked against its signature and wrapped to keep
+   * the gas counter in step with the instance and to read i64 arguments as u64. */
+  link(contract: PreparedContract): Record<string, HostFn> | LinkError {
+    const known = this.linked.get(contract);
+    if (known) return known;
+    const vm = this.vm;
+    let env: Record<string, HostFn> | LinkError = {};
+    for (const imp of contract.envImports) {
+      const expected = HOST_SIGNATURES[imp.name];
+      const fn = this.all[imp.name];
+      if (!expected || !fn) {
+        env = new LinkError(`unknown import: \`env::${imp.name}\` has not been defined`);
+        break;
+      }
+      if (expected.params !== imp.params || expected.result !== imp.result) {
+        env = new LinkError(`incompatible import type for \`env::${imp.name}\``);
+        break;
+      }
+      env[imp.name] = (...a: unknown[]) => {
+        const g = vm.remainingGas;
+        if (g) vm.gas.syncFromWasm(g);
+        try {
+          // V8 hands i64 arguments over as signed BigInts; the host functions take them as u64.
+          for (let i = 0; i < a.length; i++)
+            if (typeof a[i] === 'bigint') a[i] = BigInt.asUintN(64, a[i] as bigint);
+          return fn(...(a as never[]));
+        } finally {
+          if (g) vm.gas.syncToWasm(g);
+        }
+      };
+    }
+    this.linked.set(contract, env);
+    return env;
+  }
+}
+
+const hosts = new WeakMap<ContractCache, Host>();
+
 export function runContract(args: RunContractArgs): VMOutcome {
-  const vm = new VMLogic(args.context, args.config, args.ext, args.actionHash);
+  let host = hosts.get(args.cache);
+  if (!host) {
+    host = new Host(args.config);
+    hosts.set(args.cache, host);
+  }
+  const vm = host.vm;
+  vm.begin(args.context, args.ext, args.actionHash);
   const abort = (error: FunctionCallError): VMOutcome => outcome(vm, error);
   if (args.method === '') return abort(new MethodResolveError('MethodEmptyName'));
 
@@ -62,62 +153,33 @@ export function runContract(args: RunContractArgs): VMOutcome {
     if (e instanceof FunctionCallError) return abort(e);
     throw e;
   }
-
-  const all: Record<string, HostFn> = {
-    ...contextImports(vm),
-    ...miscImports(vm),
-    ...storageImports(vm),
-    ...promiseImports(vm),
-    ...mathImports(vm),
-    gas: (opcodes: number) => vm.gas.payPer(args.config.regularOpCost, BigInt(opcodes >>> 0)),
-  };
-  let remainingGas: WebAssembly.Global | undefined;
-  const env: Record<string, HostFn> = {};
-  for (const imp of contract.envImports) {
-    const expected = HOST_SIGNATURES[imp.name];
-    const fn = all[imp.name];
-    if (!expected || !fn)
-      return abort(new LinkError(`unknown import: \`env::${imp.name}\` has not been defined`));
-    if (expected.params !== imp.params || expected.result !== imp.result) {
-      return abort(new LinkError(`incompatible import type for \`env::${imp.name}\``));
-    }
-    env[imp.name] = (...a: unknown[]) => {
-      if (remainingGas) vm.gas.syncFromWasm(remainingGas);
-      try {
-        // V8 hands i64 arguments over as signed BigInts; the host functions take them as u64.
-        for (let i = 0; i < a.length; i++)
-          if (typeof a[i] === 'bigint') a[i] = BigInt.asUintN(64, a[i] as bigint);
-        return fn(...(a as never[]));
-      } finally {
-        if (remainingGas) vm.gas.syncToWasm(remainingGas);
-      }
-    };
-  }
-  const internal = {
-    gas_exhausted: (cost: bigint) => vm.gas.wasmExhausted(remainingGas!, BigInt.asUintN(64, cost)),
-    stack_exhausted: () => {
-      throw hostError.memoryAccessViolation();
-    },
-  };
+  const env = host.link(contract);
+  if (env instanceof LinkError) return abort(env);
+  const internal = host.internal;
+  const globals = host.globals;
 
   let instance: WebAssembly.Instance | undefined;
   const memory = args.cache.memories.acquire();
   vm.memory = memory;
+  internal.memory = memory;
+  const remainingGas = globals.remaining_gas;
+  globals.remaining_stack.value = BigInt(args.config.limits.maxStackHeight);
+  globals.indirect_index.value = 0;
+  globals.dirty_end.value = 0n;
+  vm.remainingGas = remainingGas;
+  vm.gas.syncToWasm(remainingGas);
   try {
-    instance = new WebAssembly.Instance(contract.module, { env, internal: { ...internal, memory } });
+    instance = new WebAssembly.Instance(contract.module, { env, internal });
     const exports = instance.exports as Record<string, unknown>;
-    remainingGas = exports.remaining_gas as WebAssembly.Global;
-    (exports.remaining_stack as WebAssembly.Global).value = BigInt(args.config.limits.maxStackHeight);
-    vm.gas.syncToWasm(remainingGas);
     // A start function runs first, metered like the method (the prepared module exports it instead of
     // letting instantiation run it before gas is set).
     if (typeof exports.start === 'function') (exports.start as () => void)();
-    (exports[`\0${args.method}`] as () => void)();
+    (exports[DISPATCH_EXPORT] as (method: number) => void)(contract.methodIndex.get(args.method)!);
     vm.gas.syncFromWasm(remainingGas);
   } catch (e) {
-    if (remainingGas) vm.gas.syncFromWasm(remainingGas);
+    vm.gas.syncFromWasm(remainingGas);
     if (e instanceof FunctionCallError) return abort(e);
-    const trap = instance ? classifyTrap(e, instance) : undefined;
+    const trap = instance ? classifyTrap(e, instance, globals.indirect_index.value as number) : undefined;
     if (trap) return abort(trap);
     if (e instanceof RangeError) return abort(new WasmTrap('StackOverflow'));
     if (!instance && e instanceof WebAssembly.RuntimeError) return abort(new WasmTrap('MemoryOutOfBounds'));
@@ -126,7 +188,7 @@ export function runContract(args: RunContractArgs): VMOutcome {
     }
     throw e;
   } finally {
-    const wasmDirty = instance ? Number((instance.exports.dirty_end as WebAssembly.Global).value) : 0;
+    const wasmDirty = Number(globals.dirty_end.value as bigint);
     args.cache.memories.release(memory, Math.max(wasmDirty, vm.hostDirtyEnd, contract.dataEnd));
   }
 

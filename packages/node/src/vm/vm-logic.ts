@@ -34,34 +34,49 @@ export interface VMConfig {
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * One object serves call after call (calls never overlap: the VM runs synchronously), so the host functions
+ * are made once and read the current call's state from it; `begin` starts a call.
+ */
 export class VMLogic {
-  readonly gas: GasCounter;
-  readonly registers: Registers;
-  readonly receipts: ReceiptManager;
-  readonly promises: VmPromise[] = [];
-  readonly logs: string[] = [];
+  ctx!: VMContext;
+  ext!: External;
+  gas!: GasCounter;
+  registers!: Registers;
+  receipts!: ReceiptManager;
+  promises: VmPromise[] = [];
+  logs: string[] = [];
   totalLogLength = 0n;
   returnData: ReturnData = { kind: 'None' };
   /** Balance + attached deposit − what the call attached to promises. */
-  balance: bigint;
-  storageUsage: bigint;
+  balance = 0n;
+  storageUsage = 0n;
   /** yoctoNEAR attached to promises without leaving the balance (the one-yocto subsidy): minted. */
   subsidized = 0n;
   memory: WebAssembly.Memory | undefined;
+  /** The instance's `remaining_gas` global, once instantiated. */
+  remainingGas: WebAssembly.Global | undefined;
   /** How far the host itself wrote into memory (the pool zeroes up to here, see memory-pool.ts). */
   hostDirtyEnd = 0;
 
-  constructor(
-    readonly ctx: VMContext,
-    readonly config: VMConfig,
-    readonly ext: External,
-    actionHash: Uint8Array,
-  ) {
-    this.gas = new GasCounter(ctx.prepaidGas, config.maxGasBurnt, ctx.isView);
-    this.registers = new Registers(this.gas, config.extCosts, config.limits);
+  constructor(readonly config: VMConfig) {}
+
+  begin(ctx: VMContext, ext: External, actionHash: Uint8Array): void {
+    this.ctx = ctx;
+    this.ext = ext;
+    this.gas = new GasCounter(ctx.prepaidGas, this.config.maxGasBurnt, ctx.isView);
+    this.registers = new Registers(this.gas, this.config.extCosts, this.config.limits);
     this.receipts = new ReceiptManager(actionHash, ctx.blockHeight);
+    this.promises = [];
+    this.logs = [];
+    this.totalLogLength = 0n;
+    this.returnData = { kind: 'None' };
     this.balance = ctx.accountBalance + ctx.attachedDeposit;
     this.storageUsage = ctx.storageUsage;
+    this.subsidized = 0n;
+    this.memory = undefined;
+    this.remainingGas = undefined;
+    this.hostDirtyEnd = 0;
   }
 
   get costs(): ExtCosts {

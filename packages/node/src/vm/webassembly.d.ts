@@ -22,6 +22,7 @@ declare namespace WebAssembly {
     get(index: number): unknown;
   }
   class Global {
+    constructor(descriptor: { value: 'i32' | 'i64' | 'f32' | 'f64'; mutable?: boolean }, value?: unknown);
     value: unknown;
   }
   class RuntimeError extends Error {}

@@ -8,7 +8,6 @@ import { U64_MAX, type VMLogic } from '../vm-logic.js';
 const utf8 = new TextEncoder();
 
 export function contextImports(vm: VMLogic) {
-  const c = vm.ctx;
   const setRegister = (id: bigint, value: Uint8Array) => vm.registers.set(id, value);
   return {
     read_register(registerId: bigint, ptr: bigint): void {
@@ -27,38 +26,38 @@ export function contextImports(vm: VMLogic) {
     },
     current_account_id(registerId: bigint): void {
       vm.payBase();
-      setRegister(registerId, utf8.encode(c.currentAccountId));
+      setRegister(registerId, utf8.encode(vm.ctx.currentAccountId));
     },
     signer_account_id(registerId: bigint): void {
       vm.payBase();
       vm.prohibitedInView('signer_account_id');
-      setRegister(registerId, utf8.encode(c.signerAccountId));
+      setRegister(registerId, utf8.encode(vm.ctx.signerAccountId));
     },
     signer_account_pk(registerId: bigint): void {
       vm.payBase();
       vm.prohibitedInView('signer_account_pk');
-      setRegister(registerId, encodePublicKey(c.signerAccountPk));
+      setRegister(registerId, encodePublicKey(vm.ctx.signerAccountPk));
     },
     predecessor_account_id(registerId: bigint): void {
       vm.payBase();
       vm.prohibitedInView('predecessor_account_id');
-      setRegister(registerId, utf8.encode(c.predecessorAccountId));
+      setRegister(registerId, utf8.encode(vm.ctx.predecessorAccountId));
     },
     input(registerId: bigint): void {
       vm.payBase();
-      setRegister(registerId, c.input);
+      setRegister(registerId, vm.ctx.input);
     },
     block_index(): bigint {
       vm.payBase();
-      return c.blockHeight;
+      return vm.ctx.blockHeight;
     },
     block_timestamp(): bigint {
       vm.payBase();
-      return c.blockTimestamp;
+      return vm.ctx.blockTimestamp;
     },
     epoch_height(): bigint {
       vm.payBase();
-      return c.epochHeight;
+      return vm.ctx.epochHeight;
     },
     storage_usage(): bigint {
       vm.payBase();
@@ -70,17 +69,17 @@ export function contextImports(vm: VMLogic) {
     },
     account_locked_balance(balancePtr: bigint): void {
       vm.payBase();
-      vm.writeU128(balancePtr, c.accountLockedBalance);
+      vm.writeU128(balancePtr, vm.ctx.accountLockedBalance);
     },
     // nearcore's doc comment calls this prohibited in views, but its code does not check: neither do we.
     attached_deposit(balancePtr: bigint): void {
       vm.payBase();
-      vm.writeU128(balancePtr, c.attachedDeposit);
+      vm.writeU128(balancePtr, vm.ctx.attachedDeposit);
     },
     prepaid_gas(): bigint {
       vm.payBase();
       vm.prohibitedInView('prepaid_gas');
-      return c.prepaidGas;
+      return vm.ctx.prepaidGas;
     },
     used_gas(): bigint {
       vm.payBase();
@@ -89,11 +88,11 @@ export function contextImports(vm: VMLogic) {
     },
     random_seed(registerId: bigint): void {
       vm.payBase();
-      setRegister(registerId, c.randomSeed);
+      setRegister(registerId, vm.ctx.randomSeed);
     },
     chain_id(registerId: bigint): void {
       vm.payBase();
-      setRegister(registerId, utf8.encode(c.chainId));
+      setRegister(registerId, utf8.encode(vm.ctx.chainId));
     },
     validator_stake(accountIdLen: bigint, accountIdPtr: bigint, stakePtr: bigint): void {
       vm.payBase();

@@ -12,7 +12,6 @@ import type { VMLogic } from '../vm-logic.js';
 export function promiseImports(vm: VMLogic) {
   const fees = vm.config.fees;
   const limits = vm.config.limits;
-  const current = vm.ctx.currentAccountId;
 
   function pushPromise(p: (typeof vm.promises)[number]): bigint {
     vm.promises.push(p);
@@ -41,14 +40,14 @@ export function promiseImports(vm: VMLogic) {
   function receiptOf(idx: bigint): { index: number; sir: boolean } {
     const p = promiseOf(idx);
     if (p.kind !== 'Receipt') throw hostError.cannotAppendActionToJointPromise();
-    return { index: p.index, sir: vm.receipts.receiverOf(p.index) === current };
+    return { index: p.index, sir: vm.receipts.receiverOf(p.index) === vm.ctx.currentAccountId };
   }
 
   function batchCreate(accountIdLen: bigint, accountIdPtr: bigint, name: string): bigint {
     vm.payBase();
     vm.prohibitedInView(name);
     const accountId = vm.readAccountId(accountIdPtr, accountIdLen);
-    payForNewReceipt(accountId === current, []);
+    payForNewReceipt(accountId === vm.ctx.currentAccountId, []);
     return pushPromise({ kind: 'Receipt', index: vm.receipts.createActionReceipt([], accountId) });
   }
 
@@ -59,7 +58,7 @@ export function promiseImports(vm: VMLogic) {
     const p = promiseOf(promiseIdx);
     const deps = p.kind === 'Receipt' ? [p.index] : p.indices;
     payForNewReceipt(
-      accountId === current,
+      accountId === vm.ctx.currentAccountId,
       deps.map((i) => vm.receipts.receiverOf(i) === accountId),
     );
     return pushPromise({ kind: 'Receipt', index: vm.receipts.createActionReceipt(deps, accountId) });
@@ -324,7 +323,7 @@ export function promiseImports(vm: VMLogic) {
       payForNewReceipt(true, [true]);
       vm.payActionBase(fees.functionCall, true);
       vm.payActionPerByte(fees.functionCallPerByte, bytes, true);
-      const { index, dataId } = vm.receipts.createPromiseYieldReceipt(current);
+      const { index, dataId } = vm.receipts.createPromiseYieldReceipt(vm.ctx.currentAccountId);
       const idx = pushPromise({ kind: 'Receipt', index });
       vm.receipts.appendFunctionCall(
         index,

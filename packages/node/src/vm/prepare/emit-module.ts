@@ -1,19 +1,21 @@
 /**
  * Assembles the instrumented module. Index layout (function indices of the contract shift by 2):
  *   imports:  internal.gas_exhausted(i64), internal.stack_exhausted(), then the contract's `env` functions;
- *   functions: the contract's, then the linear-fee helper;
+ *   functions: the contract's, then the linear-fee helper, then the method dispatcher;
  *   memory:   imported as internal.memory {initial_memory_pages, max_memory_pages}, whatever the contract
  *             declared, so the host can reuse memories between calls (vm/memory-pool.ts);
- *   globals:  the contract's, then remaining_gas (i64), remaining_stack (i64), indirect_index (i32),
- *             dirty_end (i64: how far into memory this instance wrote);
- *   exports:  every contract function as "\0" + name, plus the internal names below. The start function is
- *             not run at instantiation: it is exported as "start" so the host calls it once gas is set.
+ *   globals:  imported internal.remaining_gas (i64), remaining_stack (i64), indirect_index (i32), dirty_end
+ *             (i64: how far into memory this instance wrote) — the host reuses the same Global objects for
+ *             every call — then the contract's, shifted by 4;
+ *   exports:  "\0dispatch" (calls a method by its index in `methodIndex`), "table" when there is one, and
+ *             "start": the start function is not run at instantiation but called by the host once gas is
+ *             set. With `exportAll` (tests), every contract function also as "\0" + name.
  */
 
 import type { FunctionAnalysis } from './analysis.js';
 import { Writer } from './binary.js';
-import { emitBody, emitLinearHelper, type Layout } from './instrument.js';
-import { INJECTED_FUNCS, type ParsedModule } from './module-parser.js';
+import { emitBody, emitDispatcher, emitLinearHelper, type Layout } from './instrument.js';
+import { INJECTED_FUNCS, INJECTED_GLOBALS, type ParsedModule } from './module-parser.js';
 import { EMPTY, I32, valSize } from './opcodes.js';
 
 export const INTERNAL_MODULE = 'internal';
@@ -26,6 +28,7 @@ export const REMAINING_STACK_EXPORT = 'remaining_stack';
 export const INDIRECT_INDEX_EXPORT = 'indirect_index';
 export const DIRTY_END_EXPORT = 'dirty_end';
 export const MEMORY_IMPORT = 'memory';
+export const DISPATCH_EXPORT = '\0dispatch';
 export const START_EXPORT = 'start';
 /** Prefix of every contract export, so no contract name can collide with the internal ones. */
 export const EXPORT_PREFIX = '\0';
@@ -37,6 +40,8 @@ export interface EmitConfig {
   initialMemoryPages: number;
   maxMemoryPages: number;
   maxStackHeight: number;
+  /** Export every contract function by name too (for tests that call functions with parameters). */
+  exportAll?: boolean;
 }
 
 /** Frame size of finite-wasm's SimpleMaxStackCfg: 64 + the sizes of all params and declared locals. */
@@ -47,7 +52,13 @@ export function frameSize(params: number[], locals: [number, number][]): number 
   return size;
 }
 
-export function emitModule(m: ParsedModule, analyses: FunctionAnalysis[], c: EmitConfig): Uint8Array {
+export function emitModule(
+  m: ParsedModule,
+  analyses: FunctionAnalysis[],
+  c: EmitConfig,
+  /** Contract function indices of the callable methods, in dispatch order. */
+  methods: number[],
+): Uint8Array {
   const nTypes = m.types.length;
   const typeGas = nTypes;
   const typeStack = nTypes + 1;
@@ -58,10 +69,10 @@ export function emitModule(m: ParsedModule, analyses: FunctionAnalysis[], c: Emi
     gasExhausted: 0,
     stackExhausted: 1,
     linearHelper: INJECTED_FUNCS + nImports + nDefined,
-    gasGlobal: m.globalCount,
-    stackGlobal: m.globalCount + 1,
-    indirectGlobal: m.globalCount + 2,
-    dirtyGlobal: m.globalCount + 3,
+    gasGlobal: 0,
+    stackGlobal: 1,
+    indirectGlobal: 2,
+    dirtyGlobal: 3,
     regular: c.regular,
     linearBase: c.linearBase,
     linearUnit: c.linearUnit,
@@ -75,7 +86,7 @@ export function emitModule(m: ParsedModule, analyses: FunctionAnalysis[], c: Emi
   types.bytes([0x60, 1, 0x7e, 0]).bytes([0x60, 0, 0]).bytes([0x60, 1, I32, 0]);
   out.section(1, types);
 
-  const imports = new Writer().u32(nImports + INJECTED_FUNCS + 1);
+  const imports = new Writer().u32(nImports + INJECTED_FUNCS + 1 + INJECTED_GLOBALS);
   imports.name(INTERNAL_MODULE).name(GAS_EXHAUSTED).byte(0).u32(typeGas);
   imports.name(INTERNAL_MODULE).name(STACK_EXHAUSTED).byte(0).u32(typeStack);
   for (const imp of m.imports) imports.name('env').name(imp.name).byte(0).u32(imp.type);
@@ -86,33 +97,33 @@ export function emitModule(m: ParsedModule, analyses: FunctionAnalysis[], c: Emi
     .byte(1)
     .u32(c.initialMemoryPages)
     .u32(c.maxMemoryPages);
+  for (const [name, type] of [
+    [REMAINING_GAS_EXPORT, 0x7e],
+    [REMAINING_STACK_EXPORT, 0x7e],
+    [INDIRECT_INDEX_EXPORT, I32],
+    [DIRTY_END_EXPORT, 0x7e],
+  ] as const) {
+    imports.name(INTERNAL_MODULE).name(name).byte(3).byte(type).byte(1);
+  }
   out.section(2, imports);
 
-  const funcs = new Writer().u32(nDefined + 1);
+  const funcs = new Writer().u32(nDefined + 2);
   for (let i = 0; i < nDefined; i++) funcs.u32(m.funcTypes[nImports + i]);
-  funcs.u32(typeLinear);
+  funcs.u32(typeLinear).u32(typeLinear);
   out.section(3, funcs);
 
   if (m.tableSection) out.section(4, new Writer().bytes(m.tableSection));
 
-  const globals = new Writer().u32(m.globalCount + 4);
-  if (m.globalSection) globals.bytes(m.globalSection.finish());
-  globals.bytes([0x7e, 1, 0x42, 0, 0x0b]);
-  globals.bytes([0x7e, 1, 0x42]).sleb(BigInt(c.maxStackHeight)).byte(0x0b);
-  globals.bytes([I32, 1, 0x41, 0, 0x0b]);
-  globals.bytes([0x7e, 1, 0x42, 0, 0x0b]);
-  out.section(6, globals);
+  if (m.globalCount > 0) out.section(6, new Writer().u32(m.globalCount).bytes(m.globalSection!.finish()));
 
   const exportList: [string, number, number][] = [];
-  for (const e of m.exports) {
-    if (e.kind === 0) exportList.push([EXPORT_PREFIX + e.name, 0, e.index + INJECTED_FUNCS]);
+  exportList.push([DISPATCH_EXPORT, 0, layout.linearHelper + 1]);
+  if (c.exportAll) {
+    for (const e of m.exports) {
+      if (e.kind === 0) exportList.push([EXPORT_PREFIX + e.name, 0, e.index + INJECTED_FUNCS]);
+    }
   }
-  exportList.push([MEMORY_EXPORT, 2, 0]);
   if (m.tableSection) exportList.push([TABLE_EXPORT, 1, 0]);
-  exportList.push([REMAINING_GAS_EXPORT, 3, layout.gasGlobal]);
-  exportList.push([REMAINING_STACK_EXPORT, 3, layout.stackGlobal]);
-  exportList.push([INDIRECT_INDEX_EXPORT, 3, layout.indirectGlobal]);
-  exportList.push([DIRTY_END_EXPORT, 3, layout.dirtyGlobal]);
   if (m.start !== null) exportList.push([START_EXPORT, 0, m.start + INJECTED_FUNCS]);
   const exports = new Writer().u32(exportList.length);
   for (const [name, kind, index] of exportList) exports.name(name).byte(kind).u32(index);
@@ -121,7 +132,7 @@ export function emitModule(m: ParsedModule, analyses: FunctionAnalysis[], c: Emi
   if (m.elementSection) out.section(9, m.elementSection);
   if (m.dataCountSection) out.section(12, new Writer().bytes(m.dataCountSection));
 
-  const code = new Writer().u32(nDefined + 1);
+  const code = new Writer().u32(nDefined + 2);
   for (let i = 0; i < nDefined; i++) {
     const type = m.types[m.funcTypes[nImports + i]];
     const entry = m.code[i];
@@ -140,6 +151,12 @@ export function emitModule(m: ParsedModule, analyses: FunctionAnalysis[], c: Emi
   const helper = new Writer();
   emitLinearHelper(helper, layout);
   code.u32(helper.length).bytes(helper.finish());
+  const dispatcher = new Writer();
+  emitDispatcher(
+    dispatcher,
+    methods.map((f) => f + INJECTED_FUNCS),
+  );
+  code.u32(dispatcher.length).bytes(dispatcher.finish());
   out.section(10, code);
 
   if (m.dataSection) out.section(11, new Writer().bytes(m.dataSection));

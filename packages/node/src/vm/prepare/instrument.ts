@@ -16,7 +16,7 @@
 
 import type { FunctionAnalysis } from './analysis.js';
 import type { Writer } from './binary.js';
-import { INJECTED_FUNCS } from './module-parser.js';
+import { INJECTED_FUNCS, INJECTED_GLOBALS } from './module-parser.js';
 import { EMPTY, FC, I32 } from './opcodes.js';
 
 /** Where the instrumentation's own functions and globals sit in the output module. */
@@ -104,6 +104,10 @@ export function emitBody(w: Writer, l: Layout, f: BodyInput): void {
         break;
       case 0xd2:
         w.byte(0xd2).u32(op.imm + INJECTED_FUNCS);
+        break;
+      case 0x23:
+      case 0x24:
+        w.byte(op.code).u32(op.imm + INJECTED_GLOBALS);
         break;
       case 0x11:
         w.byte(0x22).u32(f.scratch).byte(0x24).u32(l.indirectGlobal).byte(0x20).u32(f.scratch);
@@ -222,6 +226,22 @@ function emitRaiseDirty(w: Writer, l: Layout, s: number): void {
     .byte(0x24)
     .u32(l.dirtyGlobal)
     .byte(0x0b);
+}
+
+/**
+ * The dispatcher `(param $method i32)`: calls the `$method`-th callable method. The instance exports only
+ * this function (every named export would cost V8 a wrapper at each instantiation); it burns no gas itself,
+ * as the host calling an export directly would not.
+ */
+export function emitDispatcher(w: Writer, functionIndices: number[]): void {
+  const k = functionIndices.length;
+  w.u32(0);
+  for (let i = 0; i <= k; i++) w.byte(0x02).byte(EMPTY);
+  w.byte(0x20).u32(0).byte(0x0e).u32(k);
+  for (let i = 0; i < k; i++) w.u32(i);
+  w.u32(k).byte(0x0b);
+  for (const f of functionIndices) w.byte(0x10).u32(f).byte(0x0f).byte(0x0b);
+  w.byte(0x00).byte(0x0b);
 }
 
 /**

@@ -11,6 +11,9 @@ import { FUNCREF, readValType } from './opcodes.js';
 
 /** Functions the instrumentation imports ahead of the contract's own (gas_exhausted, stack_exhausted). */
 export const INJECTED_FUNCS = 2;
+/** Globals the instrumentation imports ahead of the contract's own (remaining_gas, remaining_stack,
+ * indirect_index, dirty_end). */
+export const INJECTED_GLOBALS = 4;
 
 export interface FuncType {
   params: number[];
@@ -58,7 +61,7 @@ function limits(r: Reader): { min: number; max: number | null } {
   return { min, max };
 }
 
-/** Copies a constant expression, shifting `ref.func` indices past the injected imports. */
+/** Copies a constant expression, shifting function and global indices past the injected imports. */
 export function copyConstExpr(r: Reader, w: Writer): void {
   for (;;) {
     const op = r.byte();
@@ -79,7 +82,7 @@ export function copyConstExpr(r: Reader, w: Writer): void {
         w.bytes(r.bytesView(8));
         break;
       case 0x23:
-        w.u32(r.u32());
+        w.u32(r.u32() + INJECTED_GLOBALS);
         break;
       case 0xd0:
         if (r.byte() !== FUNCREF) malformed('ref.null of a type other than funcref');

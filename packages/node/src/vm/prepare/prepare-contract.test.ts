@@ -101,15 +101,23 @@ test('memory is normalised to 1024..2048 pages and exports are prefixed', () => 
     { module: 'internal', name: 'memory', kind: 'memory' },
   );
   const names = WebAssembly.Module.exports(p.module).map((e) => e.name);
-  assert.deepEqual(names.sort(), [
-    '\0a',
-    '\0b',
-    'dirty_end',
-    'indirect_index',
-    'memory',
-    'remaining_gas',
-    'remaining_stack',
-  ]);
+  assert.deepEqual(names.sort(), ['\0a', '\0b', '\0dispatch']);
+  // Without exportAll (the node's setting) the dispatcher is the only function exported.
+  const lean = prepareContract(wat('(module (func (export "a")) (func (export "b")))'), {
+    ...config,
+    exportAll: false,
+  });
+  assert.deepEqual(
+    WebAssembly.Module.exports(lean.module).map((e) => e.name),
+    ['\0dispatch'],
+  );
+  assert.deepEqual(
+    [...lean.methodIndex],
+    [
+      ['a', 0],
+      ['b', 1],
+    ],
+  );
 });
 
 test('imports: env functions kept, other modules and kinds refused', () => {

@@ -16,6 +16,8 @@ export interface PrepareConfig {
   linearOpBaseCost: bigint;
   linearOpUnitCost: bigint;
   limits: LimitConfig;
+  /** Export every contract function by name too (tests call functions with parameters that way). */
+  exportAll?: boolean;
 }
 
 /** A function the contract imports from `env`, with its type as letters: I i64, i i32, F f64, f f32. */
@@ -33,6 +35,8 @@ export interface PreparedContract {
   module: WebAssembly.Module;
   /** Every exported FUNCTION of the original module by its original name → true when its type is [] -> []. */
   methods: Map<string, boolean>;
+  /** The callable methods ([] -> []) → their index for the instance's "\0dispatch" export. */
+  methodIndex: Map<string, number>;
   /** Names of the functions the contract imports from `env` (deduplicated), so the host links only those. */
   envImports: EnvImport[];
   /** Size of the instrumented binary, for diagnostics. */
@@ -82,14 +86,34 @@ export function prepareContract(code: Uint8Array, config: PrepareConfig): Prepar
     if (blocks > limits.maxBlocksPerContract) throw new PrepareError('TooManyBlocksPerContract');
   }
 
-  const bytes = emitModule(m, analyses, {
-    regular: config.regularOpCost,
-    linearBase: config.linearOpBaseCost,
-    linearUnit: config.linearOpUnitCost,
-    initialMemoryPages: limits.initialMemoryPages,
-    maxMemoryPages: limits.maxMemoryPages,
-    maxStackHeight: limits.maxStackHeight,
-  });
+  const methods = new Map<string, boolean>();
+  const methodIndex = new Map<string, number>();
+  const callable: number[] = [];
+  for (const e of m.exports) {
+    if (e.kind !== 0) continue;
+    const t = m.types[m.funcTypes[e.index]];
+    const ok = t.params.length === 0 && t.results.length === 0;
+    methods.set(e.name, ok);
+    if (ok) {
+      methodIndex.set(e.name, callable.length);
+      callable.push(e.index);
+    }
+  }
+
+  const bytes = emitModule(
+    m,
+    analyses,
+    {
+      regular: config.regularOpCost,
+      linearBase: config.linearOpBaseCost,
+      linearUnit: config.linearOpUnitCost,
+      initialMemoryPages: limits.initialMemoryPages,
+      maxMemoryPages: limits.maxMemoryPages,
+      maxStackHeight: limits.maxStackHeight,
+      exportAll: config.exportAll,
+    },
+    callable,
+  );
   if (bytes.length > limits.maxInstrumentedCodeSize)
     throw new PrepareError('InstrumentedCodeTooLarge', `${bytes.length} bytes`);
 
@@ -105,12 +129,6 @@ export function prepareContract(code: Uint8Array, config: PrepareConfig): Prepar
     );
   }
 
-  const methods = new Map<string, boolean>();
-  for (const e of m.exports) {
-    if (e.kind !== 0) continue;
-    const t = m.types[m.funcTypes[e.index]];
-    methods.set(e.name, t.params.length === 0 && t.results.length === 0);
-  }
   const seen = new Set<string>();
   const envImports: EnvImport[] = [];
   for (const imp of m.imports) {
@@ -125,6 +143,7 @@ export function prepareContract(code: Uint8Array, config: PrepareConfig): Prepar
   return {
     module,
     methods,
+    methodIndex,
     envImports,
     instrumentedSize: bytes.length,
     dataEnd: activeDataEnd(m.dataSection),

@@ -20,20 +20,39 @@ export const config: PrepareConfig = {
   linearOpBaseCost: rc.wasm.linearOpBaseCost,
   linearOpUnitCost: rc.wasm.linearOpUnitCost,
   limits: rc.wasm.limits,
+  exportAll: true,
 };
 export const R = config.regularOpCost;
 
 export class GasExhausted extends Error {}
 export class StackExhausted extends Error {}
 
-export function instantiate(p: PreparedContract, env: Record<string, unknown> = {}): WebAssembly.Instance {
-  return new WebAssembly.Instance(p.module, {
+export interface TestInstance {
+  instance: WebAssembly.Instance;
+  /** The instance's exports plus the host-owned memory and globals, as the tests read them. */
+  exports: Record<string, unknown>;
+}
+
+/** Instantiates with fresh internal globals and memory; functions are callable by name ("\0" + name)
+ * because the tests prepare with `exportAll`. */
+export function instantiate(p: PreparedContract, env: Record<string, unknown> = {}): TestInstance {
+  const i64 = () => new WebAssembly.Global({ value: 'i64', mutable: true }, 0n);
+  const globals = {
+    remaining_gas: i64(),
+    remaining_stack: i64(),
+    indirect_index: new WebAssembly.Global({ value: 'i32', mutable: true }, 0),
+    dirty_end: i64(),
+  };
+  globals.remaining_stack.value = BigInt(config.limits.maxStackHeight);
+  const memory = new WebAssembly.Memory({
+    initial: config.limits.initialMemoryPages,
+    maximum: config.limits.maxMemoryPages,
+  });
+  const instance = new WebAssembly.Instance(p.module, {
     env,
     internal: {
-      memory: new WebAssembly.Memory({
-        initial: config.limits.initialMemoryPages,
-        maximum: config.limits.maxMemoryPages,
-      }),
+      memory,
+      ...globals,
       gas_exhausted: (cost: bigint) => {
         throw new GasExhausted(String(BigInt.asUintN(64, cost)));
       },
@@ -42,10 +61,11 @@ export function instantiate(p: PreparedContract, env: Record<string, unknown> = 
       },
     },
   });
+  return { instance, exports: { ...instance.exports, memory, ...globals } };
 }
 
 /** Calls `name` with `gas` available and returns the gas it used. */
-export function gasUsed(instance: WebAssembly.Instance, name: string, gas = 10n ** 15n, ...args: unknown[]) {
+export function gasUsed(instance: TestInstance, name: string, gas = 10n ** 15n, ...args: unknown[]) {
   const g = instance.exports.remaining_gas as WebAssembly.Global;
   g.value = gas;
   (instance.exports[`\0${name}`] as (...a: unknown[]) => unknown)(...args);
