@@ -97,7 +97,7 @@ export async function sendFinal(client: RpcClient, signedTxBase64: string): Prom
 }
 
 /**
- * Creates `count` funded accounts `bench<i>.<root>` with their own keys, in one burst of transactions from
+ * Creates `count` funded accounts `<prefix><i>.<root>` (`bench<i>.<root>` by default) with their own keys, in one burst of transactions from
  * the root account (consecutive nonces), and reads back each new key's nonce (nearcore gives a new key the
  * nonce (block height) * 10^6).
  */
@@ -106,6 +106,8 @@ export async function createSigners(
   root: { accountId: string; secretKey: string },
   count: number,
   blockHash: RecentBlockHash,
+  /** Names are `<prefix><i>.<root>`: phases on the same node need different prefixes. */
+  prefix = 'bench',
 ): Promise<NearSigner[]> {
   const rootKey = KeyPair.fromString(root.secretKey);
   const rootSigner: NearSigner = {
@@ -114,7 +116,7 @@ export async function createSigners(
     nonce: await accessKeyNonce(client, root.accountId, rootKey),
   };
   const signers: NearSigner[] = Array.from({ length: count }, (_, i) => ({
-    accountId: `bench${i}.${root.accountId}`,
+    accountId: `${prefix}${i}.${root.accountId}`,
     keyPair: KeyPair.fromRandom('ed25519'),
     nonce: 0n,
   }));

@@ -5,10 +5,18 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cliAvailable, LAUNCHERS, type Launcher, REPO_ROOT } from './shadebox-node.js';
 
-export type Phase = 'cold' | 'read' | 'transfers' | 'history' | 'store-size' | 'restart';
-const PHASES: readonly Phase[] = ['cold', 'read', 'transfers', 'history', 'store-size', 'restart'];
+export type Phase = 'cold' | 'read' | 'transfers' | 'contracts' | 'history' | 'store-size' | 'restart';
+const PHASES: readonly Phase[] = [
+  'cold',
+  'read',
+  'transfers',
+  'contracts',
+  'history',
+  'store-size',
+  'restart',
+];
 /** What runs without --only: the Shadebox-only archival metrics take minutes and are opt-in. */
-const DEFAULT_PHASES: readonly Phase[] = ['cold', 'read', 'transfers'];
+const DEFAULT_PHASES: readonly Phase[] = ['cold', 'read', 'transfers', 'contracts'];
 /** The deadline without --deadline: longer when an archival metric (minutes of block making) is asked for. */
 const DEFAULT_DEADLINE_S = 170;
 const ARCHIVAL_DEADLINE_S = 900;
@@ -31,9 +39,10 @@ export interface BenchOptions {
 export const USAGE = `usage: npm run bench -- [options]
   --duration <s>      measured window of each throughput metric (default 5)
   --warmup <s>        warmup before each window (default 1)
-  --concurrency <n>   connections for reads, signers for transfers (default 32)
+  --concurrency <n>   connections for reads and view calls, signers for transfers and contract calls
+                      (default 32)
   --cold-runs <n>     cold starts per server, the median is reported (default 5)
-  --only <list>       comma-separated subset of: cold,read,transfers (the default), and the opt-in
+  --only <list>       comma-separated subset of: cold,read,transfers,contracts (the default), and the opt-in
                       Shadebox-only archival metrics history,store-size,restart (minutes each)
   --no-anvil          measure Shadebox alone
   --launcher <l>      how the Shadebox server is started: cli (shadebox node --json, built dist/; the default

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadResult } from './load.js';
 import type { ColdStartResult } from './metrics/cold-start.js';
+import type { ContractResults } from './metrics/contracts.js';
 import { cpuUse } from './metrics/cpu.js';
 import type { HistoryResult } from './metrics/history.js';
 import type { MemoryReading } from './metrics/memory.js';
@@ -21,6 +22,10 @@ export interface ServerResults {
   coldStartFromSource?: ColdStartResult | { error: string };
   read?: LoadResult | { error: string };
   transfers?: TransferResult | { error: string };
+  /** Contract calls to final: near-hello `setValue` | a storage contract's store (`contracts` phase). */
+  contractCalls?: ContractResults['calls'];
+  /** View calls: near-hello `hello` over distinct requests | `eth_call` reading slot 0 (`contracts` phase). */
+  viewCalls?: ContractResults['views'];
   /** After the read and transfer runs, same process. */
   memoryAfterRun?: MemoryReading | { error: string };
   /** Shadebox only (opt-in, archival LMDB home): view_account at head − 10,000 against the head. */
@@ -34,6 +39,8 @@ export interface ServerResults {
 export const TARGETS = {
   readPerSecond: 15_000,
   transfersPerSecond: 500,
+  contractCallsPerSecond: 300,
+  viewCallsPerSecond: 5000,
   coldStartMs: 1000,
   /** Historical view_account req/s over head req/s. */
   historicalReadRatio: 0.8,
@@ -70,6 +77,8 @@ export interface BenchReport {
   ratios: {
     readPerSecond?: number;
     transfersPerSecond?: number;
+    contractCallsPerSecond?: number;
+    viewCallsPerSecond?: number;
     coldStartMs?: number;
     rssAfterRunBytes?: number;
   };
@@ -77,6 +86,8 @@ export interface BenchReport {
     met: {
       readPerSecond?: boolean;
       transfersPerSecond?: boolean;
+      contractCallsPerSecond?: boolean;
+      viewCallsPerSecond?: boolean;
       coldStartMs?: boolean;
       historicalReadRatio?: boolean;
     };
@@ -99,6 +110,8 @@ export function computeRatios(s: ServerResults, a: ServerResults): BenchReport['
   return {
     readPerSecond: ratio(ok(s.read)?.perSecond, ok(a.read)?.perSecond),
     transfersPerSecond: ratio(ok(s.transfers)?.perSecond, ok(a.transfers)?.perSecond),
+    contractCallsPerSecond: ratio(ok(s.contractCalls)?.perSecond, ok(a.contractCalls)?.perSecond),
+    viewCallsPerSecond: ratio(ok(s.viewCalls)?.perSecond, ok(a.viewCalls)?.perSecond),
     coldStartMs: ratio(ok(s.coldStart)?.medianMs, ok(a.coldStart)?.medianMs),
     rssAfterRunBytes: ratio(ok(s.memoryAfterRun)?.rssBytes, ok(a.memoryAfterRun)?.rssBytes),
   };
@@ -107,11 +120,15 @@ export function computeRatios(s: ServerResults, a: ServerResults): BenchReport['
 export function targetsMet(s: ServerResults): BenchReport['targets']['met'] {
   const read = ok(s.read)?.perSecond;
   const transfers = ok(s.transfers)?.perSecond;
+  const calls = ok(s.contractCalls)?.perSecond;
+  const views = ok(s.viewCalls)?.perSecond;
   const cold = ok(s.coldStart)?.medianMs;
   const history = ok(s.history)?.ratio;
   return {
     readPerSecond: read === undefined ? undefined : read >= TARGETS.readPerSecond,
     transfersPerSecond: transfers === undefined ? undefined : transfers >= TARGETS.transfersPerSecond,
+    contractCallsPerSecond: calls === undefined ? undefined : calls >= TARGETS.contractCallsPerSecond,
+    viewCallsPerSecond: views === undefined ? undefined : views >= TARGETS.viewCallsPerSecond,
     coldStartMs: cold === undefined ? undefined : cold <= TARGETS.coldStartMs,
     historicalReadRatio: history === undefined ? undefined : history >= TARGETS.historicalReadRatio,
   };
@@ -170,6 +187,7 @@ export function formatTable(report: BenchReport): string {
       '',
       '',
     ],
+    ...contractRows(report, cell, lat, cpu, blocks, errs, fmtRatio, missing),
     [
       `cold start to ready (median of ${report.settings.coldStartRuns})`,
       cell(s.coldStart, (v) => ms(v.medianMs)),
@@ -237,6 +255,68 @@ export function formatTable(report: BenchReport): string {
     `load generator: ${st.loadGenerator}`,
     ...(report.anvil.available ? [] : [`anvil unavailable: ${report.anvil.reason ?? ''}`]),
   ].join('\n');
+}
+
+/** Rows of the `contracts` phase; none when it did not run. */
+function contractRows(
+  report: BenchReport,
+  cellOf: typeof cell,
+  lat: (v: LoadResult) => string,
+  cpu: (v: LoadResult) => string,
+  blocks: (v: TransferResult) => string,
+  errs: (v: LoadResult) => string,
+  fmtRatio: (r: number | undefined) => string,
+  missing: string,
+): string[][] {
+  const s = report.shadebox;
+  const a = report.anvilResults;
+  const rows: string[][] = [];
+  if (s.contractCalls || a.contractCalls) {
+    rows.push(
+      [
+        'contract calls/s to final: setValue | SSTORE',
+        cellOf(s.contractCalls, (v) => `${int(v.perSecond)} calls/s${errs(v)}`),
+        cellOf(a.contractCalls, (v) => `${int(v.perSecond)} calls/s${errs(v)}`, missing),
+        fmtRatio(report.ratios.contractCallsPerSecond),
+        `>= ${int(TARGETS.contractCallsPerSecond)} calls/s${verdict(report.targets.met.contractCallsPerSecond)}`,
+      ],
+      [
+        '  call latency p50 / p99',
+        cellOf(s.contractCalls, lat),
+        cellOf(a.contractCalls, lat, missing),
+        '',
+        '',
+      ],
+      [
+        '  server CPU per call, busy',
+        cellOf(s.contractCalls, cpu),
+        cellOf(a.contractCalls, cpu, missing),
+        '',
+        '',
+      ],
+      [
+        '  blocks/s, calls per block',
+        cellOf(s.contractCalls, blocks),
+        cellOf(a.contractCalls, blocks, missing),
+        '',
+        '',
+      ],
+    );
+  }
+  if (s.viewCalls || a.viewCalls) {
+    rows.push(
+      [
+        'view calls/s: call_function hello | eth_call',
+        cellOf(s.viewCalls, (v) => `${int(v.perSecond)} req/s${errs(v)}`),
+        cellOf(a.viewCalls, (v) => `${int(v.perSecond)} req/s${errs(v)}`, missing),
+        fmtRatio(report.ratios.viewCallsPerSecond),
+        `>= ${int(TARGETS.viewCallsPerSecond)} req/s${verdict(report.targets.met.viewCallsPerSecond)}`,
+      ],
+      ['  view latency p50 / p99', cellOf(s.viewCalls, lat), cellOf(a.viewCalls, lat, missing), '', ''],
+      ['  server CPU per view, busy', cellOf(s.viewCalls, cpu), cellOf(a.viewCalls, cpu, missing), '', ''],
+    );
+  }
+  return rows;
 }
 
 /** Rows of the opt-in Shadebox-only metrics (archival LMDB home); none when none of them ran. anvil: "-". */

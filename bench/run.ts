@@ -10,6 +10,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { locateAnvil, startAnvil } from './anvil.js';
 import { measureAnvilColdStart, measureShadeboxColdStart } from './metrics/cold-start.js';
+import { measureAnvilContracts, measureShadeboxContracts, VIEW_BODIES } from './metrics/contracts.js';
 import { HISTORY_DEFAULTS, measureHistoricalReads } from './metrics/history.js';
 import { readMemory } from './metrics/memory.js';
 import { measureNoopNodeServer } from './metrics/noop-baseline.js';
@@ -17,7 +18,7 @@ import { getBalanceBody, measureReadThroughput, viewAccountBody } from './metric
 import { measureRestart } from './metrics/restart.js';
 import { measureStoreSize } from './metrics/store-size.js';
 import { measureAnvilTransfers, measureShadeboxTransfers } from './metrics/transfers.js';
-import { type BenchOptions, parseOptions, USAGE } from './options.js';
+import { type BenchOptions, type Phase, parseOptions, USAGE } from './options.js';
 import { installCleanup, killAllChildren } from './processes.js';
 import { formatProfileSummary, type ProfileSummary, summarizeProfile } from './profile-summary.js';
 import {
@@ -39,7 +40,7 @@ import {
 
 const LOAD_GENERATOR =
   'closed loop in the benchmark process, one request in flight per keep-alive connection: raw sockets for ' +
-  'reads (raw-http.ts), an undici Pool for transfers; ' +
+  'reads and view calls (raw-http.ts), an undici Pool for transfers and contract calls; ' +
   'the server is a separate process; both share the same cores';
 
 function progress(message: string): void {
@@ -55,6 +56,13 @@ async function attempt<T>(what: string, fn: () => Promise<T>): Promise<T | { err
     progress(`${what} failed: ${message}`);
     return { error: message };
   }
+}
+
+const SERVER_PHASES: readonly Phase[] = ['read', 'transfers', 'contracts'];
+
+/** Whether a phase needs a running server (cold starts spawn their own). */
+function serverPhases(options: BenchOptions): boolean {
+  return SERVER_PHASES.some((p) => options.phases.has(p));
 }
 
 async function benchShadebox(options: BenchOptions, results: ServerResults): Promise<ProfileSummary[]> {
@@ -75,7 +83,7 @@ async function benchShadebox(options: BenchOptions, results: ServerResults): Pro
       );
     }
   }
-  if (!options.phases.has('read') && !options.phases.has('transfers')) return [];
+  if (!serverPhases(options)) return [];
 
   const profileStart = Date.now();
   const server = await startShadebox({ launcher: options.launcher, cpuProfileDir: options.profileDir });
@@ -96,6 +104,19 @@ async function benchShadebox(options: BenchOptions, results: ServerResults): Pro
             measureShadeboxTransfers(server.rpcUrl, server.pid, account, load),
           )
         : { error: 'the ready line gave no genesis account key' };
+    }
+    if (options.phases.has('contracts')) {
+      progress(
+        `Shadebox: near-hello deployed, setValue to FINAL from ${options.concurrency} signers, then hello views over ${VIEW_BODIES} distinct requests`,
+      );
+      const account = server.account;
+      const contracts = account
+        ? await attempt('Shadebox contracts', () =>
+            measureShadeboxContracts(server.rpcUrl, server.pid, account, load),
+          )
+        : { error: 'the ready line gave no genesis account key' };
+      if ('error' in contracts) results.contractCalls = results.viewCalls = contracts;
+      else ({ calls: results.contractCalls, views: results.viewCalls } = contracts);
     }
     results.memoryAfterRun = readMemory(server.pid) ?? { error: `cannot read /proc/${server.pid}/status` };
   } finally {
@@ -158,7 +179,7 @@ async function benchAnvil(options: BenchOptions, path: string, results: ServerRe
       measureAnvilColdStart(path, options.concurrency, options.coldStartRuns),
     );
   }
-  if (!options.phases.has('read') && !options.phases.has('transfers')) return;
+  if (!serverPhases(options)) return;
   const server = await startAnvil({ path, accounts: options.concurrency, quietRequests: true });
   progress(`anvil: server pid ${server.pid} at ${server.rpcUrl}`);
   try {
@@ -176,6 +197,14 @@ async function benchAnvil(options: BenchOptions, path: string, results: ServerRe
       results.transfers = await attempt('anvil transfers', () =>
         measureAnvilTransfers(server.rpcUrl, server.pid, load),
       );
+    }
+    if (options.phases.has('contracts')) {
+      progress('anvil: storage contract deployed, eth_sendTransaction + receipt, then eth_call');
+      const contracts = await attempt('anvil contracts', () =>
+        measureAnvilContracts(server.rpcUrl, server.pid, load),
+      );
+      if ('error' in contracts) results.contractCalls = results.viewCalls = contracts;
+      else ({ calls: results.contractCalls, views: results.viewCalls } = contracts);
     }
     results.memoryAfterRun = readMemory(server.pid) ?? { error: `cannot read /proc/${server.pid}/status` };
   } finally {
@@ -285,6 +314,8 @@ async function main(): Promise<number> {
     shadebox.coldStart,
     shadebox.read,
     shadebox.transfers,
+    shadebox.contractCalls,
+    shadebox.viewCalls,
     shadebox.history,
     shadebox.storeSize,
     shadebox.restart,

@@ -13,6 +13,8 @@ export interface ReadThroughputOptions {
   concurrency: number;
   warmupMs: number;
   durationMs: number;
+  /** Checks each answer's `result` further; throws to count the request as an error. */
+  validate?: (result: unknown) => void;
 }
 
 /**
@@ -31,7 +33,9 @@ export async function measureReadThroughput(
   let next = 0;
   try {
     return await runClosedLoop({
-      ...options,
+      concurrency: options.concurrency,
+      warmupMs: options.warmupMs,
+      durationMs: options.durationMs,
       drainTimeoutMs: 5000,
       probes: serverProbes(pid),
       operation: async (worker) => {
@@ -42,6 +46,7 @@ export async function measureReadThroughput(
         if (status !== 200 || message.result === undefined) {
           throw new Error(`HTTP ${status}: ${JSON.stringify(message.error ?? message).slice(0, 200)}`);
         }
+        options.validate?.(message.result);
       },
     });
   } finally {
