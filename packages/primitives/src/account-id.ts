@@ -97,6 +97,7 @@ export function isSubAccountOf(child: string, parent: string): boolean {
 export function accountIdToShardId(accountId: string, numShards: number): number {
   if (!Number.isSafeInteger(numShards) || numShards < 1)
     throw new RangeError(`invalid number of shards: ${numShards}`);
+  if (numShards === 1) return 0;
   const hash = sha256(utf8Encode(accountId));
   const value = new DataView(hash.buffer, hash.byteOffset, 8).getBigUint64(0, true);
   return Number(value % BigInt(numShards));

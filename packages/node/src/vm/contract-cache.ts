@@ -3,7 +3,6 @@
  * hash — at deploy time, or on first use after a restart — and its result, failure included, is kept: nothing
  * is recompiled per call. Bounded so a chain with many distinct contracts does not hold them all.
  */
-import { base58Encode } from '@shadebox/primitives';
 import type { RuntimeConfig } from '../config/runtime-config.js';
 import { MemoryPool } from './memory-pool.js';
 import { type PreparedContract, prepareContract } from './prepare/prepare-contract.js';
@@ -31,7 +30,8 @@ export class ContractCache {
 
   /** The prepared form of `code` (whose sha256 is `codeHash`). */
   get(codeHash: Uint8Array, code: () => Uint8Array | undefined): PrepareResult | undefined {
-    const key = base58Encode(codeHash);
+    // The hash's bytes as a string: a cheap map key, taken on every call.
+    const key = Buffer.from(codeHash.buffer, codeHash.byteOffset, codeHash.byteLength).toString('latin1');
     const hit = this.entries.get(key);
     if (hit) {
       // Refresh its place: the map's order is the eviction order.

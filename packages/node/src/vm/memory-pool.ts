@@ -11,7 +11,7 @@ export class MemoryPool {
   private readonly free: WebAssembly.Memory[] = [];
 
   constructor(
-    private readonly initialPages: number,
+    readonly initialPages: number,
     private readonly maxPages: number,
     private readonly capacity = 4,
   ) {}

@@ -12,7 +12,8 @@ import { mathImports } from './imports/math.js';
 import { miscImports } from './imports/misc.js';
 import { promiseImports } from './imports/promises.js';
 import { storageImports } from './imports/storage.js';
-import { DISPATCH_EXPORT } from './prepare/emit-module.js';
+import type { MemoryPool } from './memory-pool.js';
+import { DISPATCH_EXPORT, RESET_EXPORT } from './prepare/emit-module.js';
 import type { PreparedContract } from './prepare/prepare-contract.js';
 import { classifyTrap } from './prepare/traps.js';
 import type { External, VMContext, VMOutcome } from './vm-context.js';
@@ -56,8 +57,13 @@ class Host {
     WebAssembly.Global
   >;
   private readonly linked = new WeakMap<PreparedContract, Record<string, HostFn> | LinkError>();
+  /** Instances kept for reuse, least recently used first. */
+  private readonly instances = new Map<PreparedContract, KeptInstance>();
 
-  constructor(config: VMConfig) {
+  constructor(
+    config: VMConfig,
+    private readonly pool: MemoryPool,
+  ) {
     const vm = new VMLogic(config);
     this.vm = vm;
     this.all = {
@@ -84,6 +90,38 @@ class Host {
       memory: undefined,
       ...this.globals,
     };
+  }
+
+  instanceOf(contract: PreparedContract): KeptInstance | undefined {
+    const kept = this.instances.get(contract);
+    if (kept) {
+      this.instances.delete(contract);
+      this.instances.set(contract, kept);
+    }
+    return kept;
+  }
+
+  keepInstance(contract: PreparedContract, instance: WebAssembly.Instance, memory: WebAssembly.Memory): void {
+    this.instances.set(contract, { instance, memory });
+    if (this.instances.size > KEPT_INSTANCES) {
+      const [oldest, entry] = this.instances.entries().next().value as [PreparedContract, KeptInstance];
+      this.instances.delete(oldest);
+      // Its memory was zeroed after its last call: it can serve a fresh instance.
+      this.pool.release(entry.memory, 0);
+    }
+  }
+
+  /** After a call on a kept instance: zero what it wrote, or drop it if its memory grew (a fresh instance
+   * must see the initial size). */
+  afterCall(contract: PreparedContract, dirtyEnd: number): void {
+    const kept = this.instances.get(contract);
+    if (!kept) return;
+    const size = kept.memory.buffer.byteLength;
+    if (size !== this.pool.initialPages * PAGE) {
+      this.instances.delete(contract);
+      return;
+    }
+    new Uint8Array(kept.memory.buffer, 0, Math.min(size, dirtyEnd)).fill(0);
   }
 
   /** The `env` imports of `contract`: each host function checked against its signature and wrapped to keep
@@ -122,12 +160,20 @@ class Host {
   }
 }
 
+interface KeptInstance {
+  instance: WebAssembly.Instance;
+  memory: WebAssembly.Memory;
+}
+
+const KEPT_INSTANCES = 16;
+const PAGE = 65_536;
+
 const hosts = new WeakMap<ContractCache, Host>();
 
 export function runContract(args: RunContractArgs): VMOutcome {
   let host = hosts.get(args.cache);
   if (!host) {
-    host = new Host(args.config);
+    host = new Host(args.config, args.cache.memories);
     hosts.set(args.cache, host);
   }
   const vm = host.vm;
@@ -158,8 +204,12 @@ export function runContract(args: RunContractArgs): VMOutcome {
   const internal = host.internal;
   const globals = host.globals;
 
-  let instance: WebAssembly.Instance | undefined;
-  const memory = args.cache.memories.acquire();
+  // A reusable contract keeps one instance (and its memory) across calls; `\0reset` gives each call the
+  // state of a fresh instance: data segments written again, mutable globals back to their initial values,
+  // and the memory was zeroed up to where the previous call wrote.
+  const kept = contract.reusable ? host.instanceOf(contract) : undefined;
+  let instance = kept?.instance;
+  const memory = kept?.memory ?? args.cache.memories.acquire();
   vm.memory = memory;
   internal.memory = memory;
   const remainingGas = globals.remaining_gas;
@@ -169,8 +219,10 @@ export function runContract(args: RunContractArgs): VMOutcome {
   vm.remainingGas = remainingGas;
   vm.gas.syncToWasm(remainingGas);
   try {
-    instance = new WebAssembly.Instance(contract.module, { env, internal });
+    instance ??= new WebAssembly.Instance(contract.module, { env, internal });
+    if (contract.reusable && !kept) host.keepInstance(contract, instance, memory);
     const exports = instance.exports as Record<string, unknown>;
+    (exports[RESET_EXPORT] as () => void)();
     // A start function runs first, metered like the method (the prepared module exports it instead of
     // letting instantiation run it before gas is set).
     if (typeof exports.start === 'function') (exports.start as () => void)();
@@ -182,14 +234,14 @@ export function runContract(args: RunContractArgs): VMOutcome {
     const trap = instance ? classifyTrap(e, instance, globals.indirect_index.value as number) : undefined;
     if (trap) return abort(trap);
     if (e instanceof RangeError) return abort(new WasmTrap('StackOverflow'));
-    if (!instance && e instanceof WebAssembly.RuntimeError) return abort(new WasmTrap('MemoryOutOfBounds'));
     if (!instance && e instanceof WebAssembly.LinkError) {
       return abort(new CompilationError({ PrepareError: 'Instantiate' }));
     }
     throw e;
   } finally {
-    const wasmDirty = Number(globals.dirty_end.value as bigint);
-    args.cache.memories.release(memory, Math.max(wasmDirty, vm.hostDirtyEnd, contract.dataEnd));
+    const dirty = Math.max(Number(globals.dirty_end.value as bigint), vm.hostDirtyEnd, contract.dataEnd);
+    if (contract.reusable && instance) host.afterCall(contract, dirty);
+    else args.cache.memories.release(memory, dirty);
   }
 
   // Gas nobody used goes to the weighted function calls the method created.

@@ -15,6 +15,13 @@ import { runContract } from '../../vm/run-contract.js';
 
 const EMPTY_ED25519 = { keyType: 0 as const, data: new Uint8Array(32) };
 
+/** The last state root decoded: views at one head all use it. */
+let lastRoot: { text: string; bytes: Uint8Array } = { text: '', bytes: new Uint8Array(32) };
+function decodeStateRoot(text: string): Uint8Array {
+  if (lastRoot.text !== text) lastRoot = { text, bytes: base58Decode(text) };
+  return lastRoot.bytes;
+}
+
 export function viewCall(
   chain: Chain,
   block: BlockRecord,
@@ -47,7 +54,7 @@ export function viewCall(
       storageUsage: account.storageUsage,
       attachedDeposit: 0n,
       prepaidGas: params.vm.config.maxGasBurnt,
-      randomSeed: stateRoot ? base58Decode(stateRoot) : sha256(new Uint8Array(0)),
+      randomSeed: stateRoot ? decodeStateRoot(stateRoot) : sha256(new Uint8Array(0)),
       isView: true,
       outputDataReceiverCount: 0,
       chainId: params.chainId,

@@ -1,13 +1,15 @@
 /**
  * Assembles the instrumented module. Index layout (function indices of the contract shift by 2):
  *   imports:  internal.gas_exhausted(i64), internal.stack_exhausted(), then the contract's `env` functions;
- *   functions: the contract's, then the linear-fee helper, then the method dispatcher;
+ *   functions: the contract's, then the linear-fee helper, the method dispatcher and the reset function;
  *   memory:   imported as internal.memory {initial_memory_pages, max_memory_pages}, whatever the contract
  *             declared, so the host can reuse memories between calls (vm/memory-pool.ts);
  *   globals:  imported internal.remaining_gas (i64), remaining_stack (i64), indirect_index (i32), dirty_end
  *             (i64: how far into memory this instance wrote) — the host reuses the same Global objects for
  *             every call — then the contract's, shifted by 4;
- *   exports:  "\0dispatch" (calls a method by its index in `methodIndex`), "table" when there is one, and
+ *   data:     every segment passive; "\0reset" writes the active ones where they belong and sets the mutable
+ *             globals to their initial values, so the host can run many calls on one instance;
+ *   exports:  "\0dispatch" (calls a method by its index in `methodIndex`), "\0reset", "table" when there is one, and
  *             "start": the start function is not run at instantiation but called by the host once gas is
  *             set. With `exportAll` (tests), every contract function also as "\0" + name.
  */
@@ -17,6 +19,7 @@ import { Writer } from './binary.js';
 import { emitBody, emitDispatcher, emitLinearHelper, type Layout } from './instrument.js';
 import { INJECTED_FUNCS, INJECTED_GLOBALS, type ParsedModule } from './module-parser.js';
 import { EMPTY, I32, valSize } from './opcodes.js';
+import { passiveData } from './passive-data.js';
 
 export const INTERNAL_MODULE = 'internal';
 export const GAS_EXHAUSTED = 'gas_exhausted';
@@ -29,6 +32,7 @@ export const INDIRECT_INDEX_EXPORT = 'indirect_index';
 export const DIRTY_END_EXPORT = 'dirty_end';
 export const MEMORY_IMPORT = 'memory';
 export const DISPATCH_EXPORT = '\0dispatch';
+export const RESET_EXPORT = '\0reset';
 export const START_EXPORT = 'start';
 /** Prefix of every contract export, so no contract name can collide with the internal ones. */
 export const EXPORT_PREFIX = '\0';
@@ -107,9 +111,9 @@ export function emitModule(
   }
   out.section(2, imports);
 
-  const funcs = new Writer().u32(nDefined + 2);
+  const funcs = new Writer().u32(nDefined + 3);
   for (let i = 0; i < nDefined; i++) funcs.u32(m.funcTypes[nImports + i]);
-  funcs.u32(typeLinear).u32(typeLinear);
+  funcs.u32(typeLinear).u32(typeLinear).u32(typeStack);
   out.section(3, funcs);
 
   if (m.tableSection) out.section(4, new Writer().bytes(m.tableSection));
@@ -118,6 +122,7 @@ export function emitModule(
 
   const exportList: [string, number, number][] = [];
   exportList.push([DISPATCH_EXPORT, 0, layout.linearHelper + 1]);
+  exportList.push([RESET_EXPORT, 0, layout.linearHelper + 2]);
   if (c.exportAll) {
     for (const e of m.exports) {
       if (e.kind === 0) exportList.push([EXPORT_PREFIX + e.name, 0, e.index + INJECTED_FUNCS]);
@@ -130,9 +135,10 @@ export function emitModule(
   out.section(7, exports);
 
   if (m.elementSection) out.section(9, m.elementSection);
-  if (m.dataCountSection) out.section(12, new Writer().bytes(m.dataCountSection));
+  const data = passiveData(m.dataSection);
+  if (data.count > 0) out.section(12, new Writer().u32(data.count));
 
-  const code = new Writer().u32(nDefined + 2);
+  const code = new Writer().u32(nDefined + 3);
   for (let i = 0; i < nDefined; i++) {
     const type = m.types[m.funcTypes[nImports + i]];
     const entry = m.code[i];
@@ -157,8 +163,22 @@ export function emitModule(
     methods.map((f) => f + INJECTED_FUNCS),
   );
   code.u32(dispatcher.length).bytes(dispatcher.finish());
+  const reset = new Writer().u32(0);
+  for (const seg of data.active) {
+    reset.bytes(seg.offset.subarray(0, seg.offset.length - 1)); // the offset, without its `end`
+    reset.byte(0x41).sleb(0n).byte(0x41).sleb(BigInt(seg.length)).byte(0xfc).u32(8).u32(seg.index).byte(0);
+  }
+  m.globalInits.forEach((g, i) => {
+    if (!g.mutable) return;
+    reset
+      .bytes(g.init.subarray(0, g.init.length - 1))
+      .byte(0x24)
+      .u32(i + INJECTED_GLOBALS);
+  });
+  reset.byte(0x0b);
+  code.u32(reset.length).bytes(reset.finish());
   out.section(10, code);
 
-  if (m.dataSection) out.section(11, new Writer().bytes(m.dataSection));
+  if (data.section) out.section(11, new Writer().bytes(data.section));
   return out.finish();
 }

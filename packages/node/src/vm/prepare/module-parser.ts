@@ -40,6 +40,8 @@ export interface ParsedModule {
   /** Global entries (without the count) with function indices shifted, and how many there are. */
   globalSection: Writer | null;
   globalCount: number;
+  /** Per global: mutable, and its initialiser (shifted, with its `end`). */
+  globalInits: { mutable: boolean; init: Uint8Array }[];
   /** Value type of every global (none are imported). */
   globalTypes: number[];
   exports: { name: string; kind: number; index: number }[];
@@ -144,6 +146,7 @@ export function parseModule(bytes: Uint8Array, limit: LimitConfig): ParsedModule
     tableSection: null,
     globalSection: null,
     globalCount: 0,
+    globalInits: [],
     globalTypes: [],
     exports: [],
     start: null,
@@ -253,7 +256,11 @@ export function parseModule(bytes: Uint8Array, limit: LimitConfig): ParsedModule
           const mut = s.byte();
           if (mut > 1) malformed('bad global mutability');
           w.byte(mut);
-          copyConstExpr(s, w);
+          const init = new Writer();
+          copyConstExpr(s, init);
+          const bytes = init.finish();
+          w.bytes(bytes);
+          m.globalInits.push({ mutable: mut === 1, init: bytes });
         }
         m.globalSection = w;
         m.globalCount = n;

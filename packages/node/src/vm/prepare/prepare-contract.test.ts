@@ -101,7 +101,7 @@ test('memory is normalised to 1024..2048 pages and exports are prefixed', () => 
     { module: 'internal', name: 'memory', kind: 'memory' },
   );
   const names = WebAssembly.Module.exports(p.module).map((e) => e.name);
-  assert.deepEqual(names.sort(), ['\0a', '\0b', '\0dispatch']);
+  assert.deepEqual(names.sort(), ['\0a', '\0b', '\0dispatch', '\0reset']);
   // Without exportAll (the node's setting) the dispatcher is the only function exported.
   const lean = prepareContract(wat('(module (func (export "a")) (func (export "b")))'), {
     ...config,
@@ -109,7 +109,7 @@ test('memory is normalised to 1024..2048 pages and exports are prefixed', () => 
   });
   assert.deepEqual(
     WebAssembly.Module.exports(lean.module).map((e) => e.name),
-    ['\0dispatch'],
+    ['\0dispatch', '\0reset'],
   );
   assert.deepEqual(
     [...lean.methodIndex],

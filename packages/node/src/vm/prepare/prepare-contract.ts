@@ -10,6 +10,7 @@ import { analyseFunction, type FunctionAnalysis } from './analysis.js';
 import { activeDataEnd } from './data-extent.js';
 import { emitModule } from './emit-module.js';
 import { parseModule } from './module-parser.js';
+import { FC } from './opcodes.js';
 
 export interface PrepareConfig {
   regularOpCost: bigint;
@@ -30,6 +31,9 @@ export interface EnvImport {
 const LETTER: Record<number, string> = { 127: 'i', 126: 'I', 125: 'f', 124: 'F' };
 const typeLetters = (types: number[]) => types.map((t) => LETTER[t] ?? '?').join('');
 
+/** data.drop, elem.drop, table.set, table.init, table.copy, table.grow, table.fill. */
+const MUTATES_INSTANCE = new Set([FC + 9, FC + 13, 0x26, FC + 12, FC + 14, FC + 15, FC + 17]);
+
 export interface PreparedContract {
   /** Compiled once (new WebAssembly.Module) from the instrumented bytes. */
   module: WebAssembly.Module;
@@ -43,6 +47,9 @@ export interface PreparedContract {
   instrumentedSize: number;
   /** End of the memory the active data segments write at instantiation (Infinity when not static). */
   dataEnd: number;
+  /** Whether one instance may serve many calls (reset in between by "\0reset"): false when the code can
+   * change instance state the reset does not restore (tables, dropped segments). */
+  reusable: boolean;
 }
 
 export function prepareContract(code: Uint8Array, config: PrepareConfig): PreparedContract {
@@ -147,5 +154,6 @@ export function prepareContract(code: Uint8Array, config: PrepareConfig): Prepar
     envImports,
     instrumentedSize: bytes.length,
     dataEnd: activeDataEnd(m.dataSection),
+    reusable: !analyses.some((a) => a.ops.some((op) => MUTATES_INSTANCE.has(op.code))),
   };
 }
