@@ -1,0 +1,8 @@
+/** Absolute path of build/signer.wasm (the signer contract, NEAR's `v1.signer` interface). */
+export declare const signerWasmPath: string;
+/** Absolute path of build/agent.wasm (the shade agent contract). */
+export declare const agentWasmPath: string;
+/** The signer contract's Wasm; throws a clear error when the package has not been built. */
+export declare function readSignerWasm(): Buffer;
+/** The agent contract's Wasm; throws a clear error when the package has not been built. */
+export declare function readAgentWasm(): Buffer;
