@@ -15,11 +15,12 @@ export interface ReadyEvent {
   accounts: Array<{ accountId: string; publicKey: string; secretKey: string }>;
 }
 
-export function readyEvent(node: RunningNode): ReadyEvent {
+export function readyEvent(node: RunningNode, extra: Record<string, unknown> = {}): ReadyEvent {
   return {
     event: 'ready',
     rpcUrl: node.rpcUrl,
     ...(node.archivalRpcUrl === undefined ? {} : { archivalRpcUrl: node.archivalRpcUrl }),
+    ...extra,
     chainId: node.chainId,
     home: node.home,
     accounts: node.accounts.map(({ accountId, publicKey, secretKey }) => ({
@@ -31,8 +32,8 @@ export function readyEvent(node: RunningNode): ReadyEvent {
 }
 
 /** The ready line, with its newline. */
-export function formatReadyLine(node: RunningNode): string {
-  return `${JSON.stringify(readyEvent(node))}\n`;
+export function formatReadyLine(node: RunningNode, extra?: Record<string, unknown>): string {
+  return `${JSON.stringify(readyEvent(node, extra))}\n`;
 }
 
 export interface SummaryOptions {
@@ -43,6 +44,8 @@ export interface SummaryOptions {
   keyFile: string | null;
   /** Lines printed after the table. */
   notes?: readonly string[];
+  /** Rows added after the node's (e.g. the chain-signature contracts). */
+  extraRows?: Array<[string, string]>;
 }
 
 /** The readable summary. Secret keys appear only for an in-memory node: a home keeps them in its key file. */
@@ -62,6 +65,7 @@ export function formatSummary(options: SummaryOptions): string {
     if (options.keyFile === null) rows.push(['Secret key', account.secretKey]);
     else rows.push(['Key file', options.keyFile]);
   }
+  rows.push(...(options.extraRows ?? []));
   const width = Math.max(...rows.map(([label]) => label.length));
   const lines = [
     options.title,

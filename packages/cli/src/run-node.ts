@@ -27,6 +27,15 @@ export interface RunNodeOptions {
   notes?: readonly string[];
   /** Warnings to print on stderr once the node runs (it is given the running node). */
   warnings?: (node: RunningNode) => string[];
+  /** Services started once the node runs and before it reports ready (e.g. chain signatures), stopped
+   * before it. Their `ready` fields join the JSON ready line, their `summary` rows the summary. */
+  services?: (node: RunningNode, log: Logger) => Promise<RunningService>;
+}
+
+export interface RunningService {
+  ready: Record<string, unknown>;
+  summary: Array<[string, string]>;
+  stop(): Promise<void>;
 }
 
 export async function runNode(options: RunNodeOptions): Promise<number> {
@@ -47,18 +56,39 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
     return EXIT_FAILURE;
   }
 
+  let service: RunningService | undefined;
+  if (options.services && !shutdown.requested) {
+    try {
+      service = await options.services(node, log);
+    } catch (error) {
+      log.debug({ err: error }, 'services failed to start');
+      process.stderr.write(`${command}: error: ${(error as Error).message}\n`);
+      await node.stop().catch(() => undefined);
+      await flush(log);
+      return EXIT_FAILURE;
+    }
+  }
+
   if (!shutdown.requested) {
     for (const warning of options.warnings?.(node) ?? [])
       process.stderr.write(`${command}: warning: ${warning}\n`);
     if (options.json) {
-      process.stdout.write(formatReadyLine(node));
+      process.stdout.write(formatReadyLine(node, service?.ready));
     } else {
       let keyFile: string | null = null;
       if (node.home !== null) {
         const home = await loadHome(node.home).catch(() => null);
         keyFile = join(node.home, home?.config.validator_key_file ?? 'validator_key.json');
       }
-      process.stdout.write(formatSummary({ title: options.title, node, keyFile, notes: options.notes }));
+      process.stdout.write(
+        formatSummary({
+          title: options.title,
+          node,
+          keyFile,
+          notes: options.notes,
+          extraRows: service?.summary,
+        }),
+      );
     }
   }
 
@@ -70,6 +100,7 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
   }, STOP_TIMEOUT_MS);
   timeout.unref();
   try {
+    await service?.stop();
     await node.stop();
   } catch (error) {
     process.stderr.write(`${command}: error: stopping the node failed: ${(error as Error).message}\n`);

@@ -12,7 +12,7 @@ import { UsageError } from '../usage-error.js';
 
 const COMMAND = 'shadebox node init';
 
-export const NODE_INIT_HELP = `Usage: shadebox node init [--home DIR] [--chain-id ID] [--num-shards N] [--force]
+export const NODE_INIT_HELP = `Usage: shadebox node init [--home DIR] [--chain-id ID] [--num-shards N] [--mpc] [--force]
 
 Writes a new node home, with nearcore's file names:
   genesis.json        the genesis: chain id, protocol version 85, account test.near holding most of the supply
@@ -25,6 +25,9 @@ Options:
   --home DIR        node home to create (default: ./.shadebox/node, relative to the current directory)
   --chain-id ID     chain id: letters, digits, '.', '_' and '-', at most 64 (default localnet)
   --num-shards N    shards of the chain, 1 to ${MAX_SHARDS} (default 1)
+  --mpc             also put chain signatures on the new chain: the signer contract (v1.signer) and the
+                    agent contract (agent.test.near), as 'shadebox node --mpc' does, and the responder's root
+                    keys (mpc_keys.json); the node is started for this and stopped again
   --force           overwrite an existing home; its chain data (the store folder) is deleted too
   -h, --help        show this help
 
@@ -36,6 +39,7 @@ const OPTIONS = {
   'chain-id': { type: 'string' },
   'num-shards': { type: 'string' },
   force: { type: 'boolean' },
+  mpc: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -75,8 +79,18 @@ export async function nodeInitCommand(args: readonly string[]): Promise<number> 
         files.map((file) => `  ${join(dir, file)}\n`).join('') +
         `  chain id ${home.genesis.chain_id}, ${home.genesis.shard_layout.V0.num_shards} shard(s), ` +
         `validator ${home.validatorKey.account_id} ${home.validatorKey.public_key}\n` +
-        `Start it with: shadebox node --home ${dir}\n`,
+        `Start it with: shadebox node --home ${dir}${flags.mpc ? ' --mpc' : ''}\n`,
     );
+    if (flags.mpc) {
+      try {
+        await deployChainSignaturesInto(dir);
+      } catch (error) {
+        process.stderr.write(
+          `${COMMAND}: error: chain signatures could not be set up: ${(error as Error).message}\n`,
+        );
+        return EXIT_FAILURE;
+      }
+    }
     return EXIT_OK;
   } catch (error) {
     if ((error as Error).name === 'HomeExistsError') {
@@ -89,6 +103,29 @@ export async function nodeInitCommand(args: readonly string[]): Promise<number> 
       process.stderr.write(`${COMMAND}: error: cannot write ${dir}: ${(error as Error).message}\n`);
     }
     return EXIT_FAILURE;
+  }
+}
+
+/** `--mpc`: starts the new home's node on a free loopback port, deploys the contracts, stops it. */
+async function deployChainSignaturesInto(dir: string): Promise<void> {
+  const { startNode, silentLogger } = await import('@shadebox/node');
+  const { startChainSignatures } = await import('../chain-signatures/service.js');
+  const node = await startNode({ home: dir, host: '127.0.0.1', rpcPort: 0, log: silentLogger });
+  try {
+    const [root] = node.accounts;
+    const cs = await startChainSignatures({
+      rpcUrl: node.rpcUrl,
+      home: dir,
+      root: { accountId: root.accountId, secretKey: root.secretKey },
+      log: silentLogger,
+      deployOnly: true,
+    });
+    process.stdout.write(
+      `  chain signatures: ${cs.mpcContractId} (signer), ${cs.agentContractId} (agent), ` +
+        `root keys ${cs.publicKeys.secp256k1} ${cs.publicKeys.ed25519}\n`,
+    );
+  } finally {
+    await node.stop();
   }
 }
 

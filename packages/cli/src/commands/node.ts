@@ -3,13 +3,15 @@
  * `shadebox node init` is dispatched to ./node-init.ts.
  */
 import { resolve } from 'node:path';
-import type { ProductionMode, StartNodeOptions } from '@shadebox/node';
+import type { Logger, ProductionMode, RunningNode, StartNodeOptions } from '@shadebox/node';
+import { isValidAccountId } from '@shadebox/primitives';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
 import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
-import { runNode } from '../run-node.js';
+import { type RunningService, runNode } from '../run-node.js';
 import { blockTimeFlag, MAX_SHARDS, numShardsFlag } from '../shared-flags.js';
+import { UsageError } from '../usage-error.js';
 
 const COMMAND = 'shadebox node';
 
@@ -35,10 +37,18 @@ Options:
   --manual          make no blocks on its own: only on request (RPC sandbox_produce_blocks or
                     sandbox_fast_forward, see docs/dev-controls.md)
   --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
+  --mpc             chain signatures: deploy NEAR's signer contract as v1.signer and the agent contract as
+                    agent.test.near (owner test.near) when absent, and run the MPC responder that answers
+                    sign requests; root keys are kept in the home (mpc_keys.json). See
+                    docs/chain-signatures.md
+  --mpc-contract-id ID  with --mpc: the signer contract's account instead of v1.signer (e.g.
+                    signer.test.near; chainsig.js derives v1.signer's keys offline from NEAR's mainnet
+                    root keys, so it reads this node's keys only under another id)
   --json            print exactly one JSON line on stdout when ready, and nothing else on stdout:
                     {"event":"ready","rpcUrl":...,"chainId":...,"home":...,"accounts":[{"accountId":
                     "test.near","publicKey":...,"secretKey":...}]}   (home is null with --memory;
-                    with --archival-port, "archivalRpcUrl" follows "rpcUrl")
+                    with --archival-port, "archivalRpcUrl" follows "rpcUrl"; with --mpc,
+                    "mpcContractId" and "agentContractId" follow)
   -h, --help        show this help
 
 Without --block-time or --manual, blocks are made as the home's config.json says (shadebox.production),
@@ -61,6 +71,8 @@ const OPTIONS = {
   'block-time': { type: 'string' },
   manual: { type: 'boolean' },
   'num-shards': { type: 'string' },
+  mpc: { type: 'boolean' },
+  'mpc-contract-id': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -98,11 +110,19 @@ export async function nodeCommand(args: readonly string[]): Promise<number> {
     flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
   if (numShards !== undefined) start.numShards = numShards;
   const json = flags.json === true;
+  const mpcContractId =
+    flags['mpc-contract-id'] === undefined
+      ? undefined
+      : accountIdFlag(COMMAND, '--mpc-contract-id', flags['mpc-contract-id']);
+  if (mpcContractId !== undefined && !flags.mpc) {
+    throw new UsageError(COMMAND, '--mpc-contract-id needs --mpc', '--mpc-contract-id');
+  }
 
   return runNode({
     command: COMMAND,
     start,
     json,
+    services: flags.mpc ? (node, log) => chainSignaturesService(node, log, mpcContractId) : undefined,
     logLevel: resolveLogLevel(COMMAND, json),
     title: 'Shadebox node ready',
     warnings: (node) =>
@@ -114,6 +134,33 @@ export async function nodeCommand(args: readonly string[]): Promise<number> {
   });
 }
 
+/** `--mpc`: the chain-signature contracts and the responder, on the node just started. */
+async function chainSignaturesService(
+  node: RunningNode,
+  log: Logger,
+  mpcContractId: string | undefined,
+): Promise<RunningService> {
+  const { startChainSignatures } = await import('../chain-signatures/service.js');
+  const [root] = node.accounts;
+  const cs = await startChainSignatures({
+    rpcUrl: node.rpcUrl,
+    home: node.home,
+    root: { accountId: root.accountId, secretKey: root.secretKey },
+    log,
+    mpcContractId,
+  });
+  return {
+    ready: { mpcContractId: cs.mpcContractId, agentContractId: cs.agentContractId },
+    summary: [
+      ['MPC contract', cs.mpcContractId],
+      ['Agent contract', cs.agentContractId],
+      ['MPC responder', cs.responderAccountId],
+      ['MPC root keys', `${cs.publicKeys.secp256k1}\n${' '.repeat(18)}${cs.publicKeys.ed25519}`],
+    ],
+    stop: () => cs.stop(),
+  };
+}
+
 function productionFlag(
   blockTime: string | undefined,
   manual: boolean | undefined,
@@ -121,4 +168,11 @@ function productionFlag(
   if (blockTime !== undefined) return { kind: 'interval', blockTimeMs: blockTimeFlag(COMMAND, blockTime) };
   if (manual) return { kind: 'manual' };
   return undefined;
+}
+
+function accountIdFlag(command: string, flag: string, value: string): string {
+  if (!isValidAccountId(value)) {
+    throw new UsageError(command, `invalid value '${value}' for ${flag}: not a valid NEAR account id`, flag);
+  }
+  return value;
 }

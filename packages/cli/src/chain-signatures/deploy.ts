@@ -1,0 +1,118 @@
+/**
+ * Puts the chain-signature contracts on a chain through its JSON-RPC: the signer contract (a top-level id
+ * such as `v1.signer` is created with `sandbox_patch_state` — only a registrar may create short top-level
+ * accounts — with no balance, then funded by a transfer, so total supply stays exact; a sub-account of the
+ * genesis account is created by it), the MPC responder's
+ * account, and the agent contract (owner: the genesis account). Each step is skipped when already done, so
+ * a restarted stack finds its contracts as it left them.
+ */
+import { fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
+import type { AccountKey, ChainSignatureAccounts } from './accounts.js';
+import { accountExists, RpcAccount, rpcCall, viewFunction } from './rpc-transactions.js';
+
+export interface DeployOptions {
+  rpcUrl: string;
+  /** The genesis account that pays for everything. */
+  root: AccountKey;
+  accounts: ChainSignatureAccounts;
+  /** The responder's root public keys (NAJ strings). */
+  publicKeys: { secp256k1: string; ed25519: string };
+  signerWasm: Uint8Array;
+  agentWasm: Uint8Array;
+}
+
+const TGAS = 10n ** 12n;
+const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+
+async function hasCode(rpcUrl: string, accountId: string): Promise<boolean> {
+  const view = await rpcCall<{ code_hash: string }>(rpcUrl, 'query', {
+    request_type: 'view_account',
+    finality: 'optimistic',
+    account_id: accountId,
+  });
+  return view.code_hash !== '11111111111111111111111111111111';
+}
+
+export async function deployChainSignatures(o: DeployOptions): Promise<void> {
+  const root = new RpcAccount(o.rpcUrl, o.root.accountId, o.root.secretKey);
+  const { signer, agent, responder } = o.accounts;
+  const publicKeyOf = (a: AccountKey) => KeyPair.fromString(a.secretKey).publicKey;
+
+  if (!(await accountExists(o.rpcUrl, responder.accountId))) {
+    await root.send(responder.accountId, [
+      { type: 'CreateAccount' },
+      { type: 'Transfer', deposit: 10n * ONE_NEAR },
+      { type: 'AddKey', publicKey: publicKeyOf(responder), accessKey: fullAccessKey() },
+    ]);
+  }
+
+  if (signer.accountId.endsWith(`.${o.root.accountId}`)) {
+    if (!(await accountExists(o.rpcUrl, signer.accountId))) {
+      await root.send(signer.accountId, [
+        { type: 'CreateAccount' },
+        { type: 'Transfer', deposit: 50n * ONE_NEAR },
+        { type: 'AddKey', publicKey: publicKeyOf(signer), accessKey: fullAccessKey() },
+      ]);
+    }
+  } else if (!(await accountExists(o.rpcUrl, signer.accountId))) {
+    await rpcCall(o.rpcUrl, 'sandbox_patch_state', {
+      records: [
+        { Account: { account_id: signer.accountId, account: { amount: '0', locked: '0' } } },
+        {
+          AccessKey: {
+            account_id: signer.accountId,
+            public_key: KeyPair.fromString(signer.secretKey).publicKeyString,
+            access_key: { nonce: 0, permission: 'FullAccess' },
+          },
+        },
+      ],
+    });
+    await root.send(signer.accountId, [{ type: 'Transfer', deposit: 50n * ONE_NEAR }]);
+  }
+  if (!(await hasCode(o.rpcUrl, signer.accountId))) {
+    const self = new RpcAccount(o.rpcUrl, signer.accountId, signer.secretKey);
+    await self.send(signer.accountId, [
+      { type: 'DeployContract', code: o.signerWasm },
+      {
+        type: 'FunctionCall',
+        methodName: 'init',
+        args: json({
+          owner_id: o.root.accountId,
+          public_keys: o.publicKeys,
+          responders: [responder.accountId],
+        }),
+        gas: 50n * TGAS,
+        deposit: 0n,
+      },
+    ]);
+  } else {
+    // A signer made with other root keys cannot be answered by this responder.
+    const key = await viewFunction<string>(o.rpcUrl, signer.accountId, 'public_key', { domain_id: 0 });
+    if (key !== o.publicKeys.secp256k1) {
+      throw new Error(
+        `${signer.accountId} holds root key ${key}, not this home's ${o.publicKeys.secp256k1} (mpc_keys.json)`,
+      );
+    }
+  }
+
+  if (!(await accountExists(o.rpcUrl, agent.accountId))) {
+    await root.send(agent.accountId, [
+      { type: 'CreateAccount' },
+      { type: 'Transfer', deposit: 20n * ONE_NEAR },
+      { type: 'AddKey', publicKey: publicKeyOf(agent), accessKey: fullAccessKey() },
+    ]);
+  }
+  if (!(await hasCode(o.rpcUrl, agent.accountId))) {
+    const self = new RpcAccount(o.rpcUrl, agent.accountId, agent.secretKey);
+    await self.send(agent.accountId, [
+      { type: 'DeployContract', code: o.agentWasm },
+      {
+        type: 'FunctionCall',
+        methodName: 'init',
+        args: json({ owner_id: o.root.accountId, mpc_contract_id: signer.accountId, requires_tee: false }),
+        gas: 50n * TGAS,
+        deposit: 0n,
+      },
+    ]);
+  }
+}

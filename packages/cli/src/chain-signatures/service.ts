@@ -1,0 +1,67 @@
+/**
+ * Chain signatures on a running node (`shadebox node --mpc`, `shadebox up`): the responder's root keys (kept
+ * in the home), the contracts deployed and initialised when absent, and the MPC responder answering sign
+ * requests. Everything goes through the node's JSON-RPC.
+ */
+import type { Logger } from '@shadebox/node';
+import { loadOrCreateAccounts } from './accounts.js';
+import { deployChainSignatures } from './deploy.js';
+
+export interface ChainSignatures {
+  mpcContractId: string;
+  agentContractId: string;
+  responderAccountId: string;
+  publicKeys: { secp256k1: string; ed25519: string };
+  stop(): Promise<void>;
+}
+
+export interface ChainSignaturesOptions {
+  rpcUrl: string;
+  /** The home directory, or null for an in-memory node (new keys every run). */
+  home: string | null;
+  root: { accountId: string; secretKey: string };
+  log: Logger;
+  /** Deploy only (`shadebox node init --mpc`): no responder. */
+  deployOnly?: boolean;
+  /** The signer contract's account (default `v1.signer`). */
+  mpcContractId?: string;
+}
+
+export async function startChainSignatures(o: ChainSignaturesOptions): Promise<ChainSignatures> {
+  const mpc = await import('@shadebox/mpc');
+  const contracts = await import('@shadebox/contracts');
+  const rootKeys = o.home === null ? mpc.createRootKeys() : mpc.loadOrCreateRootKeys(o.home);
+  const accounts = loadOrCreateAccounts(o.home, o.root.accountId, o.mpcContractId);
+  const publicKeys = { secp256k1: rootKeys.secp256k1.publicKey, ed25519: rootKeys.ed25519.publicKey };
+  await deployChainSignatures({
+    rpcUrl: o.rpcUrl,
+    root: o.root,
+    accounts,
+    publicKeys,
+    signerWasm: contracts.readSignerWasm(),
+    agentWasm: contracts.readAgentWasm(),
+  });
+  o.log.info(
+    { mpcContractId: accounts.signer.accountId, agentContractId: accounts.agent.accountId },
+    'chain signatures deployed',
+  );
+  const responder = o.deployOnly
+    ? undefined
+    : await mpc.startResponder({
+        rpcUrl: o.rpcUrl,
+        signerContractId: accounts.signer.accountId,
+        responderAccountId: accounts.responder.accountId,
+        responderSecretKey: accounts.responder.secretKey,
+        rootKeys,
+        log: o.log,
+      });
+  return {
+    mpcContractId: accounts.signer.accountId,
+    agentContractId: accounts.agent.accountId,
+    responderAccountId: accounts.responder.accountId,
+    publicKeys,
+    stop: async () => {
+      await responder?.stop();
+    },
+  };
+}
