@@ -50,11 +50,18 @@ export class TransactionService {
     });
   }
 
-  /** Whether someone waits on a transaction the chain knows of (so blocks should keep coming). */
+  /**
+   * Whether someone waits on a known transaction that more blocks would move on: one not yet in a final
+   * block. After that, its receipts keep the producer busy by themselves; a receipt parked on a yield waits
+   * for its resume, which more blocks do not bring (automine must not race 200 blocks to its timeout).
+   */
   hasActiveWaiters(): boolean {
+    const finalHeight = this.chain.finalHeight('final');
     for (const w of this.waiters) {
       if (!w.known) w.known = this.pool.has(w.hash) || this.chain.transaction(w.hash) !== undefined;
-      if (w.known) return true;
+      if (!w.known) continue;
+      const tx = this.chain.transaction(w.hash);
+      if (!tx || tx.height > finalHeight) return true;
     }
     return false;
   }
