@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
   derivedPublicKey,
+  evmAddress,
   najToEd25519PublicKey,
   najToSecp256k1PublicKey,
   recoverEcdsaPublicKey,
@@ -190,6 +191,21 @@ describe('chain signatures through shadebox node --mpc', () => {
       args: { path: 'ethereum-1', predecessor: agentContract, domain_id: 0 },
     });
     assert.equal(viewed, derivedPublicKey(rootKeys.secp256k1, agentContract, 'ethereum-1', 0));
+
+    // chainsig.js's toRSV and viem's recoverAddress (plain node) recover the derived EVM address.
+    const oracle = `
+      import { utils } from 'chainsig.js';
+      import { recoverAddress } from 'viem';
+      const [payload, response] = process.argv.slice(1);
+      const rsv = utils.cryptography.toRSV(JSON.parse(response));
+      const signature = '0x' + rsv.r + rsv.s + rsv.v.toString(16).padStart(2, '0');
+      process.stdout.write(await recoverAddress({ hash: '0x' + payload, signature }));`;
+    const { stdout: recovered } = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', oracle, payload.toString('hex'), JSON.stringify(ecdsa)],
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    );
+    assert.equal(recovered, evmAddress(derived));
 
     const message = Buffer.from('a Solana transaction message of any length');
     const eddsa = resultOf(
