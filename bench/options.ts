@@ -5,18 +5,27 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cliAvailable, LAUNCHERS, type Launcher, REPO_ROOT } from './shadebox-node.js';
 
-export type Phase = 'cold' | 'read' | 'transfers' | 'contracts' | 'history' | 'store-size' | 'restart';
+export type Phase =
+  | 'cold'
+  | 'read'
+  | 'transfers'
+  | 'contracts'
+  | 'chainsig'
+  | 'history'
+  | 'store-size'
+  | 'restart';
 const PHASES: readonly Phase[] = [
   'cold',
   'read',
   'transfers',
   'contracts',
+  'chainsig',
   'history',
   'store-size',
   'restart',
 ];
 /** What runs without --only: the Shadebox-only archival metrics take minutes and are opt-in. */
-const DEFAULT_PHASES: readonly Phase[] = ['cold', 'read', 'transfers', 'contracts'];
+const DEFAULT_PHASES: readonly Phase[] = ['cold', 'read', 'transfers', 'contracts', 'chainsig'];
 /** The deadline without --deadline: longer when an archival metric (minutes of block making) is asked for. */
 const DEFAULT_DEADLINE_S = 170;
 const ARCHIVAL_DEADLINE_S = 900;
@@ -42,7 +51,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --concurrency <n>   connections for reads and view calls, signers for transfers and contract calls
                       (default 32)
   --cold-runs <n>     cold starts per server, the median is reported (default 5)
-  --only <list>       comma-separated subset of: cold,read,transfers,contracts (the default), and the opt-in
+  --only <list>       comma-separated subset of: cold,read,transfers,contracts,chainsig (the default), and the opt-in
                       Shadebox-only archival metrics history,store-size,restart (minutes each)
   --no-anvil          measure Shadebox alone
   --launcher <l>      how the Shadebox server is started: cli (shadebox node --json, built dist/; the default
@@ -92,6 +101,13 @@ export function parseOptions(argv: string[]): BenchOptions {
     throw new Error(`--launcher ${launcher}: packages/cli/bin/shadebox.js not found`);
   }
   const archivalMetric = ['history', 'store-size', 'restart'].some((p) => phases.has(p as Phase));
+  if (phases.has('chainsig') && launcher === 'script') {
+    // shadebox node --mpc is a CLI flag: without --only the phase is left out, asked for it is an error.
+    if (values.only !== undefined) {
+      throw new Error('chainsig needs shadebox node --mpc: use --launcher cli or cli-source');
+    }
+    phases.delete('chainsig');
+  }
   if (archivalMetric && launcher === 'script') {
     throw new Error('history, store-size and restart need an LMDB home: use --launcher cli or cli-source');
   }

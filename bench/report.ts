@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadResult } from './load.js';
+import type { ChainsigResult } from './metrics/chainsig.js';
 import type { ColdStartResult } from './metrics/cold-start.js';
 import type { ContractResults } from './metrics/contracts.js';
 import { cpuUse } from './metrics/cpu.js';
@@ -26,6 +27,11 @@ export interface ServerResults {
   contractCalls?: ContractResults['calls'];
   /** View calls: near-hello `hello` over distinct requests | `eth_call` reading slot 0 (`contracts` phase). */
   viewCalls?: ContractResults['views'];
+  /**
+   * Shadebox only (`chainsig` phase, its own `--mpc` node): request_signature to EXECUTED, one at a time and
+   * from several agents at once.
+   */
+  chainSignatures?: ChainsigResult | { error: string };
   /** After the read and transfer runs, same process. */
   memoryAfterRun?: MemoryReading | { error: string };
   /** Shadebox only (opt-in, archival LMDB home): view_account at head − 10,000 against the head. */
@@ -42,6 +48,8 @@ export const TARGETS = {
   contractCallsPerSecond: 300,
   viewCallsPerSecond: 5000,
   coldStartMs: 1000,
+  /** Median ms of one request_signature to EXECUTED, sequential on an idle automine chain. */
+  chainSignatureMedianMs: 100,
   /** Historical view_account req/s over head req/s. */
   historicalReadRatio: 0.8,
 } as const;
@@ -89,6 +97,7 @@ export interface BenchReport {
       contractCallsPerSecond?: boolean;
       viewCallsPerSecond?: boolean;
       coldStartMs?: boolean;
+      chainSignatureMedianMs?: boolean;
       historicalReadRatio?: boolean;
     };
   };
@@ -124,12 +133,15 @@ export function targetsMet(s: ServerResults): BenchReport['targets']['met'] {
   const views = ok(s.viewCalls)?.perSecond;
   const cold = ok(s.coldStart)?.medianMs;
   const history = ok(s.history)?.ratio;
+  const signMedian = ok(ok(s.chainSignatures)?.sequential)?.medianMs;
   return {
     readPerSecond: read === undefined ? undefined : read >= TARGETS.readPerSecond,
     transfersPerSecond: transfers === undefined ? undefined : transfers >= TARGETS.transfersPerSecond,
     contractCallsPerSecond: calls === undefined ? undefined : calls >= TARGETS.contractCallsPerSecond,
     viewCallsPerSecond: views === undefined ? undefined : views >= TARGETS.viewCallsPerSecond,
     coldStartMs: cold === undefined ? undefined : cold <= TARGETS.coldStartMs,
+    chainSignatureMedianMs:
+      signMedian === undefined ? undefined : signMedian <= TARGETS.chainSignatureMedianMs,
     historicalReadRatio: history === undefined ? undefined : history >= TARGETS.historicalReadRatio,
   };
 }
@@ -188,6 +200,7 @@ export function formatTable(report: BenchReport): string {
       '',
     ],
     ...contractRows(report, cell, lat, cpu, blocks, errs, fmtRatio, missing),
+    ...chainsigRows(report),
     [
       `cold start to ready (median of ${report.settings.coldStartRuns})`,
       cell(s.coldStart, (v) => ms(v.medianMs)),
@@ -317,6 +330,40 @@ function contractRows(
     );
   }
   return rows;
+}
+
+/** Rows of the `chainsig` phase (Shadebox only: anvil "—"); none when it did not run. */
+function chainsigRows(report: BenchReport): string[][] {
+  const c = report.shadebox.chainSignatures;
+  if (!c) return [];
+  const sub = <T extends object>(
+    pick: (v: ChainsigResult) => T | { error: string },
+    show: (v: T) => string,
+  ) => cell(c, (v) => cell(pick(v), show));
+  return [
+    [
+      'chain signature to EXECUTED, 1 at a time: median / p90 / p99 / max',
+      sub(
+        (v) => v.sequential,
+        (v) =>
+          `${ms(v.medianMs)} / ${ms(v.latency.p90Ms)} / ${ms(v.latency.p99Ms)} / ${ms(v.latency.maxMs)} (n=${v.requests})`,
+      ),
+      '—',
+      '',
+      `<= ${TARGETS.chainSignatureMedianMs} ms median${verdict(report.targets.met.chainSignatureMedianMs)}`,
+    ],
+    [
+      '  8 agents at once (each sequential): rate, p50 / p99',
+      sub(
+        (v) => v.concurrent,
+        (v) =>
+          `${v.perSecond.toFixed(1)} req/s, ${ms(v.latency.p50Ms)} / ${ms(v.latency.p99Ms)} (n=${v.requests})`,
+      ),
+      '—',
+      '',
+      '',
+    ],
+  ];
 }
 
 /** Rows of the opt-in Shadebox-only metrics (archival LMDB home); none when none of them ran. anvil: "-". */

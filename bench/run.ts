@@ -9,6 +9,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { locateAnvil, startAnvil } from './anvil.js';
+import { CHAINSIG_DEFAULTS, measureChainSignatures } from './metrics/chainsig.js';
 import { measureAnvilColdStart, measureShadeboxColdStart } from './metrics/cold-start.js';
 import { measureAnvilContracts, measureShadeboxContracts, VIEW_BODIES } from './metrics/contracts.js';
 import { HISTORY_DEFAULTS, measureHistoricalReads } from './metrics/history.js';
@@ -25,6 +26,7 @@ import {
   type BenchReport,
   computeRatios,
   formatTable,
+  ok,
   type ServerResults,
   TARGETS,
   targetsMet,
@@ -129,6 +131,21 @@ async function benchShadebox(options: BenchOptions, results: ServerResults): Pro
     .filter((f) => statSync(f).mtimeMs >= profileStart);
   // --cpu-prof writes one profile per thread; keep those of threads that ran project code (not tsx's loader).
   return profiles.map((f) => summarizeProfile(f, REPO_ROOT)).filter((p) => p.projectByTotal.length > 0);
+}
+
+/**
+ * Chain signatures (Shadebox only, anvil has no equivalent), on its own `shadebox node --memory --mpc`:
+ * request_signature to EXECUTED, one at a time, then from several agents at once.
+ */
+async function benchShadeboxChainsig(options: BenchOptions, results: ServerResults): Promise<void> {
+  if (!options.phases.has('chainsig')) return;
+  const d = CHAINSIG_DEFAULTS;
+  progress(
+    `Shadebox: --mpc node, request_signature to EXECUTED: ${d.warmup} + ${d.requests} one at a time, then ${d.agents} agents x (${d.warmupPerAgent} + ${d.requestsPerAgent})`,
+  );
+  results.chainSignatures = await attempt('Shadebox chain signatures', () =>
+    measureChainSignatures(options.launcher, d),
+  );
 }
 
 /**
@@ -253,6 +270,7 @@ async function main(): Promise<number> {
   let profiles: ProfileSummary[] = [];
   try {
     profiles = await benchShadebox(options, shadebox);
+    await benchShadeboxChainsig(options, shadebox);
     await benchShadeboxArchival(options, shadebox);
   } catch (error) {
     progress(`Shadebox server failed: ${(error as Error).message}`);
@@ -316,6 +334,9 @@ async function main(): Promise<number> {
     shadebox.transfers,
     shadebox.contractCalls,
     shadebox.viewCalls,
+    shadebox.chainSignatures,
+    ok(shadebox.chainSignatures)?.sequential,
+    ok(shadebox.chainSignatures)?.concurrent,
     shadebox.history,
     shadebox.storeSize,
     shadebox.restart,

@@ -38,6 +38,9 @@ export interface ShadeboxServer {
   account: ShadeboxAccount | undefined;
   /** Spawn to ready line, ms. */
   readyMs: number;
+  /** With `--mpc`: the signer contract (`v1.signer`) and the agent contract named by the ready line. */
+  mpcContractId: string | undefined;
+  agentContractId: string | undefined;
   process: TrackedChild;
   stop(): Promise<void>;
 }
@@ -54,6 +57,8 @@ export interface StartShadeboxOptions {
   home?: string;
   /** `--archival`: keep all history (no garbage collection). */
   archival?: boolean;
+  /** More `shadebox node` flags, placed before `--rpc-port 0 --json` (e.g. `['--mpc']`). Not with `script`. */
+  extraArgs?: readonly string[];
 }
 
 export function cliAvailable(): boolean {
@@ -73,6 +78,11 @@ export function shadeboxCommand(options: StartShadeboxOptions): {
     if (options.home !== undefined || options.archival) {
       throw new Error('the script launcher runs in memory only: use --launcher cli or cli-source');
     }
+    if (options.extraArgs?.length) {
+      throw new Error(
+        `the script launcher takes no CLI flags (${options.extraArgs.join(' ')}): use --launcher cli or cli-source`,
+      );
+    }
     return {
       command: process.execPath,
       args: ['--conditions=source', '--import', 'tsx', ...flags, SERVER_SCRIPT],
@@ -88,6 +98,7 @@ export function shadeboxCommand(options: StartShadeboxOptions): {
       'node',
       ...(options.home === undefined ? ['--memory'] : ['--home', options.home]),
       ...(options.archival ? ['--archival'] : []),
+      ...(options.extraArgs ?? []),
       '--rpc-port',
       '0',
       '--json',
@@ -104,6 +115,8 @@ export async function startShadebox(options: StartShadeboxOptions): Promise<Shad
     return {
       rpcUrl: value.rpcUrl,
       account: value.account,
+      mpcContractId: value.mpcContractId,
+      agentContractId: value.agentContractId,
       pid: child.pid,
       readyMs: at - child.spawnedAt,
       process: child,
@@ -115,10 +128,18 @@ export async function startShadebox(options: StartShadeboxOptions): Promise<Shad
   }
 }
 
-/** Accepts a JSON line that names an RPC URL (rpcUrl, rpc_url or url), with the genesis key when present. */
-export function parseReadyLine(
-  line: string,
-): { rpcUrl: string; account: ShadeboxAccount | undefined } | undefined {
+/**
+ * Accepts a JSON line that names an RPC URL (rpcUrl, rpc_url or url), with the genesis key and (with `--mpc`)
+ * the chain-signature contracts when present.
+ */
+export function parseReadyLine(line: string):
+  | {
+      rpcUrl: string;
+      account: ShadeboxAccount | undefined;
+      mpcContractId: string | undefined;
+      agentContractId: string | undefined;
+    }
+  | undefined {
   if (!line.startsWith('{')) return undefined;
   let json: Record<string, unknown>;
   try {
@@ -135,7 +156,13 @@ export function parseReadyLine(
   const secretKey = first?.secretKey ?? first?.secret_key;
   const account =
     typeof accountId === 'string' && typeof secretKey === 'string' ? { accountId, secretKey } : undefined;
-  return { rpcUrl, account };
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return {
+    rpcUrl,
+    account,
+    mpcContractId: text(json.mpcContractId),
+    agentContractId: text(json.agentContractId),
+  };
 }
 
 /**
