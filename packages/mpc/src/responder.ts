@@ -186,16 +186,31 @@ export async function startResponder(options: ResponderOptions): Promise<Running
   };
 
   let rpcId = 0;
-  // Aborts the requests under way (a `send_tx` may wait up to the node's timeout) when stopping.
-  const abort = new AbortController();
+  // The requests under way, aborted when stopping (a `send_tx` may wait up to the node's timeout). One
+  // controller per request: fetch leaves a listener on a long-lived signal for every request it served.
+  const underWay = new Set<AbortController>();
+  const abort = {
+    abort: () => {
+      for (const c of underWay) c.abort();
+    },
+  };
   async function rpc<T>(method: string, params: unknown): Promise<T> {
-    const res = await fetch(rpcUrl, {
-      method: 'POST',
-      signal: abort.signal,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
-    });
-    const body = (await res.json()) as { result?: T; error?: unknown };
+    const controller = new AbortController();
+    underWay.add(controller);
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(rpcUrl, {
+        method: 'POST',
+        signal: controller.signal,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
+      });
+      text = await res.text();
+    } finally {
+      underWay.delete(controller);
+    }
+    const body = JSON.parse(text) as { result?: T; error?: unknown };
     if (body.error !== undefined) throw new RpcError(method, body.error);
     if (body.result === undefined) throw new RpcError(method, `HTTP ${res.status} without a result`);
     return body.result;
