@@ -1,1 +1,49 @@
-export {};
+export {
+  type AgentCallOptions,
+  type AgentClient,
+  type AgentClientOptions,
+  agent,
+  agentAccountId,
+  agentBalance,
+  agentCall,
+  agentInfo,
+  agentView,
+  createAgentClient,
+  DEFAULT_TIMEOUT_MS,
+  defaultBaseUrl,
+  getDefaultClient,
+  payloadToHex,
+  requestSignature,
+} from './client.js';
+export {
+  AgentApiError,
+  type AgentApiErrorDetails,
+  AgentApiTimeoutError,
+  AgentApiUnreachableError,
+} from './errors.js';
+export {
+  type BitcoinSignature,
+  type EvmSignature,
+  type Hex,
+  SignatureFormatError,
+  toBitcoinSignature,
+  toCompactSignature,
+  toDerSignature,
+  toEvmSignature,
+  toRsvHex,
+  toSolanaSignature,
+  toSolanaSignatureBase58,
+} from './signatures.js';
+export {
+  type AgentAccountIdResponse,
+  type AgentApiErrorBody,
+  type AgentBalanceResponse,
+  type AgentInfoResponse,
+  type ContractCallArgs,
+  type ContractViewArgs,
+  type EcdsaSignatureResponse,
+  type EddsaSignatureResponse,
+  type RequestSignatureArgs,
+  SignatureKeyType,
+  type SignatureResponse,
+} from './types.js';
