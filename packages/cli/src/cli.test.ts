@@ -64,12 +64,20 @@ describe('shadebox help and version', () => {
       assert.ok(stdout.includes(text), text);
   });
 
-  it('up --help says the agent API is not part of this build', async () => {
+  it('up --help describes the stack and its flags', async () => {
     const { code, stdout } = await runCli(['up', '-h']);
     assert.equal(code, 0);
     assert.match(stdout, /^Usage: shadebox up/);
-    assert.match(stdout, /agent API .* not part of this build/);
-    for (const text of ['--reset', '--memory', '--rpc-port P', '3030', './.shadebox'])
+    assert.match(stdout, /agent API on port 3140/);
+    for (const text of [
+      '--reset',
+      '--memory',
+      '--rpc-port P',
+      '3030',
+      './.shadebox',
+      '--agent-port P',
+      'agent-ready',
+    ])
       assert.ok(stdout.includes(text), text);
   });
 

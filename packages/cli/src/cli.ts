@@ -11,8 +11,8 @@ export const MAIN_HELP = `Usage: shadebox <command> [options]
 Shadebox: a complete local runtime for NEAR Shade Agents.
 
 Commands:
-  up            start the local stack (in this build: the NEAR node only; the agent API, contracts and
-                MPC responder are not part of it yet)
+  up            start the local stack: NEAR node, chain signatures and the agent API (port 3140)
+  agent         run the agent API alone, configured by environment (any NEAR JSON-RPC endpoint)
   node          run a NEAR-protocol node with JSON-RPC in the foreground
   node init     write a new node home (genesis.json, config.json, validator_key.json, node_key.json)
   help [cmd]    show this help, or a command's
@@ -29,6 +29,7 @@ type Command = (args: readonly string[]) => Promise<number>;
 const COMMANDS: Record<string, () => Promise<Command>> = {
   up: async () => (await import('./commands/up.js')).upCommand,
   node: async () => (await import('./commands/node.js')).nodeCommand,
+  agent: async () => (await import('./commands/agent.js')).agentCommand,
 };
 
 export async function runCli(argv: readonly string[]): Promise<number> {

@@ -35,6 +35,8 @@ export interface RunNodeOptions {
 export interface RunningService {
   ready: Record<string, unknown>;
   summary: Array<[string, string]>;
+  /** Something that happens after ready (the agent registered): printed as a second JSON line, or a line. */
+  later?: Promise<{ json: Record<string, unknown>; text: string }>;
   stop(): Promise<void>;
 }
 
@@ -91,6 +93,14 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
       );
     }
   }
+
+  service?.later?.then(
+    ({ json, text }) => {
+      if (shutdown.requested) return;
+      process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+    },
+    (error: unknown) => log.debug({ err: error }, 'service did not become ready'),
+  );
 
   const signal = await shutdown.received;
   if (!options.json) process.stderr.write(`${signal}: stopping the node...\n`);

@@ -1,4 +1,4 @@
-/** `shadebox up` through real processes: the same ready line as `shadebox node`, its home layout, --reset. */
+/** `shadebox up` through real processes: the ready and agent-ready lines, the stack's services, its home layout, --reset. */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -8,21 +8,36 @@ import { CliProcess, rpc, runCli, tempDir } from '../test-support/cli-process.js
 import type { ReadyEvent } from './print-ready.js';
 
 async function startUp(args: string[], cwd?: string): Promise<{ cli: CliProcess; ready: ReadyEvent }> {
-  const cli = new CliProcess(['up', ...args, '--json'], { cwd });
+  const cli = new CliProcess(['up', '--agent-port', '0', ...args, '--json'], { cwd });
   return { cli, ready: JSON.parse(await cli.firstLine()) as ReadyEvent };
 }
 
 describe('shadebox up', () => {
-  it('--memory --json: the ready line of shadebox node, a live RPC, SIGTERM exits 0', async () => {
+  it('--memory --json: ready, then agent-ready; node, contracts and agent API live; SIGTERM exits 0', async () => {
     const { cli, ready } = await startUp(['--memory', '--rpc-port', '0']);
     assert.deepEqual(Object.keys(ready), [
       'event',
       'rpcUrl',
       'archivalRpcUrl',
+      'agentApiUrl',
+      'agentContractId',
+      'mpcContractId',
+      'chainAccountId',
       'chainId',
       'home',
       'accounts',
     ]);
+    const r = ready as ReadyEvent & Record<string, string>;
+    assert.equal(r.agentContractId, 'agent.test.near');
+    assert.equal(r.mpcContractId, 'v1.signer');
+    assert.equal(r.chainAccountId, 'test.near');
+    assert.match(r.agentApiUrl, /^http:\/\/127\.0\.0\.1:\d+\/api\/agent$/);
+    await cli.stdoutIncludes('"agent-ready"');
+    const agentReady = JSON.parse(cli.stdout.split('\n')[1]);
+    assert.equal(agentReady.event, 'agent-ready');
+    assert.match(agentReady.agentAccountId, /^[0-9a-f]{64}$/);
+    const id = await fetch(`${r.agentApiUrl}/getAccountId`, { method: 'POST' }).then((x) => x.json());
+    assert.deepEqual(id, { accountId: agentReady.agentAccountId });
     assert.notEqual(ready.archivalRpcUrl, ready.rpcUrl);
     const archival = await rpc<{ chain_id: string }>(ready.archivalRpcUrl!, 'status');
     assert.equal(archival.chain_id, ready.chainId);
@@ -33,7 +48,7 @@ describe('shadebox up', () => {
     assert.equal(status.chain_id, ready.chainId);
     const exit = await cli.stop('SIGTERM');
     assert.equal(exit.code, 0, exit.stderr);
-    assert.equal(exit.stdout.split('\n').length, 2, 'exactly one line on stdout');
+    assert.equal(exit.stdout.split('\n').length, 3, 'the ready and agent-ready lines, nothing else');
   });
 
   it('keeps its chain in ./.shadebox/node, which --reset deletes first', async () => {
@@ -62,6 +77,8 @@ describe('shadebox up', () => {
       '--reset',
       '--rpc-port',
       '0',
+      '--agent-port',
+      '0',
       '--json',
     ]);
     assert.equal(code, 1);
@@ -71,11 +88,14 @@ describe('shadebox up', () => {
     assert.ok(existsSync(join(dir, 'precious.txt')));
   });
 
-  it('without --json: a summary saying the agent API is not part of this build', async () => {
-    const cli = new CliProcess(['up', '--memory', '--rpc-port', '0']);
+  it('without --json: a readable summary, then the agent account once registered', async () => {
+    const cli = new CliProcess(['up', '--memory', '--rpc-port', '0', '--agent-port', '0']);
     await cli.stdoutIncludes('Press Ctrl+C to stop.');
     assert.match(cli.stdout, /RPC\s+http:\/\/127\.0\.0\.1:\d+/);
-    assert.match(cli.stdout, /agent API .* not part of this build/);
+    assert.match(cli.stdout, /Agent API\s+http:\/\/127\.0\.0\.1:\d+\/api\/agent/);
+    assert.match(cli.stdout, /Agent contract\s+agent\.test\.near/);
+    assert.match(cli.stdout, /MPC contract\s+v1\.signer/);
+    await cli.stdoutIncludes('registered in agent.test.near');
     assert.equal((await cli.stop('SIGINT')).code, 0);
   });
 });

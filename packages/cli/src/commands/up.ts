@@ -1,6 +1,6 @@
 /**
- * `shadebox up`: starts the local stack in the foreground. In this build the stack is the node alone; the agent
- * API, the contracts and the MPC responder join it in later builds.
+ * `shadebox up`: starts the local stack in the foreground: the node, chain signatures (the signer and agent
+ * contracts, the MPC responder) and the agent API, funded by and registered through `test.near`.
  */
 import { resolve } from 'node:path';
 import type { StartNodeOptions } from '@shadebox/node';
@@ -14,13 +14,15 @@ import { runNode } from '../run-node.js';
 const COMMAND = 'shadebox up';
 const DEFAULT_RPC_PORT = 3030;
 
-const NOT_YET =
-  'The agent API (port 3140), the contracts and the MPC responder are not part of this build yet.';
+const DEFAULT_AGENT_PORT = 3140;
 
-export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P] [--json]
+export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P]
+                   [--agent-port P] [--json]
 
-Starts the local Shadebox stack in the foreground. In this build the stack is the NEAR node only:
-${NOT_YET}
+Starts the local Shadebox stack in the foreground: a NEAR node, chain signatures (the signer contract
+v1.signer, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140, whose
+agent account is funded by test.near (CHAIN_ACCOUNT_ID) and registered in the agent contract with the
+local codehash (AGENT_CODEHASH from the environment if set).
 
 Options:
   --home DIR     stack home (default: ./.shadebox, relative to the current directory); the node's home is
@@ -33,9 +35,11 @@ Options:
                  the node's archival endpoint, beside the regular one (default: the RPC port + 1, 3031;
                  a free port when --rpc-port is 0); the ready line names it as "archivalRpcUrl"
                  (see 'shadebox node --help')
-  --json         print exactly one JSON line on stdout when ready, and nothing else on stdout, the same line
-                 as 'shadebox node --json': {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
-                 "chainId":...,"home":...,"accounts":[...]}   (home is the node's home, null with --memory)
+  --agent-port P  agent API port, 0 picks a free one (default ${DEFAULT_AGENT_PORT})
+  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
+                 "agentApiUrl":...,"agentContractId":...,"mpcContractId":...,"chainAccountId":...,"chainId":...,
+                 "home":...,"accounts":[...]} (home is the node's home, null with --memory), and once the agent
+                 is registered a second one: {"event":"agent-ready","agentAccountId":...}
   -h, --help     show this help
 
 The node listens on 127.0.0.1, makes blocks as its config.json says (automine by default) and keeps its chain
@@ -52,6 +56,7 @@ const OPTIONS = {
   reset: { type: 'boolean' },
   'rpc-port': { type: 'string' },
   'archival-port': { type: 'string' },
+  'agent-port': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -66,6 +71,10 @@ export async function upCommand(args: readonly string[]): Promise<number> {
   exclusiveFlags(COMMAND, { '--memory': flags.memory === true, '--reset': flags.reset === true });
   const rpcPort =
     flags['rpc-port'] === undefined ? DEFAULT_RPC_PORT : portFlag(COMMAND, '--rpc-port', flags['rpc-port']);
+  const agentPort =
+    flags['agent-port'] === undefined
+      ? DEFAULT_AGENT_PORT
+      : portFlag(COMMAND, '--agent-port', flags['agent-port']);
   const json = flags.json === true;
   const logLevel = resolveLogLevel(COMMAND, json);
 
@@ -100,7 +109,10 @@ export async function upCommand(args: readonly string[]): Promise<number> {
     start,
     json,
     logLevel,
-    title: 'Shadebox stack ready (node only)',
-    notes: [NOT_YET],
+    title: 'Shadebox stack ready',
+    services: async (node, log) => {
+      const { startStackServices } = await import('../stack-services.js');
+      return startStackServices(node, log, { agentPort, codehash: process.env.AGENT_CODEHASH || undefined });
+    },
   });
 }

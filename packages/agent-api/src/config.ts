@@ -1,0 +1,247 @@
+/**
+ * The agent API's configuration, read from the environment. Every setting has one canonical name and, where
+ * the original shade-agent-api used another, that name as an alias. A missing or invalid setting throws a
+ * `ConfigError` naming the variable; secret values never appear in messages.
+ */
+import { existsSync } from 'node:fs';
+import { KeyPair, parseNearAmount } from '@shadebox/primitives';
+import { keyPairFromSeedPhrase } from './seed-phrase.js';
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type TeeMode = 'local' | 'dstack';
+
+export interface AgentApiConfig {
+  /** The funding account (`CHAIN_ACCOUNT_ID`). */
+  fundingAccountId: string;
+  /** Its key. Never logged or returned. */
+  fundingKey: KeyPair;
+  agentContractId: string;
+  /** JSON-RPC endpoints, tried in order (failover). */
+  rpcUrls: string[];
+  /** Codehash for local registration (required in local mode). */
+  codehash?: string;
+  host: string;
+  port: number;
+  teeMode: TeeMode;
+  /** dstack guest-agent endpoint: a Unix socket path or an http(s) URL. */
+  dstackEndpoint: string;
+  /** Extra full-access keys added to the agent account for concurrent calls. */
+  keyPoolSize: number;
+  corsOrigin?: string;
+  /** Contracts /call and /view may reach besides the agent contract. */
+  allowedContracts: string[];
+  /** Amount the agent account is funded to, in yoctoNEAR (0.3 NEAR). */
+  fundingAmount: bigint;
+  /** Backoff of the boot steps: first delay and cap, in ms. */
+  retryInitialMs: number;
+  retryMaxMs: number;
+  /** Timeout of one JSON-RPC request (send_tx waits longer: 2×). */
+  rpcTimeoutMs: number;
+}
+
+export const DEFAULT_PORT = 3140;
+export const DEFAULT_DSTACK_SOCKET = '/var/run/dstack.sock';
+const ACCOUNT_ID = /^(([a-z\d]+[-_])*[a-z\d]+\.)*([a-z\d]+[-_])*[a-z\d]+$/;
+
+export function isValidAccountId(id: string): boolean {
+  return id.length >= 2 && id.length <= 64 && ACCOUNT_ID.test(id);
+}
+
+function unquote(value: string): string {
+  return value
+    .trim()
+    .replace(/^(['"])(.*)\1$/s, '$2')
+    .replaceAll('"', '')
+    .trim();
+}
+
+function pick(
+  env: Record<string, string | undefined>,
+  names: string[],
+): { name: string; value: string } | undefined {
+  for (const name of names) {
+    const raw = env[name];
+    if (raw !== undefined && raw.trim() !== '') return { name, value: unquote(raw) };
+  }
+  return undefined;
+}
+
+function required(env: Record<string, string | undefined>, names: string[]): { name: string; value: string } {
+  const found = pick(env, names);
+  if (!found) {
+    const alias = names.length > 1 ? ` (or ${names.slice(1).join(', ')})` : '';
+    throw new ConfigError(names[0], `required${alias}`);
+  }
+  return found;
+}
+
+function accountId(found: { name: string; value: string }): string {
+  if (!isValidAccountId(found.value)) throw new ConfigError(found.name, 'not a valid NEAR account id');
+  return found.value;
+}
+
+function parseInteger(
+  found: { name: string; value: string } | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (!found) return fallback;
+  if (!/^\d+$/.test(found.value)) throw new ConfigError(found.name, `expected an integer ${min}..${max}`);
+  const n = Number(found.value);
+  if (n < min || n > max) throw new ConfigError(found.name, `expected an integer ${min}..${max}`);
+  return n;
+}
+
+function parseRpcUrls(env: Record<string, string | undefined>): string[] {
+  const direct = pick(env, ['NEAR_RPC_URL']);
+  let urls: string[];
+  let name: string;
+  if (direct) {
+    name = direct.name;
+    urls = direct.value
+      .split(',')
+      .map((u) => u.trim())
+      .filter((u) => u !== '');
+  } else {
+    const raw = env.NEAR_RPC_JSON;
+    if (raw === undefined || raw.trim() === '')
+      throw new ConfigError('NEAR_RPC_URL', 'required (or NEAR_RPC_JSON)');
+    name = 'NEAR_RPC_JSON';
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.trim().replace(/^'(.*)'$/s, '$1'));
+    } catch {
+      throw new ConfigError(name, 'not JSON');
+    }
+    const providers = (parsed as { nearRpcProviders?: unknown })?.nearRpcProviders;
+    if (!Array.isArray(providers)) throw new ConfigError(name, 'expected {"nearRpcProviders":[…]}');
+    urls = providers.map((p) => (p as { connectionInfo?: { url?: unknown } })?.connectionInfo?.url as string);
+  }
+  if (urls.length === 0) throw new ConfigError(name, 'no URL given');
+  for (const url of urls) {
+    let ok = false;
+    try {
+      const u = new URL(url);
+      ok = u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {}
+    if (!ok || typeof url !== 'string') throw new ConfigError(name, 'expected http(s) URLs');
+  }
+  return urls;
+}
+
+function parseKey(found: { name: string; value: string }): KeyPair {
+  const value = found.value;
+  try {
+    if (/^(ed25519|secp256k1):/.test(value)) return KeyPair.fromString(value);
+    const words = value.split(/\s+/);
+    if (words.length >= 12 && words.length <= 24 && words.every((w) => /^[a-z]+$/i.test(w))) {
+      return keyPairFromSeedPhrase(value);
+    }
+  } catch {
+    // fall through: the message must not echo the secret
+  }
+  throw new ConfigError(found.name, 'expected an ed25519:/secp256k1: secret key or a 12–24 word seed phrase');
+}
+
+export interface ConfigOverrides {
+  /** Whether a path exists (tests); default fs.existsSync. */
+  exists?: (path: string) => boolean;
+}
+
+export function loadAgentApiConfig(
+  env: Record<string, string | undefined>,
+  overrides: ConfigOverrides = {},
+): AgentApiConfig {
+  const fundingAccountId = accountId(required(env, ['CHAIN_ACCOUNT_ID', 'NEAR_ACCOUNT_ID']));
+  const fundingKey = parseKey(required(env, ['CHAIN_ACCOUNT_SECRET_KEY', 'NEAR_SEED_PHRASE']));
+  const agentContractId = accountId(required(env, ['AGENT_CONTRACT_ID', 'NEXT_PUBLIC_contractId']));
+  const rpcUrls = parseRpcUrls(env);
+
+  const modeFound = pick(env, ['TEE_MODE']);
+  const mode = modeFound?.value.toLowerCase() ?? 'auto';
+  if (mode !== 'local' && mode !== 'dstack' && mode !== 'auto') {
+    throw new ConfigError('TEE_MODE', 'expected local, dstack or auto');
+  }
+  const dstackEndpoint = pick(env, ['DSTACK_ENDPOINT'])?.value ?? DEFAULT_DSTACK_SOCKET;
+  const exists = overrides.exists ?? existsSync;
+  const teeMode: TeeMode =
+    mode === 'auto' ? (exists(dstackEndpoint) || /^https?:/.test(dstackEndpoint) ? 'dstack' : 'local') : mode;
+
+  const codehashFound = pick(env, ['AGENT_CODEHASH', 'API_CODEHASH']);
+  if (codehashFound && !/^[0-9A-Za-z_.:-]{1,128}$/.test(codehashFound.value)) {
+    throw new ConfigError(
+      codehashFound.name,
+      'expected 1–128 characters [0-9A-Za-z_.:-] (e.g. a sha256 hex)',
+    );
+  }
+  if (teeMode === 'local' && !codehashFound) {
+    throw new ConfigError('AGENT_CODEHASH', 'required in local mode (or API_CODEHASH)');
+  }
+
+  const port = parseInteger(pick(env, ['AGENT_API_PORT', 'SHADE_AGENT_PORT']), DEFAULT_PORT, 0, 65535);
+  const host = pick(env, ['AGENT_API_HOST'])?.value ?? '127.0.0.1';
+  if (!/^[0-9A-Za-z.:_-]+$/.test(host)) throw new ConfigError('AGENT_API_HOST', 'not a host name or address');
+  const keyPoolSize = parseInteger(pick(env, ['AGENT_KEY_POOL_SIZE']), 8, 0, 64);
+
+  const corsFound = pick(env, ['AGENT_API_CORS_ORIGIN']);
+  if (corsFound && corsFound.value !== '*') {
+    try {
+      const u = new URL(corsFound.value);
+      if (u.origin !== corsFound.value) throw new Error();
+    } catch {
+      throw new ConfigError(
+        'AGENT_API_CORS_ORIGIN',
+        'expected an origin such as http://localhost:3000, or *',
+      );
+    }
+  }
+  const allowFound = pick(env, ['AGENT_API_ALLOW_CONTRACTS']);
+  const allowedContracts = (allowFound?.value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const id of allowedContracts) {
+    if (!isValidAccountId(id))
+      throw new ConfigError('AGENT_API_ALLOW_CONTRACTS', 'not a list of account ids');
+  }
+  const fundingFound = pick(env, ['AGENT_FUNDING_AMOUNT']);
+  let fundingAmount = 3n * 10n ** 23n;
+  if (fundingFound) {
+    try {
+      fundingAmount = parseNearAmount(fundingFound.value);
+    } catch {
+      throw new ConfigError('AGENT_FUNDING_AMOUNT', 'expected an amount of NEAR such as 0.3');
+    }
+    if (fundingAmount <= 0n) throw new ConfigError('AGENT_FUNDING_AMOUNT', 'must be more than 0');
+  }
+  const retryMaxMs = parseInteger(pick(env, ['AGENT_API_RETRY_MAX_MS']), 30_000, 10, 3_600_000);
+
+  return {
+    fundingAccountId,
+    fundingKey,
+    agentContractId,
+    rpcUrls,
+    codehash: codehashFound?.value,
+    host,
+    port,
+    teeMode,
+    dstackEndpoint,
+    keyPoolSize,
+    corsOrigin: corsFound?.value,
+    allowedContracts,
+    fundingAmount,
+    retryInitialMs: Math.min(250, retryMaxMs),
+    retryMaxMs,
+    rpcTimeoutMs: 10_000,
+  };
+}

@@ -1,0 +1,156 @@
+/** The OpenAPI 3 description of the agent API (served at `{base}/openapi.json`). */
+export function openApiDocument(basePath = '/api/agent'): Record<string, unknown> {
+  const error = { $ref: '#/components/responses/Error' };
+  const errors = {
+    '400': error,
+    '403': error,
+    '404': error,
+    '405': error,
+    '413': error,
+    '422': error,
+    '500': error,
+    '502': error,
+    '503': error,
+    '504': error,
+  };
+  const post = (summary: string, request: unknown, response: unknown) => ({
+    post: {
+      summary,
+      requestBody: { required: false, content: { 'application/json': { schema: request } } },
+      responses: {
+        '200': { description: 'OK', content: { 'application/json': { schema: response } } },
+        ...errors,
+      },
+    },
+  });
+  const contractRequest = (gas: boolean) => ({
+    type: 'object',
+    required: ['methodName'],
+    properties: {
+      methodName: { type: 'string', pattern: '^[A-Za-z0-9_$]{1,256}$' },
+      args: { type: 'object', description: 'Method arguments (default {})' },
+      contractId: {
+        type: 'string',
+        description:
+          'Default: the agent contract. Others only if listed in AGENT_API_ALLOW_CONTRACTS (else 403).',
+      },
+      ...(gas
+        ? {
+            gas: {
+              type: 'string',
+              pattern: '^[0-9]+$',
+              description: 'Gas, decimal; default 100 Tgas, max 1 PGas',
+            },
+          }
+        : {}),
+    },
+  });
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Shadebox agent API',
+      version: '1.0.0',
+      description:
+        'Local HTTP API of a Shade Agent: the agent account, its balance and calls to the agent contract. ' +
+        'Every route but /health answers 503 until the agent is registered.',
+    },
+    servers: [{ url: basePath }],
+    paths: {
+      '/getAccountId': post(
+        'The agent account id (implicit, 64 hex)',
+        { type: 'object' },
+        { type: 'object', required: ['accountId'], properties: { accountId: { type: 'string' } } },
+      ),
+      '/getBalance': post(
+        'Available balance of the agent account in yoctoNEAR (total minus the storage staking requirement)',
+        { type: 'object' },
+        {
+          type: 'object',
+          required: ['balance'],
+          properties: { balance: { type: 'string', pattern: '^[0-9]+$' } },
+        },
+      ),
+      '/call': post(
+        'Calls a method of the agent contract from the agent account (a transaction); returns its result ' +
+          '(JSON, or the raw string when not JSON). A panic answers 422 contract_panic.',
+        contractRequest(true),
+        {},
+      ),
+      '/view': post('A view call of the agent contract; returns its result', contractRequest(false), {}),
+      '/health': {
+        get: {
+          summary: 'Boot status: 200 when ready, 503 while booting',
+          responses: {
+            '200': {
+              description: 'Ready',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
+            },
+            '503': {
+              description: 'Booting',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
+            },
+          },
+        },
+      },
+      '/openapi.json': {
+        get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3' } } },
+      },
+    },
+    components: {
+      schemas: {
+        Health: {
+          type: 'object',
+          required: ['status', 'stage', 'ready'],
+          properties: {
+            status: { type: 'string', enum: ['ok', 'booting'] },
+            stage: { type: 'string', enum: ['derive', 'fund', 'register', 'ready'] },
+            ready: { type: 'boolean' },
+            accountId: { type: 'string' },
+          },
+        },
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: {
+                  type: 'string',
+                  enum: [
+                    'invalid_json',
+                    'too_deep',
+                    'invalid_body',
+                    'invalid_field',
+                    'contract_not_allowed',
+                    'not_found',
+                    'method_not_allowed',
+                    'body_too_large',
+                    'contract_panic',
+                    'contract_error',
+                    'invalid_transaction',
+                    'not_ready',
+                    'chain_unreachable',
+                    'chain_timeout',
+                    'chain_error',
+                    'internal',
+                  ],
+                },
+                message: { type: 'string' },
+                field: { type: 'string' },
+                stage: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        Error: {
+          description: 'Error',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export { dstackProvider } from './dstack.js';
+export { localProvider } from './local.js';
+export type { TeeProvider } from './provider.js';

@@ -1,0 +1,10 @@
+/** The TEE behind the agent API: where the agent key's entropy comes from and how the agent registers. */
+export interface TeeProvider {
+  readonly mode: 'local' | 'dstack';
+  /** The 32-byte seed of the agent key from 32 fresh random bytes. */
+  agentSeed(random: Uint8Array): Promise<Uint8Array>;
+  /** Arguments of the agent contract's `register_agent` for this agent account. */
+  registrationArgs(accountId: string, codehash: string | undefined): Promise<Record<string, unknown>>;
+  /** Whether `get_agent`'s record shows this registration. */
+  isRegistered(record: unknown, args: Record<string, unknown>): boolean;
+}

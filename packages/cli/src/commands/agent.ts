@@ -1,0 +1,83 @@
+/**
+ * `shadebox agent`: the agent API alone, configured by environment (docs/agent-api.md), against any NEAR
+ * JSON-RPC endpoint. Runs until SIGINT/SIGTERM.
+ */
+
+import { createLogger } from '@shadebox/node';
+import { parseFlags } from '../args.js';
+import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
+import { resolveLogLevel } from '../log-level.js';
+import { ShutdownSignal } from '../shutdown-signal.js';
+
+const COMMAND = 'shadebox agent';
+
+export const AGENT_HELP = `Usage: shadebox agent [--json]
+
+Runs the agent API (POST /api/agent/getAccountId, /getBalance, /call, /view; GET /api/agent/health and
+/api/agent/openapi.json) in the foreground. At boot it derives a random implicit agent account, funds it
+with 0.3 NEAR from CHAIN_ACCOUNT_ID and registers it in the agent contract; until then every route but
+health answers 503.
+
+Configuration is by environment (docs/agent-api.md): CHAIN_ACCOUNT_ID and CHAIN_ACCOUNT_SECRET_KEY,
+AGENT_CONTRACT_ID, NEAR_RPC_URL (comma-separated for failover), AGENT_CODEHASH, AGENT_API_PORT (3140),
+AGENT_API_HOST (127.0.0.1), TEE_MODE (local | dstack | auto), AGENT_KEY_POOL_SIZE, AGENT_API_CORS_ORIGIN,
+AGENT_API_ALLOW_CONTRACTS; the original tool's NEAR_ACCOUNT_ID, NEAR_SEED_PHRASE, NEXT_PUBLIC_contractId,
+API_CODEHASH, SHADE_AGENT_PORT and NEAR_RPC_JSON are accepted too.
+
+Options:
+  --json      print {"event":"ready","agentApiUrl":...} on stdout when listening, and
+              {"event":"agent-ready","agentAccountId":...} once registered
+  -h, --help  show this help
+
+Exit codes: 0 stopped by a signal, 1 a missing or invalid setting or the port in use, 2 bad command line.
+`;
+
+const OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+export async function agentCommand(args: readonly string[]): Promise<number> {
+  const flags = parseFlags(COMMAND, args, OPTIONS);
+  if (flags.help) {
+    process.stdout.write(AGENT_HELP);
+    return EXIT_OK;
+  }
+  const json = flags.json === true;
+  const shutdown = new ShutdownSignal();
+  const { ConfigError, loadAgentApiConfig, startAgentApi } = await import('@shadebox/agent-api');
+  let config: ReturnType<typeof loadAgentApiConfig>;
+  try {
+    config = loadAgentApiConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${COMMAND}: error: ${error.message}\n`);
+      return EXIT_FAILURE;
+    }
+    throw error;
+  }
+  const log = createLogger('shadebox-agent', resolveLogLevel(COMMAND, json));
+  let api: Awaited<ReturnType<typeof startAgentApi>>;
+  try {
+    api = await startAgentApi(config, { log });
+  } catch (error) {
+    process.stderr.write(`${COMMAND}: error: ${(error as Error).message}\n`);
+    return EXIT_FAILURE;
+  }
+  process.stdout.write(
+    json
+      ? `${JSON.stringify({ event: 'ready', agentApiUrl: api.url })}\n`
+      : `Agent API listening on ${api.url}\n`,
+  );
+  api.onReady().then(
+    (agentAccountId) => {
+      if (shutdown.requested) return;
+      process.stdout.write(
+        json
+          ? `${JSON.stringify({ event: 'agent-ready', agentAccountId })}\n`
+          : `Agent account ${agentAccountId} registered in ${config.agentContractId}\n`,
+      );
+    },
+    () => undefined,
+  );
+  await shutdown.received;
+  await api.stop();
+  return EXIT_OK;
+}
