@@ -15,6 +15,7 @@ import {
   type RunningAgentApi,
   startAgentApi,
 } from '@shadebox/agent-api';
+import { readAgentWasm } from '@shadebox/contracts';
 import { derivedPublicKey, najToSecp256k1PublicKey, recoverEcdsaPublicKey } from '@shadebox/mpc';
 import { type RunningNode, silentLogger, startNode } from '@shadebox/node';
 import { type Action, fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
@@ -392,11 +393,11 @@ describe('agent API boot failures recover when fixed', () => {
     await ready(api);
   });
 
-  it('a missing agent contract stays in register', async () => {
+  it('a missing agent contract stays in register, then registers once it is deployed', async () => {
     const api = await startAgentApi(
       config(chain, {
         CHAIN_ACCOUNT_SECRET_KEY: chain.root.secretKey,
-        AGENT_CONTRACT_ID: 'missing.test.near',
+        AGENT_CONTRACT_ID: 'late-agent.test.near',
       }),
       { log: capture().log },
     );
@@ -407,6 +408,21 @@ describe('agent API boot failures recover when fixed', () => {
     );
     assert.match(api.status().lastError!, /does not exist/);
     assert.equal((await fetch(`${api.url}/health`)).status, 503);
+
+    // Deploy and initialise the agent contract there (init comes from the contract account itself).
+    const key = KeyPair.fromRandom();
+    await createAccount(chain, 'late-agent.test.near', key, 10n * ONE_NEAR);
+    const contract = new KeyPool(chain.rpc, 'late-agent.test.near', [key]);
+    outcomeResult(
+      await contract.send('late-agent.test.near', [
+        { type: 'DeployContract', code: readAgentWasm() },
+        fnCall('init', { owner_id: chain.root.accountId, mpc_contract_id: 'v1.signer', requires_tee: false }),
+      ]),
+    );
+    outcomeResult(
+      await chain.owner.send('late-agent.test.near', [fnCall('approve_codehash', { codehash: CODEHASH })]),
+    );
+    await ready(api);
   });
 });
 
