@@ -11,6 +11,7 @@ export type Phase =
   | 'transfers'
   | 'contracts'
   | 'chainsig'
+  | 'agent'
   | 'history'
   | 'store-size'
   | 'restart';
@@ -20,12 +21,13 @@ const PHASES: readonly Phase[] = [
   'transfers',
   'contracts',
   'chainsig',
+  'agent',
   'history',
   'store-size',
   'restart',
 ];
 /** What runs without --only: the Shadebox-only archival metrics take minutes and are opt-in. */
-const DEFAULT_PHASES: readonly Phase[] = ['cold', 'read', 'transfers', 'contracts', 'chainsig'];
+const DEFAULT_PHASES: readonly Phase[] = ['cold', 'read', 'transfers', 'contracts', 'chainsig', 'agent'];
 /** The deadline without --deadline: longer when an archival metric (minutes of block making) is asked for. */
 const DEFAULT_DEADLINE_S = 170;
 const ARCHIVAL_DEADLINE_S = 900;
@@ -51,13 +53,14 @@ export const USAGE = `usage: npm run bench -- [options]
   --concurrency <n>   connections for reads and view calls, signers for transfers and contract calls
                       (default 32)
   --cold-runs <n>     cold starts per server, the median is reported (default 5)
-  --only <list>       comma-separated subset of: cold,read,transfers,contracts,chainsig (the default), and the opt-in
+  --only <list>       comma-separated subset of: cold,read,transfers,contracts,chainsig,agent (the default), and the opt-in
                       Shadebox-only archival metrics history,store-size,restart (minutes each)
   --no-anvil          measure Shadebox alone
   --launcher <l>      how the Shadebox server is started: cli (shadebox node --json, built dist/; the default
                       when packages/cli exists), cli-source (the same from sources via tsx) or script
                       (bench/shadebox-server.ts via tsx)
-  --profile           write a CPU profile of the Shadebox server (node --cpu-prof) and summarize it
+  --profile           write a CPU profile of the Shadebox server (node --cpu-prof) and summarize it; also of
+                      the agent phase's measured shadebox up stack
   --out <dir>         where the JSON goes (default bench/results)
   --deadline <s>      abort the whole run after this long (default 170; 900 with history, store-size or
                       restart)`;
@@ -107,6 +110,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       throw new Error('chainsig needs shadebox node --mpc: use --launcher cli or cli-source');
     }
     phases.delete('chainsig');
+  }
+  if (phases.has('agent') && launcher === 'script') {
+    // The same for shadebox up, a CLI command.
+    if (values.only !== undefined)
+      throw new Error('agent needs shadebox up: use --launcher cli or cli-source');
+    phases.delete('agent');
   }
   if (archivalMetric && launcher === 'script') {
     throw new Error('history, store-size and restart need an LMDB home: use --launcher cli or cli-source');

@@ -110,9 +110,18 @@ export class RawHttpClients {
 
   /** The bytes of `POST / HTTP/1.1` with a JSON body, prepared once and sent as is. */
   jsonPost(body: string): Buffer {
+    return this.post('/', body, 'application/json');
+  }
+
+  /**
+   * The bytes of `POST <path> HTTP/1.1` with `body` (no Content-Type header when `contentType` is undefined;
+   * an empty body is sent as `Content-Length: 0`).
+   */
+  post(path: string, body: string, contentType?: string): Buffer {
     const payload = Buffer.from(body);
     const head =
-      `POST / HTTP/1.1\r\nHost: ${this.host}:${this.port}\r\nContent-Type: application/json\r\n` +
+      `POST ${path} HTTP/1.1\r\nHost: ${this.host}:${this.port}\r\n` +
+      (contentType === undefined ? '' : `Content-Type: ${contentType}\r\n`) +
       `Content-Length: ${payload.length}\r\nConnection: keep-alive\r\n\r\n`;
     return Buffer.concat([Buffer.from(head, 'latin1'), payload]);
   }

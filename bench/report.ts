@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadResult } from './load.js';
+import type { AgentResult } from './metrics/agent.js';
 import type { ChainsigResult } from './metrics/chainsig.js';
 import type { ColdStartResult } from './metrics/cold-start.js';
 import type { ContractResults } from './metrics/contracts.js';
@@ -32,6 +33,11 @@ export interface ServerResults {
    * from several agents at once.
    */
   chainSignatures?: ChainsigResult | { error: string };
+  /**
+   * Shadebox only (`agent` phase, `shadebox up` stacks): spawn to agent-ready, agent API getAccountId
+   * requests/s, request_signature through /call one at a time.
+   */
+  agent?: AgentResult | { error: string };
   /** After the read and transfer runs, same process. */
   memoryAfterRun?: MemoryReading | { error: string };
   /** Shadebox only (opt-in, archival LMDB home): view_account at head − 10,000 against the head. */
@@ -52,6 +58,12 @@ export const TARGETS = {
   chainSignatureMedianMs: 100,
   /** Historical view_account req/s over head req/s. */
   historicalReadRatio: 0.8,
+  /** Median ms from spawning `shadebox up --memory` to its agent-ready line. */
+  agentUpMs: 1500,
+  /** Agent API `POST /getAccountId` req/s at the read concurrency (32 keep-alive connections). */
+  agentGetAccountIdPerSecond: 10_000,
+  /** Median ms of one request_signature through the agent API's /call, one at a time. */
+  agentSignatureMedianMs: 100,
 } as const;
 
 export interface BenchReport {
@@ -99,6 +111,9 @@ export interface BenchReport {
       coldStartMs?: boolean;
       chainSignatureMedianMs?: boolean;
       historicalReadRatio?: boolean;
+      agentUpMs?: boolean;
+      agentGetAccountIdPerSecond?: boolean;
+      agentSignatureMedianMs?: boolean;
     };
   };
   profiles: ProfileSummary[];
@@ -134,6 +149,10 @@ export function targetsMet(s: ServerResults): BenchReport['targets']['met'] {
   const cold = ok(s.coldStart)?.medianMs;
   const history = ok(s.history)?.ratio;
   const signMedian = ok(ok(s.chainSignatures)?.sequential)?.medianMs;
+  const agent = ok(s.agent);
+  const agentUp = ok(agent?.up)?.medianMs;
+  const agentIds = ok(agent?.getAccountId)?.perSecond;
+  const agentSign = ok(agent?.requestSignature)?.medianMs;
   return {
     readPerSecond: read === undefined ? undefined : read >= TARGETS.readPerSecond,
     transfersPerSecond: transfers === undefined ? undefined : transfers >= TARGETS.transfersPerSecond,
@@ -143,6 +162,10 @@ export function targetsMet(s: ServerResults): BenchReport['targets']['met'] {
     chainSignatureMedianMs:
       signMedian === undefined ? undefined : signMedian <= TARGETS.chainSignatureMedianMs,
     historicalReadRatio: history === undefined ? undefined : history >= TARGETS.historicalReadRatio,
+    agentUpMs: agentUp === undefined ? undefined : agentUp <= TARGETS.agentUpMs,
+    agentGetAccountIdPerSecond:
+      agentIds === undefined ? undefined : agentIds >= TARGETS.agentGetAccountIdPerSecond,
+    agentSignatureMedianMs: agentSign === undefined ? undefined : agentSign <= TARGETS.agentSignatureMedianMs,
   };
 }
 
@@ -201,6 +224,7 @@ export function formatTable(report: BenchReport): string {
     ],
     ...contractRows(report, cell, lat, cpu, blocks, errs, fmtRatio, missing),
     ...chainsigRows(report),
+    ...agentRows(report, lat, cpu, errs),
     [
       `cold start to ready (median of ${report.settings.coldStartRuns})`,
       cell(s.coldStart, (v) => ms(v.medianMs)),
@@ -362,6 +386,54 @@ function chainsigRows(report: BenchReport): string[][] {
       '—',
       '',
       '',
+    ],
+  ];
+}
+
+/** Rows of the `agent` phase (Shadebox only: anvil "—"); none when it did not run. */
+function agentRows(
+  report: BenchReport,
+  lat: (v: LoadResult) => string,
+  cpu: (v: LoadResult) => string,
+  errs: (v: LoadResult) => string,
+): string[][] {
+  const g = report.shadebox.agent;
+  if (!g) return [];
+  const met = report.targets.met;
+  const sub = <T extends object>(pick: (v: AgentResult) => T | { error: string }, show: (v: T) => string) =>
+    cell(g, (v) => cell(pick(v), show));
+  return [
+    [
+      `shadebox up to agent-ready (median of ${ok(ok(g)?.up)?.runs ?? 3})`,
+      sub(
+        (v) => v.up,
+        (v) => `${ms(v.medianMs)} (ready line ${ms(v.medianReadyMs)})`,
+      ),
+      '—',
+      '',
+      `<= ${int(TARGETS.agentUpMs)} ms${verdict(met.agentUpMs)}`,
+    ],
+    [
+      'agent API getAccountId/s',
+      sub(
+        (v) => v.getAccountId,
+        (v) => `${int(v.perSecond)} req/s${errs(v)}`,
+      ),
+      '—',
+      '',
+      `>= ${int(TARGETS.agentGetAccountIdPerSecond)} req/s${verdict(met.agentGetAccountIdPerSecond)}`,
+    ],
+    ['  getAccountId latency p50 / p99', sub((v) => v.getAccountId, lat), '—', '', ''],
+    ['  server CPU per getAccountId, busy', sub((v) => v.getAccountId, cpu), '—', '', ''],
+    [
+      'agent API /call request_signature, 1 at a time: median / p99',
+      sub(
+        (v) => v.requestSignature,
+        (v) => `${ms(v.medianMs)} / ${ms(v.latency.p99Ms)} (n=${v.requests})`,
+      ),
+      '—',
+      '',
+      `<= ${TARGETS.agentSignatureMedianMs} ms median${verdict(met.agentSignatureMedianMs)}`,
     ],
   ];
 }

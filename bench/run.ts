@@ -9,6 +9,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { locateAnvil, startAnvil } from './anvil.js';
+import { AGENT_DEFAULTS, measureAgent } from './metrics/agent.js';
 import { CHAINSIG_DEFAULTS, measureChainSignatures } from './metrics/chainsig.js';
 import { measureAnvilColdStart, measureShadeboxColdStart } from './metrics/cold-start.js';
 import { measureAnvilContracts, measureShadeboxContracts, VIEW_BODIES } from './metrics/contracts.js';
@@ -124,11 +125,16 @@ async function benchShadebox(options: BenchOptions, results: ServerResults): Pro
   } finally {
     await server.stop();
   }
-  if (!options.profileDir) return [];
-  const profiles = readdirSync(options.profileDir)
+  return collectProfiles(options.profileDir, profileStart);
+}
+
+/** Summaries of the CPU profiles written into `dir` since `since` (Date.now()); none without --profile. */
+function collectProfiles(dir: string | undefined, since: number): ProfileSummary[] {
+  if (!dir) return [];
+  const profiles = readdirSync(dir)
     .filter((f) => f.endsWith('.cpuprofile'))
-    .map((f) => join(options.profileDir!, f))
-    .filter((f) => statSync(f).mtimeMs >= profileStart);
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).mtimeMs >= since);
   // --cpu-prof writes one profile per thread; keep those of threads that ran project code (not tsx's loader).
   return profiles.map((f) => summarizeProfile(f, REPO_ROOT)).filter((p) => p.projectByTotal.length > 0);
 }
@@ -146,6 +152,29 @@ async function benchShadeboxChainsig(options: BenchOptions, results: ServerResul
   results.chainSignatures = await attempt('Shadebox chain signatures', () =>
     measureChainSignatures(options.launcher, d),
   );
+}
+
+/**
+ * The agent API of `shadebox up` (Shadebox only): spawn to agent-ready, then on one more stack (profiled with
+ * --profile) getAccountId requests/s and request_signature latency through /call.
+ */
+async function benchShadeboxAgent(options: BenchOptions, results: ServerResults): Promise<ProfileSummary[]> {
+  if (!options.phases.has('agent')) return [];
+  const profileStart = Date.now();
+  results.agent = await attempt('Shadebox agent API', () =>
+    measureAgent(
+      options.launcher,
+      {
+        concurrency: options.concurrency,
+        warmupMs: options.warmupMs,
+        durationMs: options.durationMs,
+        cpuProfileDir: options.profileDir,
+      },
+      AGENT_DEFAULTS,
+      progress,
+    ),
+  );
+  return collectProfiles(options.profileDir, profileStart);
 }
 
 /**
@@ -271,6 +300,7 @@ async function main(): Promise<number> {
   try {
     profiles = await benchShadebox(options, shadebox);
     await benchShadeboxChainsig(options, shadebox);
+    profiles.push(...(await benchShadeboxAgent(options, shadebox)));
     await benchShadeboxArchival(options, shadebox);
   } catch (error) {
     progress(`Shadebox server failed: ${(error as Error).message}`);
@@ -337,6 +367,10 @@ async function main(): Promise<number> {
     shadebox.chainSignatures,
     ok(shadebox.chainSignatures)?.sequential,
     ok(shadebox.chainSignatures)?.concurrent,
+    shadebox.agent,
+    ok(shadebox.agent)?.up,
+    ok(shadebox.agent)?.getAccountId,
+    ok(shadebox.agent)?.requestSignature,
     shadebox.history,
     shadebox.storeSize,
     shadebox.restart,

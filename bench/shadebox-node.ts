@@ -59,6 +59,11 @@ export interface StartShadeboxOptions {
   archival?: boolean;
   /** More `shadebox node` flags, placed before `--rpc-port 0 --json` (e.g. `['--mpc']`). Not with `script`. */
   extraArgs?: readonly string[];
+  /**
+   * The CLI command: `node` (the default) or `up` (the whole stack: node, chain-signature contracts, MPC
+   * responder and agent API, in one process). Not with `script`.
+   */
+  subcommand?: 'node' | 'up';
 }
 
 export function cliAvailable(): boolean {
@@ -78,6 +83,11 @@ export function shadeboxCommand(options: StartShadeboxOptions): {
     if (options.home !== undefined || options.archival) {
       throw new Error('the script launcher runs in memory only: use --launcher cli or cli-source');
     }
+    if ((options.subcommand ?? 'node') !== 'node') {
+      throw new Error(
+        `the script launcher cannot run shadebox ${options.subcommand}: use --launcher cli or cli-source`,
+      );
+    }
     if (options.extraArgs?.length) {
       throw new Error(
         `the script launcher takes no CLI flags (${options.extraArgs.join(' ')}): use --launcher cli or cli-source`,
@@ -95,7 +105,7 @@ export function shadeboxCommand(options: StartShadeboxOptions): {
     args: [
       ...flags,
       CLI_BIN,
-      'node',
+      options.subcommand ?? 'node',
       ...(options.home === undefined ? ['--memory'] : ['--home', options.home]),
       ...(options.archival ? ['--archival'] : []),
       ...(options.extraArgs ?? []),

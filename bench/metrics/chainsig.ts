@@ -295,7 +295,8 @@ export async function measureChainSignatures(
   }
 }
 
-async function viewString(client: RpcClient, contract: string, method: string, args: unknown) {
+/** A view call returning a JSON string (e.g. the signer's `public_key`). */
+export async function viewString(client: RpcClient, contract: string, method: string, args: unknown) {
   const answer = await client.call<{ result?: number[]; error?: string }>('query', {
     request_type: 'call_function',
     finality: 'optimistic',
