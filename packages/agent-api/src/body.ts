@@ -17,11 +17,18 @@ export class HttpError extends Error {
 export const BODY_LIMIT = 1024 * 1024;
 export const MAX_DEPTH = 32;
 
+const EMPTY = Buffer.alloc(0);
+
 export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
     return Promise.reject(new HttpError(413, 'body_too_large', `the body exceeds ${limit} bytes`));
+  }
+  // Nothing to wait for (the original client posts no body at all).
+  if (declared === 0 && req.headers['transfer-encoding'] === undefined) {
+    req.resume();
+    return Promise.resolve(EMPTY);
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

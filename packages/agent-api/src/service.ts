@@ -74,17 +74,20 @@ export async function startAgentApi(
   config: AgentApiConfig,
   options: StartAgentApiOptions = {},
 ): Promise<RunningAgentApi> {
-  const secrets: string[] = [config.fundingKey.toString()];
-  /** Removes any secret key from text that leaves the process (responses, logs, status). */
-  const redact = (text: string): string => {
-    let out = text;
-    for (const s of secrets) {
-      out = out.split(s).join('[redacted]');
-      const body = s.slice(s.indexOf(':') + 1);
-      if (body.length > 20) out = out.split(body).join('[redacted]');
-    }
-    return out;
+  const secrets: string[] = [];
+  /** One pattern matching every secret key, whole (`ed25519:…`) or its base58 body alone. */
+  let secretPattern: RegExp | undefined;
+  const addSecret = (secret: string) => {
+    secrets.push(secret);
+    const parts = secrets.flatMap((k) => {
+      const body = k.slice(k.indexOf(':') + 1);
+      return body.length > 20 ? [k, body] : [k];
+    });
+    secretPattern = new RegExp(parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
   };
+  addSecret(config.fundingKey.toString());
+  /** Removes any secret key from text that leaves the process (responses, logs, status). */
+  const redact = (text: string): string => (secretPattern ? text.replace(secretPattern, '[redacted]') : text);
   const baseLog = options.log ?? stderrLogger;
   const log: AgentApiLogger = {
     info: (f, m) => baseLog.info(JSON.parse(redact(JSON.stringify(f))), m && redact(m)),
@@ -150,13 +153,13 @@ export async function startAgentApi(
       const seed = await tee.agentSeed(randomBytes(32));
       return KeyPair.fromSecretBytes(KEY_TYPE_ED25519, seed);
     });
-    secrets.push(agentKey.toString());
+    addSecret(agentKey.toString());
     const accountId = hexEncode(agentKey.publicKey.data);
     state.accountId = accountId;
     log.info({ accountId, mode: tee.mode }, 'boot: agent account derived');
     const pool = new KeyPool(rpc, accountId, [agentKey]);
     const extraKeys = Array.from({ length: config.keyPoolSize }, () => KeyPair.fromRandom('ed25519'));
-    for (const k of extraKeys) secrets.push(k.toString());
+    for (const k of extraKeys) addSecret(k.toString());
     const funder = new KeyPool(rpc, config.fundingAccountId, [config.fundingKey]);
 
     await step('fund', async () => {
@@ -377,7 +380,10 @@ export async function startAgentApi(
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
+    // The path without query or fragment (cheaper than a URL object on every request).
+    const raw = req.url ?? '/';
+    const end = raw.search(/[?#]/);
+    const path = (end === -1 ? raw : raw.slice(0, end)).replace(/\/+$/, '');
     const method = req.method ?? 'GET';
     if (!path.startsWith(`${BASE_PATH}/`)) throw new HttpError(404, 'not_found', `no route ${path || '/'}`);
     const name = path.slice(BASE_PATH.length + 1);
