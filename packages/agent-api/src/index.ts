@@ -1,4 +1,11 @@
-export { ContractError, STORAGE_BYTE_COST } from './chain.js';
+export {
+  ContractError,
+  KeyPool,
+  outcomeResult,
+  STORAGE_BYTE_COST,
+  viewAccount,
+  viewFunction,
+} from './chain.js';
 export { type AgentApiConfig, ConfigError, loadAgentApiConfig, type TeeMode } from './config.js';
 export { openApiDocument } from './openapi.js';
 export { ChainUnavailableError, RpcClient, RpcError } from './rpc.js';

@@ -4,8 +4,9 @@
  * the genesis account. Stopped in reverse order.
  */
 import { createHash } from 'node:crypto';
+import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/agent-api';
 import type { Logger, RunningNode } from '@shadebox/node';
-import { RpcAccount, viewFunction } from './chain-signatures/rpc-transactions.js';
+import { KeyPair } from '@shadebox/primitives';
 import type { RunningService } from './run-node.js';
 
 /** The codehash a local agent registers with unless AGENT_CODEHASH says otherwise. */
@@ -85,13 +86,14 @@ async function approveCodehash(
   agentContractId: string,
   codehash: string,
 ): Promise<void> {
-  const approved = await viewFunction<string[]>(rpcUrl, agentContractId, 'get_approved_codehashes', {
+  const rpc = new RpcClient([rpcUrl], 30_000);
+  const approved = (await viewFunction(rpc, agentContractId, 'get_approved_codehashes', {
     from_index: 0,
     limit: 1000,
-  });
+  })) as string[];
   if (approved.includes(codehash)) return;
-  const owner = new RpcAccount(rpcUrl, root.accountId, root.secretKey);
-  await owner.send(agentContractId, [
+  const owner = new KeyPool(rpc, root.accountId, [KeyPair.fromString(root.secretKey)]);
+  const outcome = await owner.send(agentContractId, [
     {
       type: 'FunctionCall',
       methodName: 'approve_codehash',
@@ -100,4 +102,5 @@ async function approveCodehash(
       deposit: 0n,
     },
   ]);
+  outcomeResult(outcome);
 }

@@ -6,9 +6,10 @@
  * account, and the agent contract (owner: the genesis account). Each step is skipped when already done, so
  * a restarted stack finds its contracts as it left them.
  */
-import { fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
+
+import { KeyPool, outcomeResult, RpcClient, viewAccount, viewFunction } from '@shadebox/agent-api';
+import { type Action, fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
 import type { AccountKey, ChainSignatureAccounts } from './accounts.js';
-import { accountExists, RpcAccount, rpcCall, viewFunction } from './rpc-transactions.js';
 
 export interface DeployOptions {
   rpcUrl: string;
@@ -24,8 +25,19 @@ export interface DeployOptions {
 const TGAS = 10n ** 12n;
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
-async function hasCode(rpcUrl: string, accountId: string): Promise<boolean> {
-  const view = await rpcCall<{ code_hash: string }>(rpcUrl, 'query', {
+/** An account signing with its key through the JSON-RPC; a failed transaction throws. */
+function actingAs(rpc: RpcClient, a: AccountKey) {
+  const pool = new KeyPool(rpc, a.accountId, [KeyPair.fromString(a.secretKey)]);
+  return {
+    send: async (receiverId: string, actions: Action[]) =>
+      outcomeResult(await pool.send(receiverId, actions)),
+  };
+}
+
+const exists = async (rpc: RpcClient, accountId: string) => (await viewAccount(rpc, accountId)) !== null;
+
+async function hasCode(rpc: RpcClient, accountId: string): Promise<boolean> {
+  const view = await rpc.call('query', {
     request_type: 'view_account',
     finality: 'optimistic',
     account_id: accountId,
@@ -34,11 +46,12 @@ async function hasCode(rpcUrl: string, accountId: string): Promise<boolean> {
 }
 
 export async function deployChainSignatures(o: DeployOptions): Promise<void> {
-  const root = new RpcAccount(o.rpcUrl, o.root.accountId, o.root.secretKey);
+  const rpc = new RpcClient([o.rpcUrl], 30_000);
+  const root = actingAs(rpc, o.root);
   const { signer, agent, responder } = o.accounts;
   const publicKeyOf = (a: AccountKey) => KeyPair.fromString(a.secretKey).publicKey;
 
-  if (!(await accountExists(o.rpcUrl, responder.accountId))) {
+  if (!(await exists(rpc, responder.accountId))) {
     await root.send(responder.accountId, [
       { type: 'CreateAccount' },
       { type: 'Transfer', deposit: 10n * ONE_NEAR },
@@ -47,15 +60,15 @@ export async function deployChainSignatures(o: DeployOptions): Promise<void> {
   }
 
   if (signer.accountId.endsWith(`.${o.root.accountId}`)) {
-    if (!(await accountExists(o.rpcUrl, signer.accountId))) {
+    if (!(await exists(rpc, signer.accountId))) {
       await root.send(signer.accountId, [
         { type: 'CreateAccount' },
         { type: 'Transfer', deposit: 50n * ONE_NEAR },
         { type: 'AddKey', publicKey: publicKeyOf(signer), accessKey: fullAccessKey() },
       ]);
     }
-  } else if (!(await accountExists(o.rpcUrl, signer.accountId))) {
-    await rpcCall(o.rpcUrl, 'sandbox_patch_state', {
+  } else if (!(await exists(rpc, signer.accountId))) {
+    await rpc.call('sandbox_patch_state', {
       records: [
         { Account: { account_id: signer.accountId, account: { amount: '0', locked: '0' } } },
         {
@@ -69,8 +82,8 @@ export async function deployChainSignatures(o: DeployOptions): Promise<void> {
     });
     await root.send(signer.accountId, [{ type: 'Transfer', deposit: 50n * ONE_NEAR }]);
   }
-  if (!(await hasCode(o.rpcUrl, signer.accountId))) {
-    const self = new RpcAccount(o.rpcUrl, signer.accountId, signer.secretKey);
+  if (!(await hasCode(rpc, signer.accountId))) {
+    const self = actingAs(rpc, o.accounts.signer);
     await self.send(signer.accountId, [
       { type: 'DeployContract', code: o.signerWasm },
       {
@@ -87,7 +100,7 @@ export async function deployChainSignatures(o: DeployOptions): Promise<void> {
     ]);
   } else {
     // A signer made with other root keys cannot be answered by this responder.
-    const key = await viewFunction<string>(o.rpcUrl, signer.accountId, 'public_key', { domain_id: 0 });
+    const key = (await viewFunction(rpc, signer.accountId, 'public_key', { domain_id: 0 })) as string;
     if (key !== o.publicKeys.secp256k1) {
       throw new Error(
         `${signer.accountId} holds root key ${key}, not this home's ${o.publicKeys.secp256k1} (mpc_keys.json)`,
@@ -95,15 +108,15 @@ export async function deployChainSignatures(o: DeployOptions): Promise<void> {
     }
   }
 
-  if (!(await accountExists(o.rpcUrl, agent.accountId))) {
+  if (!(await exists(rpc, agent.accountId))) {
     await root.send(agent.accountId, [
       { type: 'CreateAccount' },
       { type: 'Transfer', deposit: 20n * ONE_NEAR },
       { type: 'AddKey', publicKey: publicKeyOf(agent), accessKey: fullAccessKey() },
     ]);
   }
-  if (!(await hasCode(o.rpcUrl, agent.accountId))) {
-    const self = new RpcAccount(o.rpcUrl, agent.accountId, agent.secretKey);
+  if (!(await hasCode(rpc, agent.accountId))) {
+    const self = actingAs(rpc, o.accounts.agent);
     await self.send(agent.accountId, [
       { type: 'DeployContract', code: o.agentWasm },
       {
