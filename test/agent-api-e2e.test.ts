@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import {
   type AgentApiConfig,
@@ -135,6 +135,39 @@ async function until(what: string, check: () => boolean, ms = 20_000): Promise<v
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** One raw HTTP/1.1 exchange on a new connection (`Connection: close`): status, headers and body. */
+function rawRequest(port: number, head: string[], body: string) {
+  return new Promise<{ status: number; headers: Map<string, string>; body: string }>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
+      const headers = new Map(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
+      let rest = text.slice(split + 4);
+      if (headers.get('transfer-encoding') === 'chunked') {
+        let out = '';
+        for (;;) {
+          const eol = rest.indexOf('\r\n');
+          const size = Number.parseInt(rest.slice(0, eol), 16);
+          if (!size) break;
+          out += rest.slice(eol + 2, eol + 2 + size);
+          rest = rest.slice(eol + 4 + size);
+        }
+        rest = out;
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest });
+    });
+    // The server closes the connection after its answer (`Connection: close`).
+    socket.write(`${head.join('\r\n')}\r\nConnection: close\r\n\r\n${body}`);
+  });
 }
 
 function assertError(r: { status: number; json: Json }, status: number, code: string, field?: string) {
@@ -291,6 +324,40 @@ describe('agent API against a node with chain signatures', () => {
     const openapi = await fetch(`${api.url}/openapi.json`);
     assert.equal(openapi.status, 200);
     assert.match((await openapi.json()).openapi, /^3\./);
+  });
+
+  it('answers the same on the fast path and through node:http', async () => {
+    // A Content-Length body is answered straight off the socket; a chunked one goes to node:http.
+    const fast = (path: string, body: string) =>
+      rawRequest(
+        api.port,
+        [`POST ${path} HTTP/1.1`, 'Host: x', `Content-Length: ${Buffer.byteLength(body)}`],
+        body,
+      );
+    const chunked = (path: string, body: string) =>
+      rawRequest(
+        api.port,
+        [`POST ${path} HTTP/1.1`, 'Host: x', 'Transfer-Encoding: chunked'],
+        body ? `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n` : '0\r\n\r\n',
+      );
+    const cases: Array<[string, string]> = [
+      ['/api/agent/getAccountId', ''],
+      ['/api/agent/view', '{"methodName":'],
+      [
+        '/api/agent/view',
+        JSON.stringify({ methodName: 'get_agent', args: { account_id: api.status().accountId } }),
+      ],
+      ['/api/agent/call', JSON.stringify({ methodName: 'x', contractId: 'v1.signer' })],
+    ];
+    for (const [path, body] of cases) {
+      const a = await fast(path, body);
+      const b = await chunked(path, body);
+      assert.equal(a.status, b.status, `${path} ${body}`);
+      assert.deepEqual(JSON.parse(a.body), JSON.parse(b.body), `${path} ${body}`);
+      for (const name of ['content-type', 'cache-control', 'retry-after', 'access-control-allow-origin']) {
+        assert.equal(a.headers.get(name), b.headers.get(name), `${name} of ${path}`);
+      }
+    }
   });
 
   it('a view of a method the contract lacks is 422 contract_error', async () => {

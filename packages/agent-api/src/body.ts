@@ -1,5 +1,6 @@
-/** Request bodies: at most `limit` bytes, JSON (any Content-Type or none), nesting at most `maxDepth`. */
+/** Request bodies: at most `limit` bytes (the fast path's own limit, so both paths agree), JSON (any Content-Type or none), nesting at most `maxDepth`. */
 import type { IncomingMessage } from 'node:http';
+import { MAX_BODY_BYTES } from '@shadebox/http-fast-path';
 
 export class HttpError extends Error {
   constructor(
@@ -14,7 +15,7 @@ export class HttpError extends Error {
   }
 }
 
-export const BODY_LIMIT = 1024 * 1024;
+export const BODY_LIMIT = MAX_BODY_BYTES;
 export const MAX_DEPTH = 32;
 
 const EMPTY = Buffer.alloc(0);
@@ -72,8 +73,8 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
-export function parseJsonBody(bytes: Buffer, maxDepth = MAX_DEPTH): unknown {
-  const text = bytes.toString('utf8');
+export function parseJsonBody(bytes: Buffer | string, maxDepth = MAX_DEPTH): unknown {
+  const text = typeof bytes === 'string' ? bytes : bytes.toString('utf8');
   if (text.trim() === '') return {};
   if (jsonDepth(text) > maxDepth) {
     throw new HttpError(400, 'too_deep', `JSON nesting deeper than ${maxDepth} levels`);

@@ -1,11 +1,11 @@
 /**
  * The agent API service: boots the agent (derive → fund → register, each step retried with exponential
- * backoff) and serves the HTTP API on node:http. Until registration is confirmed every route but health
+ * backoff) and serves the HTTP API: simple POSTs on a fast path straight off the socket, the rest on node:http. Until registration is confirmed every route but health
  * answers 503 with the boot stage.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type FastAnswer, listenBehindFastPath } from '@shadebox/http-fast-path';
 import { type Action, fullAccessKey, hexEncode, KEY_TYPE_ED25519, KeyPair, TGAS } from '@shadebox/primitives';
 import { HttpError, parseJsonBody, readBody } from './body.js';
 import {
@@ -231,8 +231,15 @@ export async function startAgentApi(
 
   // ---- HTTP ------------------------------------------------------------------------------------------
 
-  const routes: Record<string, { method: 'GET' | 'POST'; handler: (body: unknown) => Promise<unknown> }> = {
-    getAccountId: { method: 'POST', handler: async () => ({ accountId: state.accountId }) },
+  /** A route's answer before it is written: JSON body (redacted when written) and extra headers. */
+  interface Answer {
+    status: number;
+    body: unknown;
+    headers?: Record<string, string>;
+  }
+
+  const routes: Record<string, { method: 'GET' | 'POST'; handler: (body: unknown) => unknown }> = {
+    getAccountId: { method: 'POST', handler: () => ({ accountId: state.accountId }) },
     getBalance: {
       method: 'POST',
       handler: async () => {
@@ -330,32 +337,10 @@ export async function startAgentApi(
     return { contractId, methodName: b.methodName, args, gas };
   }
 
-  function send(
-    res: ServerResponse,
-    status: number,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ): void {
-    const text = redact(JSON.stringify(body === undefined ? null : body));
-    res.writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': String(Buffer.byteLength(text)),
-      'cache-control': 'no-store',
-      ...corsHeaders(),
-      ...headers,
-    });
-    res.end(text);
-  }
-
-  function corsHeaders(): Record<string, string> {
-    if (!config.corsOrigin) return {};
-    return { 'access-control-allow-origin': config.corsOrigin, vary: 'Origin' };
-  }
-
-  function sendError(res: ServerResponse, e: unknown): void {
+  function errorAnswer(e: unknown): Answer {
     let status = 500;
     let error: Record<string, string> = { code: 'internal', message: 'internal error' };
-    let headers: Record<string, string> = {};
+    let headers: Record<string, string> | undefined;
     if (e instanceof HttpError) {
       status = e.status;
       error = { code: e.code, message: e.message };
@@ -376,9 +361,56 @@ export async function startAgentApi(
     } else {
       log.error({ error: errorMessage(e) }, 'request failed');
     }
-    send(res, status, { error }, headers);
+    return { status, body: { error }, headers };
   }
 
+  const success = (result: unknown): Answer => ({ status: 200, body: result });
+
+  /** The answer of a POST route to a request body, the same on the fast path and through node:http. */
+  function answerPost(handler: (body: unknown) => unknown, text: string | Buffer): Answer | Promise<Answer> {
+    if (!state.ready) {
+      return {
+        status: 503,
+        body: {
+          error: {
+            code: 'not_ready',
+            message: `the agent is booting (stage ${state.stage})`,
+            stage: state.stage,
+          },
+        },
+        headers: { 'retry-after': '1' },
+      };
+    }
+    try {
+      const result = handler(parseJsonBody(text));
+      return result instanceof Promise ? result.then(success, errorAnswer) : success(result);
+    } catch (e) {
+      return errorAnswer(e);
+    }
+  }
+
+  const corsHeaders: Record<string, string> = config.corsOrigin
+    ? { 'access-control-allow-origin': config.corsOrigin, vary: 'Origin' }
+    : {};
+
+  /** The JSON text of an answer's body, secrets removed. */
+  const answerText = (answer: Answer) =>
+    redact(JSON.stringify(answer.body === undefined ? null : answer.body));
+
+  function send(res: ServerResponse, answer: Answer): void {
+    const text = answerText(answer);
+    res.writeHead(answer.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+      'cache-control': 'no-store',
+      ...corsHeaders,
+      ...answer.headers,
+    });
+    res.end(text);
+  }
+
+  /** Every request the fast path does not take: health, OpenAPI, preflights, other verbs and paths, large or
+   * chunked bodies. */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The path without query or fragment (cheaper than a URL object on every request).
     const raw = req.url ?? '/';
@@ -390,7 +422,7 @@ export async function startAgentApi(
     if (config.corsOrigin && method === 'OPTIONS') {
       req.resume();
       res.writeHead(204, {
-        ...corsHeaders(),
+        ...corsHeaders,
         'access-control-allow-methods': 'GET, POST, OPTIONS',
         'access-control-allow-headers': 'content-type',
         'access-control-max-age': '600',
@@ -405,13 +437,16 @@ export async function startAgentApi(
         });
       }
       req.resume();
-      if (name === 'openapi.json') return send(res, 200, openApiDocument(`${BASE_PATH}`));
+      if (name === 'openapi.json') return send(res, success(openApiDocument(`${BASE_PATH}`)));
       const { stage, ready: isReady, accountId } = state;
-      return send(res, isReady ? 200 : 503, {
-        status: isReady ? 'ok' : 'booting',
-        stage,
-        ready: isReady,
-        ...(accountId ? { accountId } : {}),
+      return send(res, {
+        status: isReady ? 200 : 503,
+        body: {
+          status: isReady ? 'ok' : 'booting',
+          stage,
+          ready: isReady,
+          ...(accountId ? { accountId } : {}),
+        },
       });
     }
     const route = Object.hasOwn(routes, name) ? routes[name] : undefined;
@@ -422,17 +457,7 @@ export async function startAgentApi(
       });
     }
     const bytes = await readBody(req);
-    if (!state.ready) {
-      const e = new HttpError(503, 'not_ready', `the agent is booting (stage ${state.stage})`);
-      return send(
-        res,
-        503,
-        { error: { code: e.code, message: e.message, stage: state.stage } },
-        { 'retry-after': '1' },
-      );
-    }
-    const body = parseJsonBody(bytes);
-    send(res, 200, await route.handler(body));
+    send(res, await answerPost(route.handler, bytes));
   }
 
   const server = createServer((req, res) => {
@@ -442,18 +467,46 @@ export async function startAgentApi(
         return;
       }
       if (e instanceof HttpError && e.status === 413) res.setHeader('connection', 'close');
-      sendError(res, e);
+      send(res, errorAnswer(e));
     });
   });
   server.requestTimeout = 120_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
+
+  // The public port: `POST {BASE_PATH}/<route>` with a Content-Length is answered straight off the socket,
+  // everything else is relayed to node:http above (see @shadebox/http-fast-path).
+  const fastPaths = new Map(
+    Object.entries(routes)
+      .filter(([, route]) => route.method === 'POST')
+      .map(([name, route]) => [`${BASE_PATH}/${name}`, route.handler]),
+  );
+  const fastHeaders = Object.entries({ 'cache-control': 'no-store', ...corsHeaders })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  const toFast = (answer: Answer): FastAnswer => ({
+    status: answer.status,
+    contentType: 'application/json; charset=utf-8',
+    body: answerText(answer),
+    headers: answer.headers
+      ? fastHeaders +
+        Object.entries(answer.headers)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('')
+      : fastHeaders,
   });
-  const port = (server.address() as AddressInfo).port;
+  const front = await listenBehindFastPath(
+    server,
+    {
+      rule: { acceptsPath: (path) => fastPaths.has(path), contentType: 'any' },
+      handle: (request) => {
+        const answer = answerPost(fastPaths.get(request.path)!, request.body);
+        return answer instanceof Promise ? answer.then(toFast) : toFast(answer);
+      },
+      onError: (e) => log.error({ error: errorMessage(e) }, 'request failed'),
+    },
+    config.port,
+    config.host,
+  );
+  const port = front.address.port;
   const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${urlHost}:${port}${BASE_PATH}`;
   log.info({ url, mode: tee.mode, agentContractId: config.agentContractId }, 'agent API listening');
@@ -473,10 +526,7 @@ export async function startAgentApi(
       if (stopped) return;
       stopped = true;
       stopController.abort();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await front.close();
       await Promise.race([booting, new Promise((r) => setTimeout(r, 1000).unref())]);
     },
   };

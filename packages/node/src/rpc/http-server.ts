@@ -3,10 +3,11 @@
  * `/metrics`. Bodies over the limit (10 MiB by default, nearcore's `json_payload_max_size`) get HTTP 413 before
  * they are read whole. CORS is open, as nearcore's default `cors_allowed_origins: ["*"]`.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { listenBehindFastPath } from '@shadebox/http-fast-path';
 import type { Logger } from '../logger.js';
-import { createFastPathServer } from './fast-path-server.js';
 import { type HttpAnswer, handleJsonRpc } from './jsonrpc.js';
 import { health, networkInfo, status } from './methods/node-info.js';
 import type { RpcContext } from './rpc-context.js';
@@ -47,60 +48,34 @@ export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions)
   });
   server.keepAliveTimeout = 65_000;
   // node:http listens on a private loopback port; the public port is the fast path, which relays to it every
-  // request it does not answer itself (rpc/fast-path-server.ts).
-  await listen(server, 0, '127.0.0.1');
-  const fallbackPort = (server.address() as AddressInfo).port;
-  const sockets = new Set<Socket>();
-  const front = createFastPathServer(
-    (body) => {
-      counters.requests++;
-      return handleJsonRpc(ctx, body, (e) => options.log.error({ err: e }, 'rpc method failed'));
+  // request it does not answer itself (@shadebox/http-fast-path).
+  const front = await listenBehindFastPath(
+    server,
+    {
+      rule: { acceptsPath: (path) => path === '/', contentType: 'json' },
+      handle: (request) => {
+        counters.requests++;
+        return handleJsonRpc(ctx, request.body, (e) => options.log.error({ err: e }, 'rpc method failed'));
+      },
+      corsHeaders: Object.entries(CORS)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join(''),
+      onError: (error) => {
+        counters.errors++;
+        options.log.error({ err: error }, 'rpc request failed');
+      },
     },
-    Object.entries(CORS)
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join(''),
-    { port: () => fallbackPort },
-    (error) => {
-      counters.errors++;
-      options.log.error({ err: error }, 'rpc request failed');
-    },
+    options.port,
+    options.host,
   );
-  front.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  try {
-    await listen(front, options.port, options.host);
-  } catch (error) {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    throw error;
-  }
-  const address = front.address() as AddressInfo;
+  const address = front.address;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   ctx.rpcAddr = `${host}:${address.port}`;
   return {
     url: `http://${host}:${address.port}`,
     address,
-    close: async () => {
-      const closed = Promise.all([
-        new Promise<void>((resolve) => front.close(() => resolve())),
-        new Promise<void>((resolve) => server.close(() => resolve())),
-      ]);
-      for (const socket of sockets) socket.destroy();
-      server.closeAllConnections();
-      await closed;
-    },
+    close: () => front.close(),
   };
-}
-
-function listen(server: NetServer, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }
 
 /** CORS headers go only to requests that carry an `Origin` (browsers always send one cross-origin), as

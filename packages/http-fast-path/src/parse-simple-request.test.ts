@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseSimpleRequest } from './fast-path-server.js';
+import { parseSimpleRequest as parse, type SimpleRequestRule } from './parse-simple-request.js';
+
+/** The JSON-RPC front door's rule: `POST /` with a JSON body. */
+const RPC: SimpleRequestRule = { acceptsPath: (path) => path === '/', contentType: 'json' };
+const parseSimpleRequest = (bytes: Buffer) => parse(bytes, RPC);
 
 const body = '{"jsonrpc":"2.0","id":1,"method":"status","params":[]}';
 const request = (head: string[], payload = body) =>
@@ -26,6 +30,7 @@ describe('parseSimpleRequest', () => {
     assert.equal(parsed.keepAlive, true);
     assert.equal(parsed.origin, false);
     assert.deepEqual(parsed.rest, next);
+    assert.equal(parsed.path, '/');
   });
 
   it('waits for the rest of a request split anywhere', () => {
@@ -109,5 +114,34 @@ describe('parseSimpleRequest', () => {
       ['bare LF', Buffer.from('POST / HTTP/1.1\nHost: x\n')],
     ];
     for (const [name, bytes] of other) assert.equal(parseSimpleRequest(bytes), 'other', name);
+  });
+
+  it('with contentType "any", takes any Content-Type or none and the paths the rule accepts', () => {
+    const rule: SimpleRequestRule = {
+      acceptsPath: (path) => path.startsWith('/api/agent/'),
+      contentType: 'any',
+    };
+    const post = (path: string, extra: string[], payload: string) =>
+      parse(
+        request(
+          [
+            'POST ' + path + ' HTTP/1.1',
+            'Host: x',
+            `Content-Length: ${Buffer.byteLength(payload)}`,
+            ...extra,
+          ],
+          payload,
+        ),
+        rule,
+      );
+    const none = post('/api/agent/getAccountId', [], '');
+    assert.ok(typeof none === 'object');
+    assert.equal(none.path, '/api/agent/getAccountId');
+    assert.equal(none.body, '');
+    const text = post('/api/agent/view?x=1', ['Content-Type: text/plain'], '{}');
+    assert.ok(typeof text === 'object');
+    assert.equal(text.path, '/api/agent/view?x=1');
+    assert.equal(post('/other', [], ''), 'other');
+    assert.equal(post('/api/agent/a', ['Content-Type: a', 'Content-Type: b'], ''), 'other');
   });
 });
