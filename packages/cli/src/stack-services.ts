@@ -23,7 +23,7 @@ export async function startStackServices(
   log: Logger,
   o: StackOptions,
 ): Promise<RunningService> {
-  const { startChainSignatures } = await import('./chain-signatures/service.js');
+  const { blockSubscription, startChainSignatures } = await import('./chain-signatures/service.js');
   const { loadAgentApiConfig, startAgentApi } = await import('@shadebox/agent-api');
   const [root] = node.accounts;
   const cs = await startChainSignatures({
@@ -31,6 +31,7 @@ export async function startStackServices(
     home: node.home,
     root: { accountId: root.accountId, secretKey: root.secretKey },
     log,
+    subscribeToBlocks: blockSubscription(node),
   });
   let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;
   try {

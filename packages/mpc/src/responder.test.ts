@@ -353,6 +353,49 @@ describe('responder', () => {
     }
   });
 
+  test('with a block subscription: answers on the next block and does not poll between blocks', async () => {
+    const signer = await root.createAccount(`fake-signer3.${root.accountId}`, await wat(FAKE_SIGNER_WAT));
+    const responder = await root.createAccount(`fake-responder3.${root.accountId}`);
+    let subscribed = 0;
+    const running = await startResponder({
+      rpcUrl: node.rpcUrl,
+      signerContractId: signer.accountId,
+      responderAccountId: responder.accountId,
+      responderSecretKey: responder.keyPair.toString(),
+      rootKeys,
+      idlePollMs: 60_000,
+      subscribeToBlocks: (listener) => {
+        subscribed++;
+        node.chain.on('block', listener);
+        return () => {
+          subscribed--;
+          node.chain.off('block', listener);
+        };
+      },
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      const idlePolls = running.stats.polls;
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal(running.stats.polls, idlePolls, 'no poll without a block');
+      const request: PendingSignatureRequest = {
+        tweak: bytesToHex(deriveTweak('dave.test.near', 'y')),
+        payload: { Ecdsa: '22'.repeat(32) },
+        domain_id: 0,
+      };
+      await signer.call(signer.accountId, 'set_pending', [{ request, count: 1 }]);
+      const log = await until('a response', async () => {
+        const l = await responsesOf(node.rpcUrl, signer.accountId);
+        return l.length >= 1 ? l : undefined;
+      });
+      checkResponse(rootKeys, log[0].request, log[0].response);
+      assert.ok(running.stats.polls > idlePolls);
+    } finally {
+      await running.stop();
+    }
+    assert.equal(subscribed, 0, 'stop() unsubscribes');
+  });
+
   test('fails fast on an account without that key; stop() is prompt and idempotent', async () => {
     await assert.rejects(
       startResponder({

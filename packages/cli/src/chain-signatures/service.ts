@@ -3,7 +3,7 @@
  * in the home), the contracts deployed and initialised when absent, and the MPC responder answering sign
  * requests. Everything goes through the node's JSON-RPC.
  */
-import type { Logger } from '@shadebox/node';
+import type { Logger, RunningNode } from '@shadebox/node';
 import { loadOrCreateAccounts } from './accounts.js';
 import { deployChainSignatures } from './deploy.js';
 
@@ -25,6 +25,18 @@ export interface ChainSignaturesOptions {
   deployOnly?: boolean;
   /** The signer contract's account (default `v1.signer`). */
   mpcContractId?: string;
+  /** New-block notifications of a node in this process: the responder then polls only when a block is made. */
+  subscribeToBlocks?: (listener: () => void) => () => void;
+}
+
+/** New-block notifications of a node running in this process. */
+export function blockSubscription(node: RunningNode): (listener: () => void) => () => void {
+  return (listener) => {
+    node.chain.on('block', listener);
+    return () => {
+      node.chain.off('block', listener);
+    };
+  };
 }
 
 export async function startChainSignatures(o: ChainSignaturesOptions): Promise<ChainSignatures> {
@@ -54,6 +66,7 @@ export async function startChainSignatures(o: ChainSignaturesOptions): Promise<C
         responderSecretKey: accounts.responder.secretKey,
         rootKeys,
         log: o.log,
+        subscribeToBlocks: o.subscribeToBlocks,
       });
   return {
     mpcContractId: accounts.signer.accountId,

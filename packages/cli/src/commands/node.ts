@@ -140,13 +140,14 @@ async function chainSignaturesService(
   log: Logger,
   mpcContractId: string | undefined,
 ): Promise<RunningService> {
-  const { startChainSignatures } = await import('../chain-signatures/service.js');
+  const { blockSubscription, startChainSignatures } = await import('../chain-signatures/service.js');
   const [root] = node.accounts;
   const cs = await startChainSignatures({
     rpcUrl: node.rpcUrl,
     home: node.home,
     root: { accountId: root.accountId, secretKey: root.secretKey },
     log,
+    subscribeToBlocks: blockSubscription(node),
     mpcContractId,
   });
   return {
