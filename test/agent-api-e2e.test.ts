@@ -10,63 +10,18 @@ import { type AddressInfo, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import {
   type AgentApiConfig,
-  type AgentApiLogger,
   loadAgentApiConfig,
   type RunningAgentApi,
   startAgentApi,
 } from '@shadebox/agent-api';
 import { readAgentWasm } from '@shadebox/contracts';
 import { derivedPublicKey, najToSecp256k1PublicKey, recoverEcdsaPublicKey } from '@shadebox/mpc';
-import { type RunningNode, silentLogger, startNode } from '@shadebox/node';
-import { type Action, fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
+import { fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
 import { KeyPool, outcomeResult } from '../packages/agent-api/src/chain.js';
-import { RpcClient } from '../packages/agent-api/src/rpc.js';
-import { startChainSignatures } from '../packages/cli/src/chain-signatures/service.js';
+import { type Chain, captureLogs, fnCall, ready, startChain, until } from './agent-stack-helpers.js';
 
 const CODEHASH = 'c'.repeat(64);
 type Json = ReturnType<typeof JSON.parse>;
-
-interface Chain {
-  node: RunningNode;
-  root: { accountId: string; secretKey: string };
-  owner: KeyPool;
-  rpc: RpcClient;
-  signerKey: string;
-  stop(): Promise<void>;
-}
-
-async function startChain(rpcPort = 0): Promise<Chain> {
-  const node = await startNode({ memory: true, rpcPort, log: silentLogger });
-  const [r] = node.accounts;
-  const cs = await startChainSignatures({
-    rpcUrl: node.rpcUrl,
-    home: null,
-    root: { accountId: r.accountId, secretKey: r.secretKey },
-    log: silentLogger,
-  });
-  const rpc = new RpcClient([node.rpcUrl], 10_000);
-  return {
-    node,
-    root: { accountId: r.accountId, secretKey: r.secretKey },
-    owner: new KeyPool(rpc, r.accountId, [KeyPair.fromString(r.secretKey)]),
-    rpc,
-    signerKey: cs.publicKeys.secp256k1,
-    async stop() {
-      await cs.stop();
-      await node.stop();
-    },
-  };
-}
-
-function fnCall(methodName: string, args: unknown): Action {
-  return {
-    type: 'FunctionCall',
-    methodName,
-    args: Buffer.from(JSON.stringify(args)),
-    gas: 100n * TGAS,
-    deposit: 0n,
-  };
-}
 
 async function approve(chain: Chain, codehash: string): Promise<void> {
   outcomeResult(await chain.owner.send('agent.test.near', [fnCall('approve_codehash', { codehash })]));
@@ -80,13 +35,6 @@ async function createAccount(chain: Chain, accountId: string, key: KeyPair, amou
       { type: 'AddKey', publicKey: key.publicKey, accessKey: fullAccessKey() },
     ]),
   );
-}
-
-function capture(): { log: AgentApiLogger; lines: string[] } {
-  const lines: string[] = [];
-  const push = (level: string) => (fields: object, message?: string) =>
-    lines.push(JSON.stringify({ level, message, ...fields }));
-  return { log: { info: push('info'), warn: push('warn'), error: push('error') }, lines };
 }
 
 function config(
@@ -115,26 +63,6 @@ async function post(api: RunningAgentApi, route: string, body?: unknown, init: R
   });
   const text = await r.text();
   return { status: r.status, headers: r.headers, text, json: JSON.parse(text) as Json };
-}
-
-async function ready(api: RunningAgentApi, ms = 20_000): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`not ready: ${JSON.stringify(api.status())}`)), ms);
-  });
-  try {
-    return await Promise.race([api.onReady(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** One raw HTTP/1.1 exchange on a new connection (`Connection: close`): status, headers and body. */
@@ -187,7 +115,7 @@ describe('agent API against a node with chain signatures', () => {
   before(async () => {
     chain = await startChain();
     await approve(chain, CODEHASH);
-    const c = capture();
+    const c = captureLogs();
     logs = c.lines;
     // The first URL has nothing listening: every request fails over to the node.
     const dead = await freePort();
@@ -404,7 +332,7 @@ describe('agent API boot failures recover when fixed', () => {
     const api = await startAgentApi(
       config(chain, { CHAIN_ACCOUNT_SECRET_KEY: chain.root.secretKey, AGENT_CODEHASH: codehash }),
       {
-        log: capture().log,
+        log: captureLogs().log,
       },
     );
     apis.push(api);
@@ -431,7 +359,7 @@ describe('agent API boot failures recover when fixed', () => {
         CHAIN_ACCOUNT_SECRET_KEY: key.toString(),
         AGENT_CODEHASH: 'd'.repeat(64),
       }),
-      { log: capture().log },
+      { log: captureLogs().log },
     );
     apis.push(api);
     await until('fund failure', () => /does not exist/.test(api.status().lastError ?? ''));
@@ -451,7 +379,7 @@ describe('agent API boot failures recover when fixed', () => {
         CHAIN_ACCOUNT_SECRET_KEY: key.toString(),
         AGENT_CODEHASH: 'd'.repeat(64),
       }),
-      { log: capture().log },
+      { log: captureLogs().log },
     );
     apis.push(api);
     await until('fund failure', () => /cannot spend/.test(api.status().lastError ?? ''));
@@ -466,7 +394,7 @@ describe('agent API boot failures recover when fixed', () => {
         CHAIN_ACCOUNT_SECRET_KEY: chain.root.secretKey,
         AGENT_CONTRACT_ID: 'late-agent.test.near',
       }),
-      { log: capture().log },
+      { log: captureLogs().log },
     );
     apis.push(api);
     await until(
@@ -503,7 +431,7 @@ describe('agent API with the RPC down, then up', () => {
 
   it('reports the stage and recovers when a node starts', async () => {
     const port = await freePort();
-    const { lines, log } = capture();
+    const { lines, log } = captureLogs();
     const rootKey = KeyPair.fromRandom();
     // The node's genesis key is unknown before it starts: give the service a key and add it afterwards.
     api = await startAgentApi(

@@ -24,6 +24,15 @@ function u32le(b: Uint8Array, at: i32): u32 {
   return u16le(b, at) | (u16le(b, at + 2) << 16);
 }
 
+/** Where the line holding `from` ends: the first newline or escaped `\n` after it, or -1. */
+function lineEndFrom(text: string, from: i32): i32 {
+  const newline = text.indexOf("\n", from);
+  const escaped = text.indexOf("\\n", from);
+  if (newline < 0) return escaped;
+  if (escaped < 0) return newline;
+  return newline < escaped ? newline : escaped;
+}
+
 /** The sha256 digest after `tag`: the next `image: …@sha256:<64 hex>` in the compose text. */
 function imageDigestAfter(compose: string, tag: string): string {
   const at = compose.indexOf(tag);
@@ -31,7 +40,9 @@ function imageDigestAfter(compose: string, tag: string): string {
   const image = compose.indexOf("image:", at);
   if (image < 0) throw new Error("tcb_info.app_compose: no image after `" + tag + "`");
   const digest = compose.indexOf("@sha256:", image);
-  const lineEnd = compose.indexOf("\\n", image);
+  // The image line ends at a newline, or at an escaped `\n` when the compose file sits inside JSON text
+  // (dstack's app-compose.json).
+  const lineEnd = lineEndFrom(compose, image);
   if (digest < 0 || (lineEnd >= 0 && digest > lineEnd))
     throw new Error("tcb_info.app_compose: the image after `" + tag + "` is not pinned by @sha256 digest");
   const hex = compose.substring(digest + 8, digest + 8 + 64);
