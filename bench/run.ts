@@ -143,15 +143,20 @@ function collectProfiles(dir: string | undefined, since: number): ProfileSummary
  * Chain signatures (Shadebox only, anvil has no equivalent), on its own `shadebox node --memory --mpc`:
  * request_signature to EXECUTED, one at a time, then from several agents at once.
  */
-async function benchShadeboxChainsig(options: BenchOptions, results: ServerResults): Promise<void> {
-  if (!options.phases.has('chainsig')) return;
+async function benchShadeboxChainsig(
+  options: BenchOptions,
+  results: ServerResults,
+): Promise<ProfileSummary[]> {
+  if (!options.phases.has('chainsig')) return [];
+  const profileStart = Date.now();
   const d = CHAINSIG_DEFAULTS;
   progress(
     `Shadebox: --mpc node, request_signature to EXECUTED: ${d.warmup} + ${d.requests} one at a time, then ${d.agents} agents x (${d.warmupPerAgent} + ${d.requestsPerAgent})`,
   );
   results.chainSignatures = await attempt('Shadebox chain signatures', () =>
-    measureChainSignatures(options.launcher, d),
+    measureChainSignatures(options.launcher, d, options.profileDir),
   );
+  return collectProfiles(options.profileDir, profileStart);
 }
 
 /**
@@ -299,7 +304,7 @@ async function main(): Promise<number> {
   let profiles: ProfileSummary[] = [];
   try {
     profiles = await benchShadebox(options, shadebox);
-    await benchShadeboxChainsig(options, shadebox);
+    profiles.push(...(await benchShadeboxChainsig(options, shadebox)));
     profiles.push(...(await benchShadeboxAgent(options, shadebox)));
     await benchShadeboxArchival(options, shadebox);
   } catch (error) {

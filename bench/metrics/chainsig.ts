@@ -143,8 +143,9 @@ const decodeValue = (outcome: { status: { SuccessValue?: string } }) =>
 export async function measureChainSignatures(
   launcher: Launcher,
   options: ChainsigOptions = CHAINSIG_DEFAULTS,
+  cpuProfileDir?: string,
 ): Promise<ChainsigResult> {
-  const server = await startShadebox({ launcher, extraArgs: ['--mpc'], timeoutMs: 60_000 });
+  const server = await startShadebox({ launcher, extraArgs: ['--mpc'], timeoutMs: 60_000, cpuProfileDir });
   const client = new RpcClient(server.rpcUrl, options.agents + 1);
   try {
     const { mpcContractId, agentContractId, account: root } = server;
