@@ -104,3 +104,20 @@ describe('ecrecover', () => {
     );
   });
 });
+
+describe('ecrecover, repeated inputs', () => {
+  it('answers the same again (keys and "no key" alike), and a returned key cannot change the next answer', () => {
+    const sk = secp256k1.utils.randomSecretKey();
+    const hash = new Uint8Array(32).fill(9);
+    const sig = secp256k1.sign(hash, sk, { prehash: false, format: 'recovered' });
+    const v = BigInt(sig[0]);
+    const expected = bytesToHex(secp256k1.getPublicKey(sk, false).subarray(1));
+    const first = ecrecover(hash, sig.subarray(1), v, 0n)!;
+    assert.equal(bytesToHex(first), expected);
+    first.fill(0);
+    assert.equal(bytesToHex(ecrecover(hash, sig.subarray(1), v, 0n)!), expected);
+    const zero = new Uint8Array(64);
+    assert.equal(ecrecover(hash, zero, 0n, 0n), null);
+    assert.equal(ecrecover(hash, zero, 0n, 0n), null);
+  });
+});
