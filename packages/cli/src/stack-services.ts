@@ -23,16 +23,10 @@ export async function startStackServices(
   log: Logger,
   o: StackOptions,
 ): Promise<RunningService> {
-  const { blockSubscription, startChainSignatures } = await import('./chain-signatures/service.js');
+  const { startChainSignaturesOn } = await import('./chain-signatures/service.js');
   const { loadAgentApiConfig, startAgentApi } = await import('@shadebox/agent-api');
   const [root] = node.accounts;
-  const cs = await startChainSignatures({
-    rpcUrl: node.rpcUrl,
-    home: node.home,
-    root: { accountId: root.accountId, secretKey: root.secretKey },
-    log,
-    subscribeToBlocks: blockSubscription(node),
-  });
+  const cs = await startChainSignaturesOn(node, { log });
   let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;
   try {
     const codehash = o.codehash ?? LOCAL_AGENT_CODEHASH;

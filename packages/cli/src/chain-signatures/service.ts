@@ -29,16 +29,6 @@ export interface ChainSignaturesOptions {
   subscribeToBlocks?: (listener: () => void) => () => void;
 }
 
-/** New-block notifications of a node running in this process. */
-export function blockSubscription(node: RunningNode): (listener: () => void) => () => void {
-  return (listener) => {
-    node.chain.on('block', listener);
-    return () => {
-      node.chain.off('block', listener);
-    };
-  };
-}
-
 export async function startChainSignatures(o: ChainSignaturesOptions): Promise<ChainSignatures> {
   const mpc = await import('@shadebox/mpc');
   const contracts = await import('@shadebox/contracts');
@@ -77,4 +67,27 @@ export async function startChainSignatures(o: ChainSignaturesOptions): Promise<C
       await responder?.stop();
     },
   };
+}
+
+/**
+ * Chain signatures on a node running in this process: its RPC, home and genesis account, and its new-block
+ * notifications for the responder (which then reads the chain only when a block is made).
+ */
+export function startChainSignaturesOn(
+  node: RunningNode,
+  o: Pick<ChainSignaturesOptions, 'log' | 'deployOnly' | 'mpcContractId'>,
+): Promise<ChainSignatures> {
+  const [root] = node.accounts;
+  return startChainSignatures({
+    ...o,
+    rpcUrl: node.rpcUrl,
+    home: node.home,
+    root: { accountId: root.accountId, secretKey: root.secretKey },
+    subscribeToBlocks: (listener) => {
+      node.chain.on('block', listener);
+      return () => {
+        node.chain.off('block', listener);
+      };
+    },
+  });
 }

@@ -109,17 +109,10 @@ export async function nodeInitCommand(args: readonly string[]): Promise<number> 
 /** `--mpc`: starts the new home's node on a free loopback port, deploys the contracts, stops it. */
 async function deployChainSignaturesInto(dir: string): Promise<void> {
   const { startNode, silentLogger } = await import('@shadebox/node');
-  const { startChainSignatures } = await import('../chain-signatures/service.js');
+  const { startChainSignaturesOn } = await import('../chain-signatures/service.js');
   const node = await startNode({ home: dir, host: '127.0.0.1', rpcPort: 0, log: silentLogger });
   try {
-    const [root] = node.accounts;
-    const cs = await startChainSignatures({
-      rpcUrl: node.rpcUrl,
-      home: dir,
-      root: { accountId: root.accountId, secretKey: root.secretKey },
-      log: silentLogger,
-      deployOnly: true,
-    });
+    const cs = await startChainSignaturesOn(node, { log: silentLogger, deployOnly: true });
     process.stdout.write(
       `  chain signatures: ${cs.mpcContractId} (signer), ${cs.agentContractId} (agent), ` +
         `root keys ${cs.publicKeys.secp256k1} ${cs.publicKeys.ed25519}\n`,

@@ -140,16 +140,8 @@ async function chainSignaturesService(
   log: Logger,
   mpcContractId: string | undefined,
 ): Promise<RunningService> {
-  const { blockSubscription, startChainSignatures } = await import('../chain-signatures/service.js');
-  const [root] = node.accounts;
-  const cs = await startChainSignatures({
-    rpcUrl: node.rpcUrl,
-    home: node.home,
-    root: { accountId: root.accountId, secretKey: root.secretKey },
-    log,
-    subscribeToBlocks: blockSubscription(node),
-    mpcContractId,
-  });
+  const { startChainSignaturesOn } = await import('../chain-signatures/service.js');
+  const cs = await startChainSignaturesOn(node, { log, mpcContractId });
   return {
     ready: { mpcContractId: cs.mpcContractId, agentContractId: cs.agentContractId },
     summary: [
