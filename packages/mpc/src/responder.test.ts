@@ -250,9 +250,34 @@ describe('responder', () => {
     await node?.stop();
   });
 
+  /** A stand-in signer contract and a responder account, named with `suffix`. */
+  async function standIn(suffix: string) {
+    const signer = await root.createAccount(
+      `fake-signer${suffix}.${root.accountId}`,
+      await wat(FAKE_SIGNER_WAT),
+    );
+    const responder = await root.createAccount(`fake-responder${suffix}.${root.accountId}`);
+    return { signer, responder };
+  }
+
+  /** A responder answering `signer`'s requests from `responder`'s account. */
+  function respondFor(
+    signer: { accountId: string },
+    responder: { accountId: string; keyPair: KeyPair },
+    options: Partial<Parameters<typeof startResponder>[0]> = {},
+  ) {
+    return startResponder({
+      rpcUrl: node.rpcUrl,
+      signerContractId: signer.accountId,
+      responderAccountId: responder.accountId,
+      responderSecretKey: responder.keyPair.toString(),
+      rootKeys,
+      ...options,
+    });
+  }
+
   test('with a stand-in signer: answers each pending request once while listed, again after it returns', async () => {
-    const signer = await root.createAccount(`fake-signer.${root.accountId}`, await wat(FAKE_SIGNER_WAT));
-    const responder = await root.createAccount(`fake-responder.${root.accountId}`);
+    const { signer, responder } = await standIn('');
     const requests: PendingSignatureRequest[] = [
       {
         tweak: bytesToHex(deriveTweak('alice.test.near', 'ethereum-1')),
@@ -268,12 +293,7 @@ describe('responder', () => {
       { tweak: '00'.repeat(32), payload: { Ecdsa: '01'.repeat(32) }, domain_id: 2 },
     ];
     const warnings: string[] = [];
-    const running = await startResponder({
-      rpcUrl: node.rpcUrl,
-      signerContractId: signer.accountId,
-      responderAccountId: responder.accountId,
-      responderSecretKey: responder.keyPair.toString(),
-      rootKeys,
+    const running = await respondFor(signer, responder, {
       log: { warn: (_obj, msg) => warnings.push(String(msg)) },
     });
     try {
@@ -313,14 +333,8 @@ describe('responder', () => {
   });
 
   test('the nonce is re-read after InvalidNonce; a request listed long after its answer is answered again', async () => {
-    const signer = await root.createAccount(`fake-signer2.${root.accountId}`, await wat(FAKE_SIGNER_WAT));
-    const responder = await root.createAccount(`fake-responder2.${root.accountId}`);
-    const running = await startResponder({
-      rpcUrl: node.rpcUrl,
-      signerContractId: signer.accountId,
-      responderAccountId: responder.accountId,
-      responderSecretKey: responder.keyPair.toString(),
-      rootKeys,
+    const { signer, responder } = await standIn('2');
+    const running = await respondFor(signer, responder, {
       retryBaseMs: 10,
       reanswerAfterMs: 150,
     });
@@ -354,15 +368,9 @@ describe('responder', () => {
   });
 
   test('with a block subscription: answers on the next block and does not poll between blocks', async () => {
-    const signer = await root.createAccount(`fake-signer3.${root.accountId}`, await wat(FAKE_SIGNER_WAT));
-    const responder = await root.createAccount(`fake-responder3.${root.accountId}`);
+    const { signer, responder } = await standIn('3');
     let subscribed = 0;
-    const running = await startResponder({
-      rpcUrl: node.rpcUrl,
-      signerContractId: signer.accountId,
-      responderAccountId: responder.accountId,
-      responderSecretKey: responder.keyPair.toString(),
-      rootKeys,
+    const running = await respondFor(signer, responder, {
       idlePollMs: 60_000,
       subscribeToBlocks: (listener) => {
         subscribed++;
@@ -454,12 +462,7 @@ describe('responder', () => {
       ),
     );
 
-    const running = await startResponder({
-      rpcUrl: node.rpcUrl,
-      signerContractId: signer.accountId,
-      responderAccountId: responder.accountId,
-      responderSecretKey: responder.keyPair.toString(),
-      rootKeys,
+    const running = await respondFor(signer, responder, {
       pollIntervalMs: 20,
       log: process.env.MPC_DEBUG ? { debug: (o) => console.log(JSON.stringify(o)) } : undefined,
     });
