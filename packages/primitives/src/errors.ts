@@ -3,12 +3,11 @@
  * (never a secret key or seed).
  */
 
-export class PrimitivesError<D extends object = Record<string, unknown>> extends Error {
-  readonly details: D;
+import { ShadeboxError } from '@shadebox/errors';
+
+export class PrimitivesError<D extends object = Record<string, unknown>> extends ShadeboxError<D> {
   constructor(message: string, details: D) {
-    super(message);
-    this.name = new.target.name;
-    this.details = details;
+    super(message, { details });
   }
 }
 

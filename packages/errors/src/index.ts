@@ -1,0 +1,1 @@
+export { isShadeboxError, ShadeboxError, type ShadeboxErrorOptions } from './shadebox-error.js';
