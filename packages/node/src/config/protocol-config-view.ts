@@ -15,11 +15,11 @@
  * still requires it in `VMConfigViewSchema`, so a validating client would reject nearcore's own answer. The
  * value is what nearcore reported while the field existed; serde-based clients ignore unknown fields.
  */
+import type { Fee } from './fees.js';
 import { formatGenesisTime, type GenesisConfig, parseGenesisTime, type Ratio } from './genesis.js';
 import {
   CONGESTION_CONTROL_FIELDS,
   EXT_COSTS,
-  type Fee,
   type FieldTable,
   LIMIT_FIELDS,
   type Rational,

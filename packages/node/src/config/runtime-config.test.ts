@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { ACTION_COSTS, sendFee } from './fees.js';
 import { type LosslessValue, parseLosslessJson } from './lossless-json.js';
 import {
-  ACTION_COSTS,
   CONGESTION_CONTROL_FIELDS,
   EXT_COSTS,
   FEE_PATHS,
@@ -16,7 +16,6 @@ import {
   RuntimeConfigError,
   readParameterFile,
   runtimeConfigFromView,
-  sendFee,
   VM_KIND,
   WASM_FIELDS,
   WITNESS_FIELDS,

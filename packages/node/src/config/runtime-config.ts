@@ -38,6 +38,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { ActionCost, Fee, FeeTable } from './fees.js';
 import { LosslessNumber, type LosslessValue, parseLosslessJson } from './lossless-json.js';
 
 /** The protocol version this node runs. Its parameters are the ones in `parameters-pv85.json`. */
@@ -53,42 +54,11 @@ const PARAMETERS_FILE_NAME = 'parameters-pv85.json';
 const U64_MAX = (1n << 64n) - 1n;
 const U128_MAX = (1n << 128n) - 1n;
 
-/** A fee: gas burnt when the action/receipt is sent (to self or to another account) and when it executes. */
-export interface Fee {
-  /** Gas burnt at sending when the sender is the receiver ("sir"). */
-  readonly sendSir: bigint;
-  /** Gas burnt at sending when the sender is not the receiver. */
-  readonly sendNotSir: bigint;
-  /** Gas burnt when the receipt/action executes on the receiver. */
-  readonly execution: bigint;
-}
-
 /** A ratio, as nearcore's `Rational32` (JSON `[numerator, denominator]`). */
 export interface Rational {
   readonly numerator: bigint;
   readonly denominator: bigint;
 }
-
-/** nearcore's `ActionCosts` names of the fees the runtime charges. */
-export const ACTION_COSTS = [
-  'new_action_receipt',
-  'new_data_receipt_base',
-  'new_data_receipt_byte',
-  'create_account',
-  'deploy_contract_base',
-  'deploy_contract_byte',
-  'function_call_base',
-  'function_call_byte',
-  'transfer',
-  'stake',
-  'add_full_access_key',
-  'add_function_call_key_base',
-  'add_function_call_key_byte',
-  'delete_key',
-  'delete_account',
-  'delegate',
-] as const;
-export type ActionCost = (typeof ACTION_COSTS)[number];
 
 /** nearcore's `ExtCosts` names: the gas of each host-function operation, in the order of the view. */
 export const EXT_COSTS = [
@@ -340,7 +310,7 @@ export interface RuntimeConfig {
   /** yoctoNEAR an account must hold per byte of storage it uses. */
   readonly storageAmountPerByte: bigint;
   /** Send/execution gas of every action and receipt, by nearcore's `ActionCosts` name. */
-  readonly fees: Readonly<Record<ActionCost, Fee>>;
+  readonly fees: FeeTable;
   readonly storageUsage: {
     /** Bytes charged for an account record, id rounding included. */
     readonly numBytesAccount: bigint;
@@ -376,11 +346,6 @@ export class RuntimeConfigError extends Error {
     super(`runtime parameters: ${path}: ${message}`);
     this.name = 'RuntimeConfigError';
   }
-}
-
-/** The send fee of `fee`: `send_sir` when the sender is the receiver, else `send_not_sir`. */
-export function sendFee(fee: Fee, senderIsReceiver: boolean): bigint {
-  return senderIsReceiver ? fee.sendSir : fee.sendNotSir;
 }
 
 type JsonObject = { [key: string]: LosslessValue };

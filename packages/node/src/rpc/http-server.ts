@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listenBehindFastPath } from '@shadebox/http-fast-path';
-import type { Logger } from '../logger.js';
+import type { Logger } from 'pino';
 import { type HttpAnswer, handleJsonRpc } from './jsonrpc.js';
 import { health, networkInfo, status } from './methods/node-info.js';
 import type { RpcContext } from './rpc-context.js';

@@ -7,6 +7,13 @@
  * `account_creation_charge` when the receipt created an account.
  */
 import { type ActionReceipt, base58Encode, type Receipt } from '@shadebox/primitives';
+import {
+  execFee,
+  totalDeposit,
+  totalPrepaidExecFees,
+  totalPrepaidGas,
+  totalPrepaidSendFees,
+} from '../config/fees.js';
 import { getReceivedData, removeReceivedData } from '../state/receipt-state.js';
 import type { StateUpdate } from '../state/state-update.js';
 import { insufficientStorageStake } from '../state/storage-usage.js';
@@ -31,13 +38,6 @@ import { functionCall } from './actions/function-call.js';
 import { stake } from './actions/stake.js';
 import { transfer } from './actions/transfer.js';
 import { ActionFailure } from './errors.js';
-import {
-  execFee,
-  totalDeposit,
-  totalPrepaidExecFees,
-  totalPrepaidGas,
-  totalPrepaidSendFees,
-} from './fees.js';
 import { balanceRefundReceipt, gasRefundReceipt, isRefundReceipt } from './refund-receipts.js';
 import type { BlockContext, RuntimeParams } from './runtime-context.js';
 
@@ -86,7 +86,7 @@ export function applyActionReceipt(
   const existing = getAccount(state, accountId);
   const account = { current: existing ? { ...existing } : undefined };
   const result = emptyActionResult();
-  const receiptExec = params.fees.actionReceiptCreation.execution;
+  const receiptExec = params.fees.new_action_receipt.execution;
   result.gasBurnt = receiptExec;
   result.gasUsed = receiptExec;
 
@@ -170,7 +170,7 @@ export function applyActionReceipt(
   let burnedGasRefund = (purchasePrice - burnPrice) * result.gasBurnt;
   let createAccountCharge = 0n;
   if (!existing && account.current && !failure) {
-    const alreadyBurnt = burnPrice * params.fees.createAccount.execution;
+    const alreadyBurnt = burnPrice * params.fees.create_account.execution;
     const toCharge =
       params.accountCreationCharge > alreadyBurnt ? params.accountCreationCharge - alreadyBurnt : 0n;
     createAccountCharge = toCharge < burnedGasRefund ? toCharge : burnedGasRefund;

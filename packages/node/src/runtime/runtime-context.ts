@@ -2,10 +2,10 @@
  * Everything the runtime needs to know about the protocol and the block being applied.
  */
 
+import type { FeeContext } from '../config/fees.js';
 import type { StorageUsageConfig } from '../state/storage-usage.js';
 import type { ContractCache } from '../vm/contract-cache.js';
 import type { VMConfig } from '../vm/vm-logic.js';
-import type { FeeContext } from './fees.js';
 
 export interface RuntimeLimits {
   maxActionsPerReceipt: number;

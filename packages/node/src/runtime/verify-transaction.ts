@@ -11,12 +11,12 @@ import {
   type SignedTransaction,
   verifySignature,
 } from '@shadebox/primitives';
+import { type TransactionCost, transactionCost } from '../config/fees.js';
 import type { Account } from '../state/account.js';
 import type { StateUpdate } from '../state/state-update.js';
 import { insufficientStorageStake } from '../state/storage-usage.js';
 import { getAccessKey, getAccount, setAccessKey, setAccount } from '../state/typed-state.js';
 import { invalidTx } from './errors.js';
-import { type TransactionCost, transactionCost } from './fees.js';
 import type { RuntimeParams } from './runtime-context.js';
 import { ActionsValidationError, validateActions } from './validate-actions.js';
 

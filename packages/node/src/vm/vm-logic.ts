@@ -5,8 +5,8 @@
  */
 import type { PublicKey } from '@shadebox/primitives';
 import { decodePublicKey, isValidAccountId } from '@shadebox/primitives';
+import type { Fee, FeeContext, FeeTable } from '../config/fees.js';
 import type { LimitConfig } from '../config/runtime-config.js';
-import type { Fee, FeeContext, FeeTable } from '../runtime/fees.js';
 import type { ExtCosts } from './ext-costs.js';
 import { GasCounter } from './gas-counter.js';
 import { ReceiptManager } from './receipt-manager.js';

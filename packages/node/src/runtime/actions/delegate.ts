@@ -10,9 +10,9 @@ import {
   type SignedDelegateAction,
   verifySignature,
 } from '@shadebox/primitives';
+import { totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from '../../config/fees.js';
 import { getAccessKey, setAccessKey } from '../../state/typed-state.js';
 import { ActionFailure, type InvalidAccessKeyJson } from '../errors.js';
-import { totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from '../fees.js';
 import { ACCESS_KEY_NONCE_RANGE_MULTIPLIER } from '../verify-transaction.js';
 import type { ActionContext } from './action-context.js';
 
@@ -84,7 +84,7 @@ export function delegate(ctx: ActionContext, signed: SignedDelegateAction): void
   const requiredGas =
     totalPrepaidExecFees(ctx.params, action.actions, action.receiverId) +
     totalPrepaidGas(action.actions) +
-    ctx.params.fees.actionReceiptCreation.execution;
+    ctx.params.fees.new_action_receipt.execution;
   const prepaidSendFees = totalPrepaidSendFees(ctx.params, outer.actions);
   ctx.result.gasUsed += requiredGas + prepaidSendFees;
   ctx.result.gasBurnt += prepaidSendFees;

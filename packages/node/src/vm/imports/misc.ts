@@ -81,7 +81,7 @@ export function miscImports(vm: VMLogic) {
       if (BigInt(value.length) > limit)
         throw hostError.returnedValueLengthExceeded(BigInt(value.length), limit);
       // Each receiver of the result gets a data receipt of this size: its bytes are paid now.
-      const perByte = vm.config.fees.dataReceiptCreationPerByte;
+      const perByte = vm.config.fees.new_data_receipt_byte;
       const burn =
         (perByte.sendNotSir + perByte.execution) *
         BigInt(value.length) *

@@ -5,7 +5,7 @@
  * for the callee; attached deposits leave the call's balance.
  */
 import type { Action } from '@shadebox/primitives';
-import { execFee, totalSendFees } from '../../runtime/fees.js';
+import { execFee, totalSendFees } from '../../config/fees.js';
 import { hostError, LinkError } from '../vm-errors.js';
 import type { VMLogic } from '../vm-logic.js';
 
@@ -23,8 +23,8 @@ export function promiseImports(vm: VMLogic) {
 
   /** The action-receipt fee, plus creation and execution of a data receipt per dependency. */
   function payForNewReceipt(sir: boolean, dependencySir: boolean[]): void {
-    const r = fees.actionReceiptCreation;
-    const d = fees.dataReceiptCreationBase;
+    const r = fees.new_action_receipt;
+    const d = fees.new_data_receipt_base;
     let burn = sir ? r.sendSir : r.sendNotSir;
     for (const depSir of dependencySir) burn += (depSir ? d.sendSir : d.sendNotSir) + d.execution;
     vm.gas.deduct(burn, burn + r.execution);
@@ -83,8 +83,8 @@ export function promiseImports(vm: VMLogic) {
     const args = vm.memoryOrRegister(argsPtr, argsLen);
     const { index, sir } = receiptOf(promiseIdx);
     const bytes = BigInt(methodBytes.length + args.length);
-    vm.payActionBase(fees.functionCall, sir);
-    vm.payActionPerByte(fees.functionCallPerByte, bytes, sir);
+    vm.payActionBase(fees.function_call_base, sir);
+    vm.payActionPerByte(fees.function_call_byte, bytes, sir);
     vm.gas.prepay(gas);
     vm.attachToPromise(amount);
     // Method names travel as strings; invalid UTF-8 is replaced the way Rust's lossy conversion does.
@@ -321,8 +321,8 @@ export function promiseImports(vm: VMLogic) {
       // The callback's gas is set aside now; it waits on one data dependency of its own (sir).
       vm.gas.prepay(gas);
       payForNewReceipt(true, [true]);
-      vm.payActionBase(fees.functionCall, true);
-      vm.payActionPerByte(fees.functionCallPerByte, bytes, true);
+      vm.payActionBase(fees.function_call_base, true);
+      vm.payActionPerByte(fees.function_call_byte, bytes, true);
       const { index, dataId } = vm.receipts.createPromiseYieldReceipt(vm.ctx.currentAccountId);
       const idx = pushPromise({ kind: 'Receipt', index });
       vm.receipts.appendFunctionCall(

@@ -1,6 +1,6 @@
 /**
  * Micro-benchmark of the storage layer, for the LMDB and the memory store:
- *   node --conditions=source --import tsx packages/node/src/store/store.bench.ts [--keys 100000]
+ *   node --conditions=source --import tsx packages/node/src/state/store.bench.ts [--keys 100000]
  *
  * State: 100k keys (account-like, 20..40 bytes, 100-byte values), each written at 4 heights spread over
  * 20,000 blocks (400k versions). Reads: `VersionedState.get` at the head and 10,000 blocks back, random keys.
@@ -11,11 +11,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { VersionedState } from '../state/versioned-state.js';
-import { type KeyValueStore, WriteBatch } from './key-value-store.js';
-import { openLmdbStore } from './lmdb-store.js';
-import { openMemoryStore } from './memory-store.js';
-import { seededRandom as random } from './seeded-random.js';
+import { type KeyValueStore, WriteBatch } from '../store/key-value-store.js';
+import { openLmdbStore } from '../store/lmdb-store.js';
+import { openMemoryStore } from '../store/memory-store.js';
+import { seededRandom as random } from '../store/seeded-random.js';
+import { VersionedState } from './versioned-state.js';
 
 const KEYS = Number(argument('--keys') ?? 100_000);
 const HEAD = 20_000;

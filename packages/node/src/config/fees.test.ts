@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { KeyPair } from '@shadebox/primitives';
-import { loadRuntimeConfig } from '../config/runtime-config.js';
-import { execFee, totalSendFees, transactionCost } from './fees.js';
-import { runtimeParamsFrom } from './runtime-params.js';
+import { execFee, feeContextFrom, totalSendFees, transactionCost } from './fees.js';
+import { loadRuntimeConfig } from './runtime-config.js';
 
 const config = loadRuntimeConfig();
-const params = runtimeParamsFrom(config);
+const params = feeContextFrom(config);
 const f = config.fees;
 const implicit = 'ab'.repeat(32);
 

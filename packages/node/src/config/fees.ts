@@ -1,6 +1,8 @@
 /**
- * Gas fees of actions and the cost of a transaction, from the pinned parameters (runtime/runtime/src/config.rs:
- * `total_send_fees`, `exec_fee`, `calculate_tx_cost`). Gas and amounts are bigint.
+ * Fees: the one `Fee` type, the fee table by nearcore's `ActionCosts` names, and the gas an action costs to
+ * send and to execute (nearcore's `core/parameters` cost types and runtime/runtime/src/config.rs
+ * `total_send_fees`, `exec_fee`, `tx_cost`). The VM (promises it creates) and the runtime (transactions,
+ * receipts) both charge through these functions. Gas and amounts are bigint.
  */
 import {
   type AccessKeyPermission,
@@ -8,33 +10,43 @@ import {
   isEthImplicitAccount,
   isNearImplicitAccount,
 } from '@shadebox/primitives';
+import type { RuntimeConfig } from './runtime-config.js';
 
+/** A fee: gas burnt when the action/receipt is sent (to self or to another account) and when it executes. */
 export interface Fee {
-  sendSir: bigint;
-  sendNotSir: bigint;
-  execution: bigint;
+  /** Gas burnt at sending when the sender is the receiver ("sir"). */
+  readonly sendSir: bigint;
+  /** Gas burnt at sending when the sender is not the receiver. */
+  readonly sendNotSir: bigint;
+  /** Gas burnt when the receipt/action executes on the receiver. */
+  readonly execution: bigint;
 }
 
-/** The fee table of `transaction_costs`, one entry per cost nearcore names. */
-export interface FeeTable {
-  actionReceiptCreation: Fee;
-  dataReceiptCreationBase: Fee;
-  dataReceiptCreationPerByte: Fee;
-  createAccount: Fee;
-  deployContract: Fee;
-  deployContractPerByte: Fee;
-  functionCall: Fee;
-  functionCallPerByte: Fee;
-  transfer: Fee;
-  stake: Fee;
-  addKeyFullAccess: Fee;
-  addKeyFunctionCall: Fee;
-  addKeyFunctionCallPerByte: Fee;
-  deleteKey: Fee;
-  deleteAccount: Fee;
-  delegate: Fee;
-}
+/** nearcore's `ActionCosts` names of the fees the runtime charges. */
+export const ACTION_COSTS = [
+  'new_action_receipt',
+  'new_data_receipt_base',
+  'new_data_receipt_byte',
+  'create_account',
+  'deploy_contract_base',
+  'deploy_contract_byte',
+  'function_call_base',
+  'function_call_byte',
+  'transfer',
+  'stake',
+  'add_full_access_key',
+  'add_function_call_key_base',
+  'add_function_call_key_byte',
+  'delete_key',
+  'delete_account',
+  'delegate',
+] as const;
+export type ActionCost = (typeof ACTION_COSTS)[number];
 
+/** Send/execution gas of every action and receipt, by nearcore's `ActionCosts` name. */
+export type FeeTable = Readonly<Record<ActionCost, Fee>>;
+
+/** What fees that depend on the receiver or on the gas price need besides the table. */
 export interface FeeContext {
   fees: FeeTable;
   /** `min_gas_purchase_price`: gas attached to a receipt is bought at no less than this price. */
@@ -42,7 +54,18 @@ export interface FeeContext {
   ethImplicitAccounts: boolean;
 }
 
-export const sendFee = (fee: Fee, sir: boolean) => (sir ? fee.sendSir : fee.sendNotSir);
+export function feeContextFrom(config: RuntimeConfig): FeeContext {
+  return {
+    fees: config.fees,
+    minGasPurchasePrice: config.minGasPurchasePrice,
+    ethImplicitAccounts: config.wasm.ethImplicitAccounts,
+  };
+}
+
+/** The send fee of `fee`: `send_sir` when the sender is the receiver, else `send_not_sir`. */
+export function sendFee(fee: Fee, senderIsReceiver: boolean): bigint {
+  return senderIsReceiver ? fee.sendSir : fee.sendNotSir;
+}
 
 /** Bytes of the method names of a function-call key, each counted with a terminating NUL as nearcore does. */
 function methodNamesBytes(permission: AccessKeyPermission): bigint {
@@ -62,9 +85,9 @@ function transferFee(
 ): bigint {
   let gas = pick(fees.transfer);
   if (isNearImplicitAccount(receiverId) || (isEthImplicitAccount(receiverId) && !ethImplicit)) {
-    gas += pick(fees.createAccount) + pick(fees.addKeyFullAccess);
+    gas += pick(fees.create_account) + pick(fees.add_full_access_key);
   } else if (isEthImplicitAccount(receiverId)) {
-    gas += pick(fees.createAccount);
+    gas += pick(fees.create_account);
   }
   return gas;
 }
@@ -73,13 +96,13 @@ function actionFee(ctx: FeeContext, action: Action, receiverId: string, pick: (f
   const f = ctx.fees;
   switch (action.type) {
     case 'CreateAccount':
-      return pick(f.createAccount);
+      return pick(f.create_account);
     case 'DeployContract':
-      return pick(f.deployContract) + pick(f.deployContractPerByte) * BigInt(action.code.length);
+      return pick(f.deploy_contract_base) + pick(f.deploy_contract_byte) * BigInt(action.code.length);
     case 'FunctionCall':
       return (
-        pick(f.functionCall) +
-        pick(f.functionCallPerByte) * BigInt(Buffer.byteLength(action.methodName) + action.args.length)
+        pick(f.function_call_base) +
+        pick(f.function_call_byte) * BigInt(Buffer.byteLength(action.methodName) + action.args.length)
       );
     case 'Transfer':
       return transferFee(f, receiverId, ctx.ethImplicitAccounts, pick);
@@ -87,13 +110,13 @@ function actionFee(ctx: FeeContext, action: Action, receiverId: string, pick: (f
       return pick(f.stake);
     case 'AddKey':
       return action.accessKey.permission.kind === 'FullAccess'
-        ? pick(f.addKeyFullAccess)
-        : pick(f.addKeyFunctionCall) +
-            pick(f.addKeyFunctionCallPerByte) * methodNamesBytes(action.accessKey.permission);
+        ? pick(f.add_full_access_key)
+        : pick(f.add_function_call_key_base) +
+            pick(f.add_function_call_key_byte) * methodNamesBytes(action.accessKey.permission);
     case 'DeleteKey':
-      return pick(f.deleteKey);
+      return pick(f.delete_key);
     case 'DeleteAccount':
-      return pick(f.deleteAccount);
+      return pick(f.delete_account);
     case 'Delegate':
       return pick(f.delegate);
   }
@@ -135,7 +158,7 @@ export function totalPrepaidExecFees(ctx: FeeContext, actions: Action[], receive
       const inner = action.signedDelegateAction.delegateAction;
       gas += totalPrepaidExecFees(ctx, inner.actions, inner.receiverId);
       gas += execFee(ctx, action, inner.receiverId);
-      gas += ctx.fees.actionReceiptCreation.execution;
+      gas += ctx.fees.new_action_receipt.execution;
     } else {
       gas += execFee(ctx, action, receiverId);
     }
@@ -181,11 +204,11 @@ export function transactionCost(
 ): TransactionCost {
   const sir = tx.signerId === tx.receiverId;
   const gasBurnt =
-    sendFee(ctx.fees.actionReceiptCreation, sir) + totalSendFees(ctx, sir, tx.actions, tx.receiverId);
+    sendFee(ctx.fees.new_action_receipt, sir) + totalSendFees(ctx, sir, tx.actions, tx.receiverId);
   const gasRemaining =
     totalPrepaidGas(tx.actions) +
     totalPrepaidSendFees(ctx, tx.actions) +
-    ctx.fees.actionReceiptCreation.execution +
+    ctx.fees.new_action_receipt.execution +
     totalPrepaidExecFees(ctx, tx.actions, tx.receiverId);
   const receiptGasPrice = gasPrice > ctx.minGasPurchasePrice ? gasPrice : ctx.minGasPurchasePrice;
   const burntAmount = gasBurnt * gasPrice;
