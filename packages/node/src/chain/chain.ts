@@ -25,7 +25,8 @@ import {
   signedTransactionToView,
   writeReceipt,
 } from '@shadebox/primitives';
-import { accountIdToShardId, type GenesisConfig, parseGenesisTime } from '../config/genesis.js';
+import { accountIdToShardId, type GenesisConfig } from '../config/genesis.js';
+import { parseGenesisTime } from '../config/genesis-time.js';
 import { applyChunk, type ChunkResult, type PendingTransaction } from '../runtime/apply-chunk.js';
 import type { BlockContext, RuntimeParams } from '../runtime/runtime-context.js';
 import type { ValidatorAccountsUpdate } from '../runtime/validator-accounts-update.js';

@@ -7,7 +7,9 @@
  * fast-forward. Snapshots live in memory for the life of the node process; a reverted chain is persisted
  * (the deletions and the new head are one store batch, chain/revert.ts).
  */
+
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { ShadeboxError } from '@shadebox/errors';
 import type { BlockProducer } from './block-producer.js';
 import type { Chain } from './chain.js';
 import type { PatchRecord } from './patch-state.js';
@@ -23,13 +25,16 @@ const BLOCKS_PER_TURN = 200;
 
 export type DevControlsErrorKind = 'UNKNOWN_SNAPSHOT' | 'SNAPSHOT_GARBAGE_COLLECTED';
 
-export class DevControlsError extends Error {
+export class DevControlsError extends ShadeboxError<{
+  kind: DevControlsErrorKind;
+  info: Record<string, unknown>;
+}> {
   constructor(
     readonly kind: DevControlsErrorKind,
     message: string,
     readonly info: Record<string, unknown>,
   ) {
-    super(message);
+    super(message, { details: { kind, info }, docsPath: 'docs/dev-controls.md' });
   }
 }
 

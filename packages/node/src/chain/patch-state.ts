@@ -9,6 +9,7 @@
  * record. A `Contract` record sets the account's code hash to the hash of the code. Total supply in block
  * headers is not adjusted for patched balances.
  */
+import { ShadeboxError } from '@shadebox/errors';
 import {
   type AccessKey,
   accessKeyFromView,
@@ -48,7 +49,7 @@ export type PatchRecord =
   | { kind: 'Data'; accountId: string; key: Uint8Array; value: Uint8Array };
 
 /** A record that is not a valid StateRecord; the message says which and why. */
-export class StatePatchError extends Error {}
+export class StatePatchError extends ShadeboxError {}
 
 const U128_MAX = (1n << 128n) - 1n;
 

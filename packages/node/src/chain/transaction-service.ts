@@ -3,6 +3,7 @@
  * pool (validity period, then the runtime's checks on the head state), idempotent resubmission, and waits
  * released as blocks reach the requested `wait_until` level.
  */
+import { ShadeboxError } from '@shadebox/errors';
 import { base58Encode, type DecodedSignedTransaction } from '@shadebox/primitives';
 import { invalidTx } from '../runtime/errors.js';
 import { validateTransaction, verifyAndChargeTransaction } from '../runtime/verify-transaction.js';
@@ -13,9 +14,9 @@ import { levelSatisfies, type TxExecutionLevel, type TxStatus, transactionStatus
 
 const NEEDS_FINAL_BLOCK = new Set<TxExecutionLevel>(['INCLUDED_FINAL', 'EXECUTED', 'FINAL']);
 
-export class TransactionTimeoutError extends Error {
+export class TransactionTimeoutError extends ShadeboxError<{ txHash: string }> {
   constructor(readonly txHash: string) {
-    super(`timed out waiting for transaction ${txHash}`);
+    super(`timed out waiting for transaction ${txHash}`, { details: { txHash } });
   }
 }
 

@@ -1,3 +1,5 @@
+import { ShadeboxError } from '@shadebox/errors';
+
 /** A home-directory file (genesis.json, config.json, a key file) that is missing, unreadable or invalid. */
 export interface ConfigIssue {
   /** The field, as a path into the file (`rpc.addr`, `records[2].Account.account.amount`), or `$` for the file. */
@@ -5,7 +7,11 @@ export interface ConfigIssue {
   message: string;
 }
 
-export class ConfigFileError extends Error {
+export class ConfigFileError extends ShadeboxError<{
+  file: string;
+  field: string;
+  issues: readonly ConfigIssue[];
+}> {
   /** The first problem's field. */
   readonly field: string;
 
@@ -14,11 +20,12 @@ export class ConfigFileError extends Error {
     readonly file: string,
     readonly issues: readonly ConfigIssue[],
   ) {
+    const field = issues[0]?.field ?? '$';
     super(
       `${file}: ${issues.map((issue) => (issue.field === '$' ? issue.message : `${issue.field}: ${issue.message}`)).join('; ')}`,
+      { details: { file, field, issues }, docsPath: 'docs/configuration.md' },
     );
-    this.name = 'ConfigFileError';
-    this.field = issues[0]?.field ?? '$';
+    this.field = field;
   }
 
   static single(file: string, field: string, message: string): ConfigFileError {

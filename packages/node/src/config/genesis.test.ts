@@ -2,23 +2,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { KeyPair, publicKeyToString } from '@shadebox/primitives';
-import {
-  accountIdToShardId,
-  computeGenesisStorageUsage,
-  createDefaultGenesis,
-  EMPTY_CODE_HASH,
-  formatGenesisTime,
-  GENESIS_FIELD_ORDER,
-  type GenesisConfig,
-  InvalidGenesisError,
-  NEAR,
-  numSeatsPerShard,
-  parseGenesis,
-  parseGenesisTime,
-  serializeGenesis,
-  totalSupplyOf,
-  validateGenesis,
-} from './genesis.js';
+import { accountIdToShardId, EMPTY_CODE_HASH, type GenesisConfig, numSeatsPerShard } from './genesis.js';
+import { createDefaultGenesis, NEAR } from './genesis-defaults.js';
+import { GENESIS_FIELD_ORDER, parseGenesis, serializeGenesis } from './genesis-json.js';
+import { computeGenesisStorageUsage, totalSupplyOf } from './genesis-storage.js';
+import { formatGenesisTime, parseGenesisTime } from './genesis-time.js';
+import { InvalidGenesisError, validateGenesis } from './genesis-validation.js';
 import { loadRuntimeConfig } from './runtime-config.js';
 
 const runtimeConfig = loadRuntimeConfig();

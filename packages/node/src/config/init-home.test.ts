@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { KeyPair, publicKeyToString } from '@shadebox/primitives';
 import { ConfigFileError } from './config-file-error.js';
-import { validateGenesis } from './genesis.js';
+import { validateGenesis } from './genesis-validation.js';
 import { createEphemeralHome, HomeExistsError, initHome, loadHome } from './init-home.js';
 import { createKeyFile, serializeKeyFile } from './node-config.js';
 

@@ -4,18 +4,17 @@
  * checks every file (and that the validator key is the genesis validator's), `createEphemeralHome` builds the
  * same objects in memory for `--memory` runs.
  */
+
 import { constants } from 'node:fs';
 import { access, chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ShadeboxError } from '@shadebox/errors';
 import { KeyPair } from '@shadebox/primitives';
 import { ConfigFileError } from './config-file-error.js';
-import {
-  createDefaultGenesis,
-  type GenesisConfig,
-  InvalidGenesisError,
-  parseGenesis,
-  serializeGenesis,
-} from './genesis.js';
+import type { GenesisConfig } from './genesis.js';
+import { createDefaultGenesis } from './genesis-defaults.js';
+import { parseGenesis, serializeGenesis } from './genesis-json.js';
+import { InvalidGenesisError } from './genesis-validation.js';
 import {
   createKeyFile,
   defaultNodeConfig,
@@ -72,13 +71,14 @@ export interface InitHomeOptions extends HomeOptions {
 }
 
 /** initHome found files of an existing home and was not told to overwrite them. */
-export class HomeExistsError extends Error {
+export class HomeExistsError extends ShadeboxError<{ dir: string; existing: readonly string[] }> {
   constructor(
     readonly dir: string,
     readonly existing: readonly string[],
   ) {
-    super(`${dir} already holds a node home (${existing.join(', ')}); pass force to overwrite it`);
-    this.name = 'HomeExistsError';
+    super(`${dir} already holds a node home (${existing.join(', ')}); pass force to overwrite it`, {
+      details: { dir, existing },
+    });
   }
 }
 

@@ -9,7 +9,7 @@ import {
   RpcProtocolConfigResponseSchema,
 } from '@near-js/jsonrpc-types';
 import { KeyPair, publicKeyToString } from '@shadebox/primitives';
-import { createDefaultGenesis } from './genesis.js';
+import { createDefaultGenesis } from './genesis-defaults.js';
 import {
   type JsonObject,
   type JsonValue,

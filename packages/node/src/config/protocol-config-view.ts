@@ -16,7 +16,8 @@
  * value is what nearcore reported while the field existed; serde-based clients ignore unknown fields.
  */
 import type { Fee } from './fees.js';
-import { formatGenesisTime, type GenesisConfig, parseGenesisTime, type Ratio } from './genesis.js';
+import type { GenesisConfig, Ratio } from './genesis.js';
+import { formatGenesisTime, parseGenesisTime } from './genesis-time.js';
 import {
   CONGESTION_CONTROL_FIELDS,
   EXT_COSTS,

@@ -36,8 +36,10 @@
  *   (send 0.5 Tgas, exec 7.2 Tgas: 7.2 Tgas x 1e9 = 0.0072 NEAR covers the charge). It changes what an
  *   account-creating transaction is charged; nothing else.
  */
+
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ShadeboxError } from '@shadebox/errors';
 import type { ActionCost, Fee, FeeTable } from './fees.js';
 import { LosslessNumber, type LosslessValue, parseLosslessJson } from './lossless-json.js';
 
@@ -338,13 +340,12 @@ export interface RuntimeConfig {
 }
 
 /** The parameter file does not have the shape of a protocol-85 `RuntimeConfigView`. */
-export class RuntimeConfigError extends Error {
+export class RuntimeConfigError extends ShadeboxError<{ path: string; problem: string }> {
   constructor(
     readonly path: string,
     message: string,
   ) {
-    super(`runtime parameters: ${path}: ${message}`);
-    this.name = 'RuntimeConfigError';
+    super(`runtime parameters: ${path}: ${message}`, { details: { path, problem: message } });
   }
 }
 

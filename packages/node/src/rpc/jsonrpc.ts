@@ -13,7 +13,7 @@ import { stringifyJson } from '../chain/json.js';
 import { METHODS } from './methods/index.js';
 import { CACHEABLE_METHODS, type CachedAnswer, ReadCache } from './read-cache.js';
 import type { RpcContext } from './rpc-context.js';
-import { httpStatusOf, internalError, methodNotFound, parseError, RpcError } from './rpc-error.js';
+import { httpStatusOf, internalError, methodNotFound, parseError, RpcResponseError } from './rpc-error.js';
 
 export interface HttpAnswer {
   status: number;
@@ -70,7 +70,7 @@ export function handleJsonRpc(
     return finish({ status: 200, key: 'result', payload: text });
   };
   const failed = (e: unknown): HttpAnswer => {
-    if (!(e instanceof RpcError)) {
+    if (!(e instanceof RpcResponseError)) {
       onError?.(e);
       return errorAnswer(m.id, internalError(e instanceof Error ? e.message : String(e)), params, ctx);
     }
@@ -119,7 +119,7 @@ function isRequest(message: unknown): message is Request {
  * cause is a typed enum (`name` then `info`); a handler or internal cause, and `data`, are `serde_json::Value`s,
  * so their keys come out sorted.
  */
-function errorJson(error: RpcError): string {
+function errorJson(error: RpcResponseError): string {
   const e = error.toJSON() as { name: string; cause: unknown; code: number; message: string; data?: unknown };
   const parts = [
     `"name":${JSON.stringify(e.name)}`,
@@ -131,7 +131,7 @@ function errorJson(error: RpcError): string {
   return `{${parts.join(',')}}`;
 }
 
-function errorAnswer(id: unknown, error: RpcError, params: unknown, ctx: RpcContext): HttpAnswer {
+function errorAnswer(id: unknown, error: RpcResponseError, params: unknown, ctx: RpcContext): HttpAnswer {
   return {
     status: httpStatusOf(error, params, ctx.chain.head.height),
     contentType: 'application/json',

@@ -4,9 +4,12 @@
  * unit cause); then the legacy `code`, `message` and `data`. The HTTP status follows nearcore's `rpc_handler`.
  */
 
+import { ShadeboxError } from '@shadebox/errors';
+
 export type ErrorName = 'REQUEST_VALIDATION_ERROR' | 'HANDLER_ERROR' | 'INTERNAL_ERROR';
 
-export class RpcError extends Error {
+/** The error a JSON-RPC answer carries (the node's side; clients have their own `RpcError`). */
+export class RpcResponseError extends ShadeboxError<{ name: ErrorName; cause: string; code: number }> {
   constructor(
     readonly errorName: ErrorName,
     readonly errorCause: { name: string; info?: unknown },
@@ -18,10 +21,12 @@ export class RpcError extends Error {
       typeof data === 'string'
         ? data
         : JSON.stringify(data, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
-    super(`${errorCause.name}: ${text}`);
+    super(`${errorCause.name}: ${text}`, { details: { name: errorName, cause: errorCause.name, code } });
   }
 
-  toJSON() {
+  /** The error object of the answer, exactly as nearcore writes it. */
+  // biome-ignore lint/suspicious/noExplicitAny: the wire object, typed by its readers
+  override toJSON(): any {
     const out: Record<string, unknown> = {
       name: this.errorName,
       cause: this.errorCause,
@@ -34,8 +39,8 @@ export class RpcError extends Error {
 }
 
 /** Malformed params: PARSE_ERROR, HTTP 400. */
-export function parseError(message: string): RpcError {
-  return new RpcError(
+export function parseError(message: string): RpcResponseError {
+  return new RpcResponseError(
     'REQUEST_VALIDATION_ERROR',
     { name: 'PARSE_ERROR', info: { error_message: message } },
     -32700,
@@ -44,8 +49,8 @@ export function parseError(message: string): RpcError {
   );
 }
 
-export function methodNotFound(method: string): RpcError {
-  return new RpcError(
+export function methodNotFound(method: string): RpcResponseError {
+  return new RpcResponseError(
     'REQUEST_VALIDATION_ERROR',
     { name: 'METHOD_NOT_FOUND', info: { method_name: method } },
     -32601,
@@ -55,13 +60,13 @@ export function methodNotFound(method: string): RpcError {
 }
 
 /** A method's own error: `cause` is the method error enum as `{name, info}`. */
-export function handlerError(name: string, info: unknown, data: unknown): RpcError {
+export function handlerError(name: string, info: unknown, data: unknown): RpcResponseError {
   const cause = info === undefined ? { name } : { name, info };
-  return new RpcError('HANDLER_ERROR', cause, -32000, 'Server error', data);
+  return new RpcResponseError('HANDLER_ERROR', cause, -32000, 'Server error', data);
 }
 
-export function internalError(message: string): RpcError {
-  return new RpcError(
+export function internalError(message: string): RpcResponseError {
+  return new RpcResponseError(
     'INTERNAL_ERROR',
     { name: 'INTERNAL_ERROR', info: { error_message: message } },
     -32000,
@@ -72,7 +77,7 @@ export function internalError(message: string): RpcError {
 
 /** nearcore: 400 for request validation, 408 for timeouts, 500 for internal errors, 422 for an unknown block
  * asked by a numeric height below the head, 200 otherwise. */
-export function httpStatusOf(error: RpcError, params: unknown, headHeight: number): number {
+export function httpStatusOf(error: RpcResponseError, params: unknown, headHeight: number): number {
   if (error.errorName === 'REQUEST_VALIDATION_ERROR') return 400;
   if (error.errorName === 'INTERNAL_ERROR') return 500;
   if (error.errorCause.name === 'TIMEOUT_ERROR') return 408;

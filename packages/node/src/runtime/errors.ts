@@ -1,19 +1,21 @@
 /**
  * The protocol's errors, as typed classes whose `toJSON()` is exactly the JSON nearcore gives them
- * (core/primitives/src/errors.rs). Converted to RPC envelopes in one place: rpc/rpc-errors.ts.
+ * (core/primitives/src/errors.rs). Converted to RPC envelopes in one place: rpc/rpc-error.ts.
  */
+import { ShadeboxError } from '@shadebox/errors';
 
 /** `InvalidTxError`: the transaction is rejected before it becomes a receipt. `json` is the variant's JSON,
  * e.g. `{ InvalidNonce: { tx_nonce: 5, ak_nonce: 7 } }` or `"InvalidSignature"`. */
-export class InvalidTxError extends Error {
+export class InvalidTxError extends ShadeboxError<{ error: unknown }> {
   constructor(
     readonly json: unknown,
     message: string,
   ) {
-    super(message);
-    this.name = 'InvalidTxError';
+    super(message, { details: { error: json } });
   }
-  toJSON() {
+  /** The variant's JSON as nearcore writes it (this error goes on the wire as it is). */
+  // biome-ignore lint/suspicious/noExplicitAny: a variant's JSON has no one type
+  override toJSON(): any {
     return this.json;
   }
 }
@@ -85,19 +87,19 @@ export const invalidTx = {
 
 /** An action failed while its receipt executed. The whole receipt is rolled back. `kind` is the JSON of
  * `ActionErrorKind`; `index` the failing action's position (null when not attributable to one action). */
-export class ActionFailure extends Error {
+export class ActionFailure extends ShadeboxError<{ kind: unknown; index: number | null }> {
   constructor(
     readonly kind: unknown,
     readonly index: number | null = null,
   ) {
-    super(`action ${index ?? '?'} failed: ${JSON.stringify(kind)}`);
-    this.name = 'ActionFailure';
+    super(`action ${index ?? '?'} failed: ${JSON.stringify(kind)}`, { details: { kind, index } });
   }
   withIndex(index: number): ActionFailure {
     return new ActionFailure(this.kind, index);
   }
   /** `{ ActionError: { index, kind } }` — the `TxExecutionError` inside `Failure`. */
-  toJSON() {
+  // biome-ignore lint/suspicious/noExplicitAny: the wire JSON of an action error
+  override toJSON(): any {
     return { ActionError: { index: this.index, kind: this.kind } };
   }
 }

@@ -2,15 +2,16 @@
  * Stateless checks of a transaction's actions (runtime/runtime/src/verifier.rs `validate_actions`), each failure
  * an `ActionsValidationError` variant.
  */
+import { ShadeboxError } from '@shadebox/errors';
 import { type Action, isValidAccountId, publicKeyToString } from '@shadebox/primitives';
 import { jsonText, u64Json } from './errors.js';
 import type { RuntimeLimits } from './runtime-context.js';
 
 const U64_MAX = 2n ** 64n - 1n;
 
-export class ActionsValidationError extends Error {
+export class ActionsValidationError extends ShadeboxError<{ error: unknown }> {
   constructor(readonly json: unknown) {
-    super(`actions validation failed: ${jsonText(json)}`);
+    super(`actions validation failed: ${jsonText(json)}`, { details: { error: json } });
   }
 }
 

@@ -1,5 +1,7 @@
+import { ShadeboxError } from '@shadebox/errors';
+
 /** Base class of every error thrown by the storage layer. */
-export class StoreError extends Error {
+export class StoreError extends ShadeboxError {
   override name = 'StoreError';
 }
 
@@ -7,7 +9,9 @@ export class StoreError extends Error {
 export class InvalidColumnError extends StoreError {
   override name = 'InvalidColumnError';
   constructor(readonly column: unknown) {
-    super(`column must be an integer in 0..255, got ${String(column)}`);
+    super(`column must be an integer in 0..255, got ${String(column)}`, {
+      details: { column: String(column) },
+    });
   }
 }
 
@@ -15,7 +19,7 @@ export class InvalidColumnError extends StoreError {
 export class InvalidBytesError extends StoreError {
   override name = 'InvalidBytesError';
   constructor(readonly what: 'key' | 'value') {
-    super(`${what} must be a Uint8Array`);
+    super(`${what} must be a Uint8Array`, { details: { what } });
   }
 }
 
@@ -26,7 +30,7 @@ export class KeyTooLongError extends StoreError {
     readonly length: number,
     readonly max: number,
   ) {
-    super(`key of ${length} bytes is longer than the maximum of ${max} bytes`);
+    super(`key of ${length} bytes is longer than the maximum of ${max} bytes`, { details: { length, max } });
   }
 }
 

@@ -4,6 +4,8 @@
  * (Rust's `{:?}` form, which `call_function` puts after "wasm execution failed with error: ").
  */
 
+import { ShadeboxError } from '@shadebox/errors';
+
 type Field = string | number | bigint;
 
 /** Rust's `{:?}` of a struct-like variant: `Name { a: "x", b: 1 }`, or `Name` without fields. */
@@ -16,7 +18,7 @@ function rustDebug(name: string, fields?: Record<string, Field>): string {
 }
 
 /** A failed function call, in any of nearcore's `FunctionCallError` families. */
-export abstract class FunctionCallError extends Error {
+export abstract class FunctionCallError extends ShadeboxError {
   /** The JSON nearcore puts under `ActionError.kind.FunctionCallError`. */
   abstract outcomeJson(): unknown;
   /** `FunctionCallError`'s Debug text, e.g. `HostError(GuestPanic { panic_msg: "x" })`. */
@@ -30,7 +32,8 @@ export class HostError extends FunctionCallError {
     readonly display: string,
     readonly fields?: Record<string, Field>,
   ) {
-    super(display);
+    const facts = Object.entries(fields ?? {}).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]);
+    super(display, { details: { variant, ...Object.fromEntries(facts) } });
     this.name = 'HostError';
   }
   outcomeJson() {
@@ -66,7 +69,7 @@ const TRAP_TEXT: Record<WasmTrapKind, string> = {
 
 export class WasmTrap extends FunctionCallError {
   constructor(readonly kind: WasmTrapKind) {
-    super(`WebAssembly trap: ${TRAP_TEXT[kind]}`);
+    super(`WebAssembly trap: ${TRAP_TEXT[kind]}`, { details: { kind } });
     this.name = 'WasmTrap';
   }
   outcomeJson() {
@@ -81,7 +84,7 @@ export type MethodResolveKind = 'MethodEmptyName' | 'MethodNotFound' | 'MethodIn
 
 export class MethodResolveError extends FunctionCallError {
   constructor(readonly kind: MethodResolveKind) {
-    super(kind);
+    super(kind, { details: { kind } });
     this.name = 'MethodResolveError';
   }
   outcomeJson() {
@@ -123,6 +126,7 @@ export class CompilationError extends FunctionCallError {
       'CodeDoesNotExist' in json
         ? `cannot find contract code for account ${json.CodeDoesNotExist.account_id}`
         : `PrepareError: ${json.PrepareError}`,
+      { details: { error: json } },
     );
     this.name = 'CompilationError';
   }
@@ -139,20 +143,20 @@ export class CompilationError extends FunctionCallError {
 }
 
 /** Thrown by preparation; the runtime wraps it in `CompilationError.PrepareError`. */
-export class PrepareError extends Error {
+export class PrepareError extends ShadeboxError<{ kind: PrepareErrorKind; detail: string }> {
   constructor(
     readonly kind: PrepareErrorKind,
     /** Why, for logs and tests (not part of what nearcore reports). */
     readonly detail = '',
   ) {
-    super(`PrepareError: ${kind}${detail ? ` (${detail})` : ''}`);
+    super(`PrepareError: ${kind}${detail ? ` (${detail})` : ''}`, { details: { kind, detail } });
     this.name = 'PrepareError';
   }
 }
 
 export class LinkError extends FunctionCallError {
   constructor(readonly msg: string) {
-    super(msg);
+    super(msg, { details: { message: msg } });
     this.name = 'LinkError';
   }
   outcomeJson() {

@@ -75,7 +75,7 @@ function blockChanges(ctx: RpcContext, block: BlockRecord): BlockStateChanges {
   return new BlockStateChanges(stored);
 }
 
-/** `RpcStateChangesError` → RpcError: cause and `data` are both the serialized error (`{name, info}`). */
+/** `RpcStateChangesError` → RpcResponseError: cause and `data` are both the serialized error (`{name, info}`). */
 function stateChangesError(name: string, info: Record<string, unknown>) {
   return handlerError(name, info, { name, info });
 }
