@@ -21,7 +21,8 @@
  */
 import { base58Decode } from '@shadebox/primitives';
 import { WriteBatch } from '../store/key-value-store.js';
-import { type Chain, EARLIEST_KEY } from './chain.js';
+import type { Chain } from './chain.js';
+import { EARLIEST_KEY } from './chain-store.js';
 import { Col, heightKey } from './columns.js';
 import type { BlockRecord, ChunkRecord, OutcomeRecord } from './records.js';
 

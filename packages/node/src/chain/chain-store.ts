@@ -1,0 +1,276 @@
+/**
+ * The chain's reads: blocks, chunks, transactions, outcomes, receipts and state changes from the store, the
+ * parsed copies of recent ones kept in memory, the head, and the horizon below which garbage-collected data is
+ * no longer served (chain/garbage-collector.ts). `Chain` (chain.ts) adds block production on top.
+ */
+import { EventEmitter } from 'node:events';
+import { BorshReader, base58Decode, base58Encode, type Receipt, readReceipt } from '@shadebox/primitives';
+import type { StateChangeCause } from '../state/state-update.js';
+import type { KeyValueStore } from '../store/key-value-store.js';
+import { Col, heightKey, metaKey } from './columns.js';
+import { RecentRecords } from './recent-records.js';
+import type { BlockRecord, ChunkRecord, OutcomeRecord, ReceiptRecord, TransactionRecord } from './records.js';
+
+const utf8d = new TextDecoder();
+/** Meta key of the head height. */
+export const HEAD_KEY = metaKey('head');
+/** Meta key of the earliest height whose data is still stored (written by chain/garbage-collector.ts). */
+export const EARLIEST_KEY = metaKey('earliest');
+/** Recent outcomes, transactions and receipts kept parsed in memory (each kind). */
+const RECENT_RECORDS = 8192;
+/** Parsed block records kept in memory. */
+const RECENT_BLOCKS = 1024;
+
+/** The records a block wrote, to keep in memory once its batch is committed. */
+export interface BlockRecordsToCache {
+  outcomes: Array<[Uint8Array, OutcomeRecord]>;
+  receipts: Array<[Uint8Array, ReceiptRecord]>;
+  transactions: Array<[Uint8Array, TransactionRecord]>;
+}
+
+/** One state change of a block as stored for the `changes` RPC (base64 key and value, null when deleted). */
+export interface StoredStateChange {
+  shard: number;
+  key: string;
+  value: string | null;
+  cause: StateChangeCause;
+}
+
+export class ChainStore extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRecord] }> {
+  readonly genesisHeight: number;
+  protected headRecord!: BlockRecord;
+  protected genesisRecord!: BlockRecord;
+  /** Receipts the head block produced, by the shard that produced them, to be executed by the next block. */
+  protected incoming: Receipt[][] = [];
+  private readonly recent = new Map<number, BlockRecord>();
+  /** Heights of the blocks in `recent`, by hash. */
+  private readonly recentHeights = new Map<string, number>();
+  private readonly recentTransactions = new RecentRecords<TransactionRecord>(RECENT_RECORDS);
+  private readonly recentOutcomes = new RecentRecords<OutcomeRecord>(RECENT_RECORDS);
+  private readonly recentReceipts = new RecentRecords<ReceiptRecord>(RECENT_RECORDS);
+
+  constructor(
+    readonly store: KeyValueStore,
+    genesisHeight: number,
+  ) {
+    super();
+    this.genesisHeight = genesisHeight;
+    this.servedFrom = genesisHeight;
+  }
+
+  get head(): BlockRecord {
+    return this.headRecord;
+  }
+
+  get genesisBlock(): BlockRecord {
+    return this.genesisRecord;
+  }
+
+  /** Receipts produced by the head block and not yet executed. */
+  get pendingReceiptCount(): number {
+    return this.incoming.reduce((n, list) => n + list.length, 0);
+  }
+
+  /** The stored head height, or undefined for a store without a chain yet. */
+  protected storedHeadHeight(): number | undefined {
+    const head = this.store.get(Col.Meta, HEAD_KEY);
+    return head ? Number(new DataView(head.buffer, head.byteOffset).getBigUint64(0)) : undefined;
+  }
+
+  /** Reads the horizon the garbage collector persisted (genesis when it never ran). */
+  protected loadEarliestHeight(): void {
+    const earliest = this.store.get(Col.Meta, EARLIEST_KEY);
+    this.servedFrom = earliest
+      ? Number(new DataView(earliest.buffer, earliest.byteOffset).getBigUint64(0))
+      : this.genesisHeight;
+  }
+
+  // ---- garbage collection view (chain/garbage-collector.ts) ------------------------------------------------
+
+  /** Heights below this one are garbage collected (or hidden by the GC view rules): reads answer as unknown. */
+  private servedFrom: number;
+
+  /** Lowest height whose block, chunks, transactions, outcomes and state are still served. */
+  earliestHeight(): number {
+    return this.servedFrom;
+  }
+
+  /** Moves the served horizon (the garbage collector, after committing the deletions below `height`). */
+  setEarliestHeight(height: number): void {
+    this.servedFrom = Math.max(this.genesisHeight, Math.min(height, this.headRecord.height));
+  }
+
+  /** A read view of this chain that serves every stored height (the archival endpoint of a node that keeps
+   * its full history but applies the GC rules on its regular endpoint). Reads only: never produce with it. */
+  archivalView(): this {
+    const view = Object.create(this) as this;
+    Object.defineProperty(view, 'servedFrom', { value: this.genesisHeight, writable: false });
+    return view;
+  }
+
+  /** Height and hash of a block whose data is garbage collected but whose header is still indexed, for
+   * GARBAGE_COLLECTED_BLOCK; undefined when the block is served or unknown. */
+  collectedHeader(id: number | string): { block_height: number; block_hash: string } | undefined {
+    if (typeof id === 'number') {
+      if (id < this.genesisHeight || id >= this.servedFrom) return undefined;
+      const hash = this.store.get(Col.BlockHeight, heightKey(id));
+      return hash ? { block_height: id, block_hash: base58Encode(hash) } : undefined;
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = base58Decode(id);
+    } catch {
+      return undefined;
+    }
+    const raw = bytes.length === 32 ? this.store.get(Col.Block, bytes) : undefined;
+    if (!raw) return undefined;
+    const { height } = JSON.parse(utf8d.decode(raw)) as { height: number };
+    return height < this.servedFrom ? { block_height: height, block_hash: id } : undefined;
+  }
+
+  /** Height of the block that is `near-final` (head - 1) and `final` (head - 2). */
+  finalHeight(kind: 'optimistic' | 'near-final' | 'final'): number {
+    const offset = kind === 'final' ? 2 : kind === 'near-final' ? 1 : 0;
+    return Math.max(this.genesisHeight, this.headRecord.height - offset);
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------------------
+
+  blockByHeight(height: number): BlockRecord | undefined {
+    if (height < this.servedFrom) return undefined;
+    return this.storedBlockByHeight(height);
+  }
+
+  /** The stored block at `height`, whether or not the GC view serves it. */
+  protected storedBlockByHeight(height: number): BlockRecord | undefined {
+    const cached = this.recent.get(height);
+    if (cached) return cached;
+    const hash = this.store.get(Col.BlockHeight, heightKey(height));
+    const record = hash ? this.storedBlockByHashBytes(hash) : undefined;
+    if (record) this.rememberBlock(record);
+    return record;
+  }
+
+  /** Keeps a parsed block record for later reads (historical queries read the same blocks again and again);
+   * the least recently stored goes first once there are RECENT_BLOCKS. */
+  protected rememberBlock(record: BlockRecord): void {
+    this.recent.delete(record.height);
+    this.recent.set(record.height, record);
+    this.recentHeights.set(record.hash, record.height);
+    if (this.recent.size > RECENT_BLOCKS) {
+      const oldest = this.recent.keys().next().value as number;
+      const evicted = this.recent.get(oldest);
+      this.recent.delete(oldest);
+      if (evicted) this.recentHeights.delete(evicted.hash);
+    }
+  }
+
+  blockByHash(hash: string): BlockRecord | undefined {
+    let bytes: Uint8Array;
+    try {
+      bytes = base58Decode(hash);
+    } catch {
+      return undefined;
+    }
+    if (bytes.length !== 32) return undefined;
+    const height = this.recentHeights.get(hash);
+    const cached = height === undefined ? undefined : this.recent.get(height);
+    if (cached && cached.hash === hash) return cached.height >= this.servedFrom ? cached : undefined;
+    return this.blockByHashBytes(bytes);
+  }
+
+  private blockByHashBytes(hash: Uint8Array): BlockRecord | undefined {
+    const record = this.storedBlockByHashBytes(hash);
+    if (record) this.rememberBlock(record);
+    return record && record.height >= this.servedFrom ? record : undefined;
+  }
+
+  private storedBlockByHashBytes(hash: Uint8Array): BlockRecord | undefined {
+    const raw = this.store.get(Col.Block, hash);
+    if (!raw) return undefined;
+    const record = JSON.parse(utf8d.decode(raw)) as BlockRecord | { collected: true };
+    // A garbage-collected block leaves a header stub {height, hash, collected} (chain/garbage-collector.ts).
+    return 'collected' in record ? undefined : record;
+  }
+
+  chunk(chunkHashB58: string): ChunkRecord | undefined {
+    let key: Uint8Array;
+    try {
+      key = base58Decode(chunkHashB58);
+    } catch {
+      return undefined;
+    }
+    const raw = this.store.get(Col.Chunk, key);
+    const record = raw ? (JSON.parse(utf8d.decode(raw)) as ChunkRecord) : undefined;
+    return record && record.height >= this.servedFrom ? record : undefined;
+  }
+
+  /** Records are shared with the in-memory cache of recent ones: read them, never modify them. */
+  transaction(hash: Uint8Array): TransactionRecord | undefined {
+    const record =
+      this.recentTransactions.get(hash) ?? parseRaw<TransactionRecord>(this.store.get(Col.Transaction, hash));
+    return record && record.height >= this.servedFrom ? record : undefined;
+  }
+
+  outcome(id: Uint8Array): OutcomeRecord | undefined {
+    const record = this.recentOutcomes.get(id) ?? parseRaw<OutcomeRecord>(this.store.get(Col.Outcome, id));
+    return record && record.height >= this.servedFrom ? record : undefined;
+  }
+
+  receipt(id: Uint8Array): ReceiptRecord | undefined {
+    const cached = this.recentReceipts.get(id);
+    if (cached) return cached;
+    const raw = this.store.get(Col.Receipt, id);
+    return raw ? (JSON.parse(utf8d.decode(raw)) as ReceiptRecord) : undefined;
+  }
+
+  /** The state changes block `height` made, in order, each with its shard, key and value (base64, null when
+   * deleted) and nearcore's cause; undefined for an unknown block (genesis records none). */
+  stateChanges(height: number): StoredStateChange[] | undefined {
+    if (height < this.servedFrom) return undefined;
+    const raw = this.store.get(Col.StateChanges, heightKey(height));
+    return raw ? JSON.parse(utf8d.decode(raw)) : undefined;
+  }
+
+  // ---- the head and the caches, as blocks are written ----------------------------------------------------
+
+  /** Keeps the records of a block whose batch is committed. */
+  protected cacheBlockRecords(records: BlockRecordsToCache): void {
+    for (const [id, record] of records.outcomes) this.recentOutcomes.set(id, record);
+    for (const [id, record] of records.receipts) this.recentReceipts.set(id, record);
+    for (const [hash, record] of records.transactions) this.recentTransactions.set(hash, record);
+  }
+
+  /** Forgets every in-memory copy (after a rewind deleted blocks). */
+  protected forgetCached(): void {
+    this.recentTransactions.clear();
+    this.recentOutcomes.clear();
+    this.recentReceipts.clear();
+    this.recent.clear();
+    this.recentHeights.clear();
+  }
+
+  /** Reads the head block at `height`, the genesis block and the receipts the head produced. */
+  protected loadHead(height: number): void {
+    const head = this.storedBlockByHeight(height);
+    const genesis = this.storedBlockByHeight(this.genesisHeight);
+    if (!head || !genesis) throw new Error(`store is corrupt: head block ${height} or genesis is missing`);
+    this.headRecord = head;
+    this.genesisRecord = genesis;
+    const raw = this.store.get(Col.OutgoingReceipts, heightKey(height));
+    this.incoming = [];
+    if (raw) {
+      const r = new BorshReader(raw);
+      const shards = r.u32();
+      for (let s = 0; s < shards; s++) {
+        const list: Receipt[] = [];
+        const n = r.u32();
+        for (let i = 0; i < n; i++) list.push(readReceipt(r));
+        this.incoming.push(list);
+      }
+    }
+  }
+}
+
+const parseRaw = <T>(raw: Uint8Array | undefined): T | undefined =>
+  raw ? (JSON.parse(utf8d.decode(raw)) as T) : undefined;

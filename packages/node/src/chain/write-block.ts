@@ -1,0 +1,186 @@
+/**
+ * Writes everything a produced block changes into one batch: the state versions of each shard, its outcomes,
+ * receipts, transactions and chunks, the block record (with its RPC view serialised), the receipts the next
+ * block executes, the state changes and the new head. The caller commits the batch (one store transaction).
+ */
+import {
+  BorshWriter,
+  base58Decode,
+  base58Encode,
+  combineHash,
+  publicKeyToString,
+  type Receipt,
+  receiptToView,
+  sha256,
+  signedTransactionToView,
+  writeReceipt,
+} from '@shadebox/primitives';
+import type { ChunkResult, PendingTransaction } from '../runtime/apply-chunk.js';
+import type { StateUpdate } from '../state/state-update.js';
+import type { VersionedState } from '../state/versioned-state.js';
+import type { WriteBatch } from '../store/key-value-store.js';
+import type { BlockMerkleTree } from './block-merkle-tree.js';
+import {
+  type BlockHeaderFields,
+  blockHeaderView,
+  type chunkHeaderView,
+  ZERO_HASH_B58,
+} from './block-views.js';
+import { type BlockRecordsToCache, HEAD_KEY, type StoredStateChange } from './chain-store.js';
+import { Col, heightKey } from './columns.js';
+import { stringifyJson, stringifyRecord } from './json.js';
+import { merkleRoot, merklize } from './merkle.js';
+import { outcomeHash, outcomeView } from './outcome-views.js';
+import type {
+  BlockRecord,
+  ChunkExtra,
+  ChunkRecord,
+  OutcomeRecord,
+  ReceiptRecord,
+  TransactionRecord,
+} from './records.js';
+
+const utf8 = new TextEncoder();
+
+export interface BlockToWrite {
+  hdr: BlockHeaderFields;
+  hash: string;
+  chunkHeaderViews: ReturnType<typeof chunkHeaderView>[];
+  chunkBodies: Array<{ txs: PendingTransaction[]; receipts: Receipt[] }>;
+  results: ChunkResult[];
+  /** Each shard's state overlay after its chunk. */
+  updates: StateUpdate[];
+  merkleTree: BlockMerkleTree;
+  epoch: { epochId: string; nextEpochId: string };
+  /** The chunk extras of the previous block (their state roots chain into this block's). */
+  prevChunkExtras: readonly ChunkExtra[] | undefined;
+  /** The block producer's account. */
+  author: string;
+  /** Signs with the block producer's key. */
+  sign: (message: Uint8Array) => string;
+}
+
+/** Writes block `b` into `batch` and returns its record and the records to keep in memory once committed. */
+export function writeBlock(
+  batch: WriteBatch,
+  state: VersionedState,
+  b: BlockToWrite,
+): { record: BlockRecord; cache: BlockRecordsToCache } {
+  const { hdr, hash, results, author } = b;
+  const height = hdr.height;
+  const numShards = results.length;
+  const hashBytes = base58Decode(hash);
+  const cache: BlockRecordsToCache = { outcomes: [], receipts: [], transactions: [] };
+  const chunkExtras: ChunkExtra[] = [];
+  const stateChanges: StoredStateChange[] = [];
+  const outgoing = new BorshWriter();
+  outgoing.u32(numShards);
+
+  for (let shard = 0; shard < numShards; shard++) {
+    const result = results[shard];
+    const writes = b.updates[shard].finish();
+    state.write(batch, height, writes);
+    for (const change of b.updates[shard].changes) {
+      stateChanges.push({
+        shard,
+        key: Buffer.from(change.key).toString('base64'),
+        value: change.value ? Buffer.from(change.value).toString('base64') : null,
+        cause: change.cause,
+      });
+    }
+    const { root: outcomeRoot, paths } = merklize(result.outcomes.map(outcomeHash));
+    result.outcomes.forEach((outcome, i) => {
+      const rec: OutcomeRecord = {
+        height,
+        ...(outcome.receipt ? { predecessorId: outcome.receipt.predecessorId } : {}),
+        view: outcomeView(outcome, hash, paths[i]),
+      };
+      batch.put(Col.Outcome, outcome.id, utf8.encode(stringifyRecord(rec)));
+      cache.outcomes.push([outcome.id, rec]);
+      if (outcome.receipt) {
+        const rr: ReceiptRecord = {
+          view: receiptToView(outcome.receipt) as unknown as Record<string, unknown>,
+        };
+        batch.put(Col.Receipt, outcome.receipt.receiptId, utf8.encode(stringifyRecord(rr)));
+        cache.receipts.push([outcome.receipt.receiptId, rr]);
+      }
+    });
+    for (const tx of result.transactions) {
+      const rec: TransactionRecord = {
+        height,
+        blockHash: hash,
+        shardId: shard,
+        signerId: tx.signedTransaction.transaction.signerId,
+        view: signedTransactionToView(tx.signedTransaction, tx.hash) as unknown as Record<string, unknown>,
+      };
+      batch.put(Col.Transaction, tx.hash, utf8.encode(stringifyRecord(rec)));
+      cache.transactions.push([tx.hash, rec]);
+    }
+    outgoing.u32(result.outgoingReceipts.length);
+    for (const r of result.outgoingReceipts) {
+      const rr: ReceiptRecord = { view: receiptToView(r) as unknown as Record<string, unknown> };
+      batch.put(Col.Receipt, r.receiptId, utf8.encode(stringifyRecord(rr)));
+      cache.receipts.push([r.receiptId, rr]);
+      writeReceipt(outgoing, r);
+    }
+    const prevExtra = b.prevChunkExtras?.[shard];
+    const digest = sha256(utf8.encode(stringifyJson(stateChanges.filter((c) => c.shard === shard))));
+    chunkExtras.push({
+      stateRoot: base58Encode(combineHash(base58Decode(prevExtra?.stateRoot ?? ZERO_HASH_B58), digest)),
+      outcomeRoot: base58Encode(outcomeRoot),
+      gasUsed: result.gasUsed.toString(),
+      balanceBurnt: result.balanceBurnt.toString(),
+      outgoingReceiptsRoot: base58Encode(merkleRoot(result.outgoingReceipts.map((r) => r.receiptId))),
+      validatorProposals: result.validatorProposals.map((p) => ({
+        account_id: p.accountId,
+        public_key: publicKeyToString({ keyType: 0, data: p.publicKey }),
+        stake: p.stake.toString(),
+        validator_stake_struct_version: 'V1' as const,
+      })),
+    });
+  }
+
+  const chunkHashesB58 = b.chunkHeaderViews.map((v) => v.chunk_hash);
+  b.chunkHeaderViews.forEach((header, shard) => {
+    const body = b.chunkBodies[shard];
+    const chunkRecord: ChunkRecord = {
+      blockHash: hash,
+      height,
+      shardId: shard,
+      view: {
+        author,
+        header,
+        transactions: body.txs.map((t) => signedTransactionToView(t.signedTransaction, t.hash)),
+        receipts: body.receipts.map((r) => receiptToView(r)),
+      },
+    };
+    batch.put(Col.Chunk, base58Decode(header.chunk_hash), utf8.encode(stringifyRecord(chunkRecord)));
+  });
+
+  const view = {
+    author,
+    header: blockHeaderView(hdr, hash, b.sign(hashBytes)),
+    chunks: b.chunkHeaderViews,
+  };
+  const record: BlockRecord = {
+    height,
+    hash,
+    prevHash: hdr.prevHash,
+    viewJson: stringifyJson(view),
+    chunkExtras,
+    chunkHashes: chunkHashesB58,
+    gasPrice: hdr.gasPrice.toString(),
+    totalSupply: hdr.totalSupply.toString(),
+    timestampNs: hdr.timestampNs.toString(),
+    randomValue: hdr.randomValue,
+    epochId: b.epoch.epochId,
+    nextEpochId: b.epoch.nextEpochId,
+    blockMerkleTree: b.merkleTree.toJSON(),
+  };
+  batch.put(Col.Block, hashBytes, utf8.encode(JSON.stringify(record)));
+  batch.put(Col.BlockHeight, heightKey(height), hashBytes);
+  batch.put(Col.OutgoingReceipts, heightKey(height), outgoing.toBytes());
+  batch.put(Col.StateChanges, heightKey(height), utf8.encode(JSON.stringify(stateChanges)));
+  batch.put(Col.Meta, HEAD_KEY, heightKey(height));
+  return { record, cache };
+}
