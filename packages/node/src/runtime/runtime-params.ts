@@ -4,13 +4,13 @@
 import { feeContextFrom } from '../config/fees.js';
 import type { RuntimeConfig } from '../config/runtime-config.js';
 import { ContractCache } from '../vm/contract-cache.js';
+import { vmConfigFrom } from '../vm/vm-config.js';
 import type { RuntimeParams } from './runtime-context.js';
 
 /** @param chainId the genesis `chain_id` (what the `chain_id` host function returns). */
 export function runtimeParamsFrom(config: RuntimeConfig, chainId = 'localnet'): RuntimeParams {
   const limits = config.wasm.limits;
   const feeContext = feeContextFrom(config);
-  const fees = feeContext.fees;
   return {
     ...feeContext,
     numBytesAccount: config.storageUsage.numBytesAccount,
@@ -30,16 +30,7 @@ export function runtimeParamsFrom(config: RuntimeConfig, chainId = 'localnet'): 
     burntGasReward: [config.burntGasReward.numerator, config.burntGasReward.denominator],
     accountCreationCharge: config.accountCreationCharge,
     vm: {
-      config: {
-        extCosts: config.wasm.extCosts,
-        limits: config.wasm.limits,
-        fees,
-        feeContext,
-        numExtraBytesRecord: config.storageUsage.numExtraBytesRecord,
-        maxGasBurnt: limits.maxGasBurnt,
-        regularOpCost: config.wasm.regularOpCost,
-        oneYoctoOnPromise: config.wasm.oneYoctoOnPromise,
-      },
+      config: vmConfigFrom(config),
       cache: new ContractCache(config),
     },
     chainId,
