@@ -7,7 +7,7 @@ import { createDefaultGenesis, NEAR } from './genesis-defaults.js';
 import { GENESIS_FIELD_ORDER, parseGenesis, serializeGenesis } from './genesis-json.js';
 import { computeGenesisStorageUsage, totalSupplyOf } from './genesis-storage.js';
 import { formatGenesisTime, parseGenesisTime } from './genesis-time.js';
-import { InvalidGenesisError, validateGenesis } from './genesis-validation.js';
+import { GENESIS_RULES, InvalidGenesisError, validateGenesis } from './genesis-validation.js';
 import { loadRuntimeConfig } from './runtime-config.js';
 
 const runtimeConfig = loadRuntimeConfig();
@@ -171,6 +171,14 @@ describe('computeGenesisStorageUsage', () => {
 
 describe('validateGenesis', () => {
   const base = fresh();
+
+  it('has one rule for every field genesis.json holds', () => {
+    const fields = GENESIS_RULES.flatMap((rule) => ('field' in rule ? [rule.field] : []));
+    assert.deepEqual([...fields].sort(), [...GENESIS_FIELD_ORDER].sort());
+    for (const rule of GENESIS_RULES) {
+      if ('relation' in rule) for (const field of rule.relation) assert.ok(fields.includes(field), field);
+    }
+  });
 
   it('reports a missing required field, and fills optional ones with nearcore defaults', () => {
     const g = copy(base);
