@@ -5,7 +5,7 @@
  */
 import type { PublicKey } from '@shadebox/primitives';
 import { decodePublicKey, isValidAccountId } from '@shadebox/primitives';
-import type { Fee, FeeContext, FeeTable } from '../config/fees.js';
+import { type Fee, type FeeContext, type FeeTable, sendFee } from '../config/fees.js';
 import type { LimitConfig } from '../config/runtime-config.js';
 import type { ExtCosts } from './ext-costs.js';
 import { GasCounter } from './gas-counter.js';
@@ -196,12 +196,12 @@ export class VMLogic {
   // ---- action fees paid from the call's gas ----------------------------------------------------------------
 
   payActionBase(fee: Fee, sir: boolean): void {
-    const burn = sir ? fee.sendSir : fee.sendNotSir;
+    const burn = sendFee(fee, sir);
     this.gas.deduct(burn, burn + fee.execution);
   }
 
   payActionPerByte(fee: Fee, bytes: bigint, sir: boolean): void {
-    const burn = (sir ? fee.sendSir : fee.sendNotSir) * bytes;
+    const burn = sendFee(fee, sir) * bytes;
     this.gas.deduct(burn, burn + fee.execution * bytes);
   }
 

@@ -5,7 +5,7 @@
  * for the callee; attached deposits leave the call's balance.
  */
 import type { Action } from '@shadebox/primitives';
-import { execFee, totalSendFees } from '../../config/fees.js';
+import { execFee, sendFee, totalSendFees } from '../../config/fees.js';
 import { hostError, LinkError } from '../vm-errors.js';
 import type { VMLogic } from '../vm-logic.js';
 
@@ -25,8 +25,8 @@ export function promiseImports(vm: VMLogic) {
   function payForNewReceipt(sir: boolean, dependencySir: boolean[]): void {
     const r = fees.new_action_receipt;
     const d = fees.new_data_receipt_base;
-    let burn = sir ? r.sendSir : r.sendNotSir;
-    for (const depSir of dependencySir) burn += (depSir ? d.sendSir : d.sendNotSir) + d.execution;
+    let burn = sendFee(r, sir);
+    for (const depSir of dependencySir) burn += sendFee(d, depSir) + d.execution;
     vm.gas.deduct(burn, burn + r.execution);
   }
 
