@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ChainUnavailableError, ContractError, RpcError, rpcErrorOf } from '@shadebox/near-client';
+import { errorAnswer } from './error-answer.js';
+import { HttpError } from './http-error.js';
+
+describe('errorAnswer', () => {
+  const logged: string[] = [];
+  const log = { info: () => {}, warn: () => {}, error: (_f: object, m?: string) => logged.push(m ?? '') };
+  const answer = (e: unknown) => {
+    const a = errorAnswer(e, log);
+    return [a.status, a.body];
+  };
+
+  it('maps each error to its status and the one JSON error shape', () => {
+    assert.deepEqual(answer(new HttpError(400, 'invalid_field', 'args must be a JSON object', 'args')), [
+      400,
+      { error: { code: 'invalid_field', message: 'args must be a JSON object', field: 'args' } },
+    ]);
+    assert.deepEqual(answer(new ContractError('no worker found', true)), [
+      422,
+      { error: { code: 'contract_panic', message: 'no worker found' } },
+    ]);
+    assert.deepEqual(answer(new ContractError('MethodNotFound', false)), [
+      422,
+      { error: { code: 'contract_error', message: 'MethodNotFound' } },
+    ]);
+    assert.deepEqual(answer(new ChainUnavailableError('send_tx: timed out', true)), [
+      504,
+      { error: { code: 'chain_timeout', message: 'send_tx: timed out' } },
+    ]);
+    assert.deepEqual(answer(new ChainUnavailableError('block: no RPC endpoint answered', false)), [
+      502,
+      { error: { code: 'chain_unreachable', message: 'block: no RPC endpoint answered' } },
+    ]);
+    const refused = rpcErrorOf('send_tx', {
+      name: 'HANDLER_ERROR',
+      cause: { name: 'INVALID_TRANSACTION', info: {} },
+      data: { TxExecutionError: { InvalidTxError: { NotEnoughBalance: {} } } },
+    });
+    assert.equal(answer(refused)[0], 422);
+    assert.equal((answer(refused)[1] as { error: { code: string } }).error.code, 'invalid_transaction');
+    const other = new RpcError('query', { name: 'HANDLER_ERROR', cause: { name: 'UNKNOWN_BLOCK' } });
+    assert.deepEqual(answer(other), [502, { error: { code: 'chain_error', message: other.message } }]);
+  });
+
+  it('answers anything else as a generic 500 and logs it', () => {
+    assert.deepEqual(answer(new TypeError('x is undefined')), [
+      500,
+      { error: { code: 'internal', message: 'internal error' } },
+    ]);
+    assert.deepEqual(logged, ['request failed']);
+  });
+});
