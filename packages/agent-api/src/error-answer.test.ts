@@ -13,26 +13,34 @@ describe('errorAnswer', () => {
   };
 
   it('maps each error to its status and the one JSON error shape', () => {
-    assert.deepEqual(answer(new HttpError(400, 'invalid_field', 'args must be a JSON object', 'args')), [
-      400,
-      { error: { code: 'invalid_field', message: 'args must be a JSON object', field: 'args' } },
-    ]);
-    assert.deepEqual(answer(new ContractError('no worker found', true)), [
-      422,
-      { error: { code: 'contract_panic', message: 'no worker found' } },
-    ]);
-    assert.deepEqual(answer(new ContractError('MethodNotFound', false)), [
-      422,
-      { error: { code: 'contract_error', message: 'MethodNotFound' } },
-    ]);
-    assert.deepEqual(answer(new ChainUnavailableError('send_tx: timed out', true)), [
-      504,
-      { error: { code: 'chain_timeout', message: 'send_tx: timed out' } },
-    ]);
-    assert.deepEqual(answer(new ChainUnavailableError('block: no RPC endpoint answered', false)), [
-      502,
-      { error: { code: 'chain_unreachable', message: 'block: no RPC endpoint answered' } },
-    ]);
+    const cases: Array<[Error, number, Record<string, string>]> = [
+      [
+        new HttpError(400, 'invalid_field', 'args must be a JSON object', 'args'),
+        400,
+        { code: 'invalid_field', message: 'args must be a JSON object', field: 'args' },
+      ],
+      [
+        new ContractError('no worker found', true),
+        422,
+        { code: 'contract_panic', message: 'no worker found' },
+      ],
+      [
+        new ContractError('MethodNotFound', false),
+        422,
+        { code: 'contract_error', message: 'MethodNotFound' },
+      ],
+      [
+        new ChainUnavailableError('send_tx: timed out', true),
+        504,
+        { code: 'chain_timeout', message: 'send_tx: timed out' },
+      ],
+      [
+        new ChainUnavailableError('block: no RPC endpoint answered', false),
+        502,
+        { code: 'chain_unreachable', message: 'block: no RPC endpoint answered' },
+      ],
+    ];
+    for (const [error, status, body] of cases) assert.deepEqual(answer(error), [status, { error: body }]);
     const refused = rpcErrorOf('send_tx', {
       name: 'HANDLER_ERROR',
       cause: { name: 'INVALID_TRANSACTION', info: {} },
