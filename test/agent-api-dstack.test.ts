@@ -15,15 +15,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   type AgentApiConfig,
-  KeyPool,
   loadAgentApiConfig,
-  outcomeResult,
   type RunningAgentApi,
   startAgentApi,
-  viewFunction,
 } from '@shadebox/agent-api';
 import { readAgentWasm } from '@shadebox/contracts';
 import { derivedPublicKey, najToSecp256k1PublicKey, recoverEcdsaPublicKey } from '@shadebox/mpc';
+import { KeyPool, outcomeResult, viewFunction } from '@shadebox/near-client';
 import { fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
 import { DSTACK_KEY_PATH } from '../packages/agent-api/src/tee/dstack.js';
 import { type Chain, captureLogs, fnCall, ready, startChain, until } from './agent-stack-helpers.js';

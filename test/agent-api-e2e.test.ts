@@ -16,8 +16,8 @@ import {
 } from '@shadebox/agent-api';
 import { readAgentWasm } from '@shadebox/contracts';
 import { derivedPublicKey, najToSecp256k1PublicKey, recoverEcdsaPublicKey } from '@shadebox/mpc';
+import { KeyPool, outcomeResult } from '@shadebox/near-client';
 import { fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
-import { KeyPool, outcomeResult } from '../packages/agent-api/src/chain.js';
 import { type Chain, captureLogs, fnCall, ready, startChain, until } from './agent-stack-helpers.js';
 
 const CODEHASH = 'c'.repeat(64);

@@ -1,9 +1,8 @@
 /** Shared by the agent API end-to-end tests: a node with chain signatures, owner transactions, waits, logs. */
 import type { AgentApiLogger, RunningAgentApi } from '@shadebox/agent-api';
+import { KeyPool, RpcClient } from '@shadebox/near-client';
 import { type RunningNode, silentLogger, startNode } from '@shadebox/node';
 import { type Action, KeyPair, TGAS } from '@shadebox/primitives';
-import { KeyPool } from '../packages/agent-api/src/chain.js';
-import { RpcClient } from '../packages/agent-api/src/rpc.js';
 import { startChainSignatures } from '../packages/cli/src/chain-signatures/service.js';
 
 export interface Chain {

@@ -17,6 +17,7 @@ from .client import (
     payload_to_hex,
     request_signature,
 )
+from .errors import ShadeboxError
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -24,6 +25,7 @@ __all__ = [
     "AgentApiTimeoutError",
     "AgentApiUnreachableError",
     "AgentClient",
+    "ShadeboxError",
     "SignatureKeyType",
     "agent",
     "agent_account_id",

@@ -16,6 +16,8 @@ import urllib.parse
 import urllib.request
 from typing import Any, Mapping, Optional, Union
 
+from .errors import AgentApiError, AgentApiTimeoutError, AgentApiUnreachableError
+
 #: Seconds a call may take (connect and each read), as shade-agent-py's httpx timeout.
 DEFAULT_TIMEOUT = 60.0
 
@@ -39,61 +41,6 @@ class SignatureKeyType(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
-
-
-class AgentApiError(Exception):
-    """The service answered with a non-2xx status (or an unusable body).
-
-    ``status``, ``code``, ``message``, ``field`` and ``stage`` come from the body
-    ``{"error": {"code", "message", "field"?, "stage"?}}``; for another body ``code`` is ``http_<status>``.
-    """
-
-    def __init__(
-        self,
-        status: Optional[int],
-        code: str,
-        message: str,
-        field: Optional[str] = None,
-        stage: Optional[str] = None,
-        body: Any = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.field = field
-        self.stage = stage
-        self.body = body
-
-    def __str__(self) -> str:
-        parts = [f"{self.code}: {self.message}"]
-        if self.status is not None:
-            parts.insert(0, f"HTTP {self.status}")
-        if self.field:
-            parts.append(f"(field {self.field})")
-        if self.stage:
-            parts.append(f"(stage {self.stage})")
-        return " ".join(parts)
-
-
-class AgentApiTimeoutError(AgentApiError):
-    """No answer within the timeout. ``status`` is None, ``code`` is ``timeout``."""
-
-    def __init__(self, url: str, timeout: float) -> None:
-        super().__init__(None, "timeout", f"agent API did not answer within {timeout} s: POST {url}")
-        self.url = url
-        self.timeout = timeout
-
-
-class AgentApiUnreachableError(AgentApiError):
-    """The service could not be reached. ``status`` is None, ``code`` is ``unreachable``."""
-
-    def __init__(self, url: str, reason: object) -> None:
-        super().__init__(
-            None, "unreachable", f"agent API unreachable at POST {url} ({reason}); is the service running?"
-        )
-        self.url = url
-        self.reason = reason
 
 
 def default_base_url(env: Optional[Mapping[str, str]] = None) -> str:
@@ -164,14 +111,15 @@ class AgentClient:
             finally:
                 error.close()
             raise self._error(status, text) from None
-        except (socket.timeout, TimeoutError):
-            raise AgentApiTimeoutError(url, self.timeout) from None
+        except (socket.timeout, TimeoutError) as error:
+            raise AgentApiTimeoutError(url, self.timeout) from error
         except urllib.error.URLError as error:
             if isinstance(error.reason, (socket.timeout, TimeoutError)):
-                raise AgentApiTimeoutError(url, self.timeout) from None
-            raise AgentApiUnreachableError(url, error.reason) from None
+                raise AgentApiTimeoutError(url, self.timeout) from error.reason
+            cause = error.reason if isinstance(error.reason, BaseException) else error
+            raise AgentApiUnreachableError(url, error.reason) from cause
         except (ConnectionError, OSError) as error:
-            raise AgentApiUnreachableError(url, error) from None
+            raise AgentApiUnreachableError(url, error) from error
         if text.strip() == "":
             return None
         try:

@@ -266,6 +266,8 @@ class ClientAgainstDoubleTest(unittest.TestCase):
             AgentClient(f"http://127.0.0.1:{port}/api/agent", timeout=5).agent_account_id()
         self.assertEqual(ctx.exception.code, "unreachable")
         self.assertIsInstance(ctx.exception, AgentApiError)
+        self.assertIsInstance(ctx.exception.__cause__, OSError)
+        self.assertIn("Caused by:", ctx.exception.describe())
 
     def test_bad_timeout(self):
         with self.assertRaises(ValueError):

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HttpError, jsonDepth, parseJsonBody } from './body.js';
+import { jsonDepth, parseJsonBody } from './body.js';
+import { HttpError } from './http-error.js';
 
 describe('request bodies', () => {
   it('empty is {}, JSON parses, nesting is measured outside strings', () => {

@@ -1,19 +1,7 @@
 /** Request bodies: at most `limit` bytes (the fast path's own limit, so both paths agree), JSON (any Content-Type or none), nesting at most `maxDepth`. */
 import type { IncomingMessage } from 'node:http';
 import { MAX_BODY_BYTES } from '@shadebox/http-fast-path';
-
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
+import { HttpError } from './http-error.js';
 
 export const BODY_LIMIT = MAX_BODY_BYTES;
 export const MAX_DEPTH = 32;

@@ -4,16 +4,20 @@
  * `ConfigError` naming the variable; secret values never appear in messages.
  */
 import { existsSync } from 'node:fs';
+import { ShadeboxError } from '@shadebox/errors';
 import { KeyPair, parseNearAmount } from '@shadebox/primitives';
 import { keyPairFromSeedPhrase } from './seed-phrase.js';
 
-export class ConfigError extends Error {
+/** A missing or invalid setting; `variable` names it (the value is never in the message). */
+export class ConfigError extends ShadeboxError<{ variable: string }> {
   constructor(
     readonly variable: string,
     message: string,
   ) {
-    super(`${variable}: ${message}`);
-    this.name = 'ConfigError';
+    super(`${variable}: ${message}`, {
+      details: { variable },
+      docsPath: 'docs/agent-api.md#configuration-environment',
+    });
   }
 }
 

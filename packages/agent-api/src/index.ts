@@ -1,14 +1,7 @@
-export {
-  ContractError,
-  KeyPool,
-  outcomeResult,
-  STORAGE_BYTE_COST,
-  viewAccount,
-  viewFunction,
-} from './chain.js';
+export { BootError, StoppedError } from './boot-error.js';
 export { type AgentApiConfig, ConfigError, loadAgentApiConfig, type TeeMode } from './config.js';
+export { HttpError } from './http-error.js';
 export { openApiDocument } from './openapi.js';
-export { ChainUnavailableError, RpcClient, RpcError } from './rpc.js';
 export { keyPairFromSeedPhrase } from './seed-phrase.js';
 export {
   type AgentApiLogger,
@@ -19,4 +12,4 @@ export {
   type StartAgentApiOptions,
   startAgentApi,
 } from './service.js';
-export { dstackProvider, localProvider, type TeeProvider } from './tee/index.js';
+export { dstackProvider, localProvider, TeeError, type TeeProvider } from './tee/index.js';

@@ -1,4 +1,5 @@
-/** Errors thrown by the client. */
+/** Errors thrown by the client; all extend `ShadeboxError` (short message, `details`, `docsPath`, `cause`). */
+import { ShadeboxError } from '@shadebox/errors';
 
 export interface AgentApiErrorDetails {
   status: number;
@@ -13,10 +14,10 @@ export interface AgentApiErrorDetails {
 /**
  * The service answered with a non-2xx status. `code`, `message`, `field` and `stage` come from the body
  * `{"error": {code, message, field?, stage?}}`; when the body has another shape, `code` is `http_<status>`
- * and `message` is the body's text (or the legacy `{"error": "<message>"}` string).
+ * and `message` is the body's text (or the legacy `{"error": "<message>"}` string). `details` holds
+ * `status`, `code`, `field` and `stage`.
  */
-export class AgentApiError extends Error {
-  override name = 'AgentApiError';
+export class AgentApiError extends ShadeboxError<Omit<AgentApiErrorDetails, 'message' | 'body'>> {
   readonly status: number;
   readonly code: string;
   readonly field?: string;
@@ -24,31 +25,41 @@ export class AgentApiError extends Error {
   readonly body?: unknown;
 
   constructor(details: AgentApiErrorDetails) {
-    super(details.message);
-    this.status = details.status;
-    this.code = details.code;
-    if (details.field !== undefined) this.field = details.field;
-    if (details.stage !== undefined) this.stage = details.stage;
+    const { status, code, field, stage } = details;
+    super(details.message, {
+      details: {
+        status,
+        code,
+        ...(field === undefined ? {} : { field }),
+        ...(stage === undefined ? {} : { stage }),
+      },
+      docsPath: 'docs/agent-api.md#errors',
+    });
+    this.status = status;
+    this.code = code;
+    if (field !== undefined) this.field = field;
+    if (stage !== undefined) this.stage = stage;
     if (details.body !== undefined) this.body = details.body;
   }
 }
 
 /** No complete answer within the client's `timeoutMs`. */
-export class AgentApiTimeoutError extends Error {
-  override name = 'AgentApiTimeoutError';
+export class AgentApiTimeoutError extends ShadeboxError<{ url: string; timeoutMs: number }> {
   readonly url: string;
   readonly timeoutMs: number;
 
   constructor(url: string, timeoutMs: number, options?: { cause?: unknown }) {
-    super(`agent API did not answer within ${timeoutMs} ms: POST ${url}`, options);
+    super(`agent API did not answer within ${timeoutMs} ms: POST ${url}`, {
+      details: { url, timeoutMs },
+      cause: options?.cause,
+    });
     this.url = url;
     this.timeoutMs = timeoutMs;
   }
 }
 
 /** The service could not be reached (connection refused, DNS failure, connection reset …). */
-export class AgentApiUnreachableError extends Error {
-  override name = 'AgentApiUnreachableError';
+export class AgentApiUnreachableError extends ShadeboxError<{ url: string }> {
   readonly url: string;
 
   constructor(url: string, options?: { cause?: unknown }) {
@@ -56,7 +67,11 @@ export class AgentApiUnreachableError extends Error {
       | { cause?: { code?: string; message?: string }; message?: string }
       | undefined;
     const detail = cause?.cause?.code ?? cause?.cause?.message ?? cause?.message ?? 'unknown error';
-    super(`agent API unreachable at POST ${url} (${detail}); is the service running?`, options);
+    super(`agent API unreachable at POST ${url} (${detail}); is the service running?`, {
+      details: { url },
+      docsPath: 'docs/clients.md',
+      cause: options?.cause,
+    });
     this.url = url;
   }
 }

@@ -3,6 +3,7 @@
  * (`affine_point`, 02/03 ‖ x) and low-S `s`; r is x, and the recovery bit is `recovery_id`: the 02/03 prefix
  * is R's own y parity, which differs from the recovery bit whenever the signer flipped s to low-S.
  */
+import { ShadeboxError } from '@shadebox/errors';
 import type { EcdsaSignatureResponse, EddsaSignatureResponse, SignatureResponse } from './types.js';
 
 export type Hex = `0x${string}`;
@@ -24,9 +25,8 @@ export interface BitcoinSignature {
   recoveryId: 0 | 1;
 }
 
-export class SignatureFormatError extends Error {
-  override name = 'SignatureFormatError';
-}
+/** A signature response that is not the shape the signer contract returns. */
+export class SignatureFormatError extends ShadeboxError {}
 
 const HEX = /^[0-9a-fA-F]*$/;
 

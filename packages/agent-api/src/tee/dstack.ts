@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { TeeProvider } from './provider.js';
+import { TeeError } from './tee-error.js';
 
 export const DSTACK_KEY_PATH = 'shadebox/agent-api/agent-key';
 
@@ -30,7 +31,8 @@ export function dstackProvider(endpoint: string): TeeProvider {
     async agentSeed(random) {
       const c = await getClient();
       const { key } = (await c.getKey(DSTACK_KEY_PATH, 'agent-key')) as { key: Uint8Array };
-      if (!(key instanceof Uint8Array) || key.length < 32) throw new Error('dstack GetKey returned no key');
+      if (!(key instanceof Uint8Array) || key.length < 32)
+        throw new TeeError('dstack GetKey returned no key', 'dstack');
       return new Uint8Array(createHash('sha256').update(random).update(key).digest());
     },
     async registrationArgs(accountId) {
@@ -40,7 +42,7 @@ export function dstackProvider(endpoint: string): TeeProvider {
         collateral?: unknown;
       };
       const quoteHex = String(quote.quote).replace(/^0x/, '');
-      if (!/^[0-9a-fA-F]+$/.test(quoteHex)) throw new Error('dstack GetQuote returned no quote');
+      if (!/^[0-9a-fA-F]+$/.test(quoteHex)) throw new TeeError('dstack GetQuote returned no quote', 'dstack');
       const info = (await c.info()) as { tcb_info: unknown };
       const checksum = createHash('sha256').update(Buffer.from(quoteHex, 'hex')).digest('hex');
       return {

@@ -1,5 +1,6 @@
 /** Local mode: no TEE. The agent key is the random bytes; registration is `register_agent({codehash})`. */
 import type { TeeProvider } from './provider.js';
+import { TeeError } from './tee-error.js';
 
 export function localProvider(): TeeProvider {
   return {
@@ -8,7 +9,7 @@ export function localProvider(): TeeProvider {
       return Uint8Array.from(random);
     },
     async registrationArgs(_accountId, codehash) {
-      if (!codehash) throw new Error('local registration needs AGENT_CODEHASH');
+      if (!codehash) throw new TeeError('local registration needs AGENT_CODEHASH', 'local');
       return { codehash };
     },
     isRegistered(record, args) {

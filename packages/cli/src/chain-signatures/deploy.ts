@@ -7,8 +7,15 @@
  * a restarted stack finds its contracts as it left them.
  */
 
-import { KeyPool, outcomeResult, RpcClient, viewAccount, viewFunction } from '@shadebox/agent-api';
-import { type Action, fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
+import {
+  KeyPool,
+  NO_CODE_HASH,
+  outcomeResult,
+  RpcClient,
+  viewAccount,
+  viewFunction,
+} from '@shadebox/near-client';
+import { type Action, fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
 import type { AccountKey, ChainSignatureAccounts } from './accounts.js';
 
 export interface DeployOptions {
@@ -22,7 +29,6 @@ export interface DeployOptions {
   agentWasm: Uint8Array;
 }
 
-const TGAS = 10n ** 12n;
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 /** An account signing with its key through the JSON-RPC; a failed transaction throws. */
@@ -37,12 +43,8 @@ function actingAs(rpc: RpcClient, a: AccountKey) {
 const exists = async (rpc: RpcClient, accountId: string) => (await viewAccount(rpc, accountId)) !== null;
 
 async function hasCode(rpc: RpcClient, accountId: string): Promise<boolean> {
-  const view = await rpc.call('query', {
-    request_type: 'view_account',
-    finality: 'optimistic',
-    account_id: accountId,
-  });
-  return view.code_hash !== '11111111111111111111111111111111';
+  const view = await viewAccount(rpc, accountId);
+  return view !== null && view.codeHash !== NO_CODE_HASH;
 }
 
 export async function deployChainSignatures(o: DeployOptions): Promise<void> {

@@ -1,0 +1,176 @@
+/**
+ * The boot sequence: derive the agent key and account → fund it and add the key pool → register it in the
+ * agent contract. Each step is retried with exponential backoff until it succeeds or the service stops;
+ * failures show in `state.lastError` (redacted).
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  availableBalance,
+  ContractError,
+  KeyPool,
+  outcomeResult,
+  type RpcClient,
+  viewAccessKeyList,
+  viewAccount,
+  viewFunction,
+} from '@shadebox/near-client';
+import { type Action, fullAccessKey, hexEncode, KEY_TYPE_ED25519, KeyPair, TGAS } from '@shadebox/primitives';
+import { BootError, StoppedError } from './boot-error.js';
+import type { AgentApiConfig } from './config.js';
+import { type AgentApiLogger, errorMessage } from './logger.js';
+import type { TeeProvider } from './tee/index.js';
+
+export type BootStage = 'derive' | 'fund' | 'register' | 'ready';
+
+export interface AgentApiStatus {
+  stage: BootStage;
+  ready: boolean;
+  accountId?: string;
+  lastError?: string;
+}
+
+export const REGISTER_GAS = 100n * TGAS;
+
+export interface BootContext {
+  config: AgentApiConfig;
+  rpc: RpcClient;
+  tee: TeeProvider;
+  /** Already redacting. */
+  log: AgentApiLogger;
+  /** Updated as boot goes (stage, account id, last error). */
+  state: AgentApiStatus;
+  addSecret(secret: string): void;
+  redact(text: string): string;
+  /** Aborted when the service stops: the sequence ends with `StoppedError`. */
+  stopSignal: AbortSignal;
+}
+
+export interface BootedAgent {
+  accountId: string;
+  /** The agent account's keys: the derived key and the pool added at boot. */
+  pool: KeyPool;
+}
+
+/** Runs derive → fund → register; resolves once `get_agent` shows the registration. */
+export async function bootAgent(ctx: BootContext): Promise<BootedAgent> {
+  const { config, rpc, tee, log, state } = ctx;
+  const step = <T>(stage: BootStage, run: () => Promise<T>) => retryStep(ctx, stage, run);
+
+  const agentKey = await step('derive', async () => {
+    const seed = await tee.agentSeed(randomBytes(32));
+    return KeyPair.fromSecretBytes(KEY_TYPE_ED25519, seed);
+  });
+  ctx.addSecret(agentKey.toString());
+  const accountId = hexEncode(agentKey.publicKey.data);
+  state.accountId = accountId;
+  log.info({ accountId, mode: tee.mode }, 'boot: agent account derived');
+  const pool = new KeyPool(rpc, accountId, [agentKey]);
+  const extraKeys = Array.from({ length: config.keyPoolSize }, () => KeyPair.fromRandom('ed25519'));
+  for (const k of extraKeys) ctx.addSecret(k.toString());
+  const funder = new KeyPool(rpc, config.fundingAccountId, [config.fundingKey]);
+
+  await step('fund', async () => {
+    const account = await viewAccount(rpc, accountId);
+    const have = account?.amount ?? 0n;
+    if (have < config.fundingAmount) {
+      const funding = await viewAccount(rpc, config.fundingAccountId);
+      if (!funding) {
+        throw new BootError(`the funding account ${config.fundingAccountId} does not exist`, {
+          stage: 'fund',
+          accountId: config.fundingAccountId,
+        });
+      }
+      const need = config.fundingAmount - have;
+      if (availableBalance(funding) < need) {
+        throw new BootError(
+          `the funding account ${config.fundingAccountId} cannot spend ${need} yoctoNEAR (available ${availableBalance(funding)})`,
+          { stage: 'fund', accountId: config.fundingAccountId },
+        );
+      }
+      outcomeResult(await funder.send(accountId, [{ type: 'Transfer', deposit: need }]));
+      log.info({ accountId, amount: need.toString() }, 'boot: agent account funded');
+    }
+    if (extraKeys.length > 0) {
+      const present = new Set((await viewAccessKeyList(rpc, accountId)).map((k) => k.publicKey));
+      const missing = extraKeys.filter((k) => !present.has(k.publicKeyString));
+      if (missing.length > 0) {
+        const actions: Action[] = missing.map((k) => ({
+          type: 'AddKey',
+          publicKey: k.publicKey,
+          accessKey: fullAccessKey(),
+        }));
+        outcomeResult(await pool.send(accountId, actions));
+        log.info({ accountId, keys: missing.length }, 'boot: key pool added');
+      }
+    }
+  });
+  pool.addKeys(extraKeys);
+
+  await step('register', async () => {
+    const args = await tee.registrationArgs(accountId, config.codehash);
+    const current = await viewFunction(rpc, config.agentContractId, 'get_agent', {
+      account_id: accountId,
+    }).catch((e) => {
+      if (e instanceof ContractError && /no worker found/.test(e.message)) return null;
+      throw e;
+    });
+    if (current !== null && tee.isRegistered(current, args)) return;
+    const result = outcomeResult(
+      await pool.send(config.agentContractId, [
+        {
+          type: 'FunctionCall',
+          methodName: 'register_agent',
+          args: Buffer.from(JSON.stringify(args)),
+          gas: REGISTER_GAS,
+          deposit: 0n,
+        },
+      ]),
+    );
+    log.info({ accountId, result }, 'boot: register_agent sent');
+    const record = await viewFunction(rpc, config.agentContractId, 'get_agent', { account_id: accountId });
+    if (!tee.isRegistered(record, args)) {
+      throw new BootError('get_agent does not show the registration', { stage: 'register', accountId });
+    }
+  });
+  return { accountId, pool };
+}
+
+/** Runs one step until it succeeds, backing off from `retryInitialMs` doubling to `retryMaxMs`. */
+async function retryStep<T>(ctx: BootContext, stage: BootStage, run: () => Promise<T>): Promise<T> {
+  const { config, log, state, stopSignal } = ctx;
+  state.stage = stage;
+  log.info({ stage }, `boot: ${stage}`);
+  let delay = config.retryInitialMs;
+  for (let attempt = 1; ; attempt++) {
+    if (stopSignal.aborted) throw new StoppedError();
+    try {
+      const value = await run();
+      state.lastError = undefined;
+      return value;
+    } catch (e) {
+      if (stopSignal.aborted) throw new StoppedError();
+      state.lastError = ctx.redact(errorMessage(e));
+      log.warn(
+        { stage, attempt, retryInMs: delay, error: state.lastError },
+        `boot: ${stage} failed, retrying`,
+      );
+      await sleep(delay, stopSignal);
+      delay = Math.min(delay * 2, config.retryMaxMs);
+    }
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const onAbort = () => {
+      clearTimeout(t);
+      resolve();
+    };
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,81 @@
+/** Validation of the `/call` and `/view` bodies: method, args, contract (allow-list), gas; no deposit. */
+import { TGAS } from '@shadebox/primitives';
+import { isValidAccountId } from './config.js';
+import { HttpError } from './http-error.js';
+
+/**
+ * Default gas of /call. Not the original's 300 Tgas: a transaction prepays its gas at the pessimistic gas
+ * price, so 300 Tgas needs ~0.3 NEAR of balance, all an agent gets at boot.
+ */
+export const DEFAULT_GAS = 100n * TGAS;
+export const MAX_GAS = 1000n * TGAS;
+
+export interface ContractRequest {
+  contractId: string;
+  methodName: string;
+  args: unknown;
+  gas: bigint;
+}
+
+/** The checked request; `defaultContractId` when the body names none, others only if in `allowed`. */
+export function contractRequest(
+  body: unknown,
+  withGas: boolean,
+  defaultContractId: string,
+  allowed: ReadonlySet<string>,
+): ContractRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(400, 'invalid_body', 'the body must be a JSON object');
+  }
+  const b = body as Record<string, unknown>;
+  if (typeof b.methodName !== 'string' || !/^[A-Za-z0-9_$]{1,256}$/.test(b.methodName)) {
+    throw new HttpError(
+      400,
+      'invalid_field',
+      'methodName must be a method name (letters, digits, _)',
+      'methodName',
+    );
+  }
+  const args = b.args ?? {};
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw new HttpError(400, 'invalid_field', 'args must be a JSON object', 'args');
+  }
+  let contractId = defaultContractId;
+  if (b.contractId !== undefined) {
+    if (typeof b.contractId !== 'string' || !isValidAccountId(b.contractId)) {
+      throw new HttpError(400, 'invalid_field', 'contractId must be an account id', 'contractId');
+    }
+    if (!allowed.has(b.contractId)) {
+      throw new HttpError(
+        403,
+        'contract_not_allowed',
+        `contract ${b.contractId} is not allowed`,
+        'contractId',
+      );
+    }
+    contractId = b.contractId;
+  }
+  let gas = DEFAULT_GAS;
+  if (b.gas !== undefined) {
+    if (!withGas) throw new HttpError(400, 'invalid_field', 'a view takes no gas', 'gas');
+    const text = typeof b.gas === 'number' && Number.isSafeInteger(b.gas) ? String(b.gas) : b.gas;
+    if (
+      typeof text !== 'string' ||
+      !/^\d{1,20}$/.test(text) ||
+      BigInt(text) === 0n ||
+      BigInt(text) > MAX_GAS
+    ) {
+      throw new HttpError(
+        400,
+        'invalid_field',
+        'gas must be a decimal string, 1 ≤ gas ≤ 10^15 (1 PGas)',
+        'gas',
+      );
+    }
+    gas = BigInt(text);
+  }
+  if (b.deposit !== undefined) {
+    throw new HttpError(400, 'invalid_field', 'deposit is not supported: calls attach no deposit', 'deposit');
+  }
+  return { contractId, methodName: b.methodName, args, gas };
+}
