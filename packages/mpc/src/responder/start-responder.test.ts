@@ -27,16 +27,18 @@ import {
   deriveTweak,
   ed25519PublicKeyToNaj,
   secp256k1PublicKeyToNaj,
-} from './derivation.js';
-import { latencySummary, type PendingSignatureRequest, startResponder } from './responder.js';
-import { RootKeys } from './root-keys.js';
+} from '../derivation.js';
+import { RootKeys } from '../root-keys.js';
 import {
   type EcdsaSignatureResponse,
   type EddsaSignatureResponse,
   recoverEcdsaPublicKey,
   type SignatureResponse,
   verifyEddsaResponse,
-} from './signing.js';
+} from '../signing.js';
+import { latencySummary } from './responder-stats.js';
+import type { PendingSignatureRequest } from './signature-request.js';
+import { startResponder } from './start-responder.js';
 
 const TGAS = 1_000_000_000_000n;
 // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC answers
@@ -429,7 +431,7 @@ describe('responder', () => {
     assert.ok(Date.now() - started < 1000);
   });
 
-  const signerWasm = fileURLToPath(new URL('../../contracts/build/signer.wasm', import.meta.url));
+  const signerWasm = fileURLToPath(new URL('../../../contracts/build/signer.wasm', import.meta.url));
   test('end to end with the signer contract: sign → respond → the user gets a verifying signature', {
     skip: existsSync(signerWasm) ? false : 'packages/contracts/build/signer.wasm is not built',
   }, async () => {
