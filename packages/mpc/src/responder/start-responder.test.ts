@@ -204,6 +204,26 @@ describe('responder', () => {
     await node?.stop();
   });
 
+  /** `signer`'s response log once it has `count` entries. */
+  function responsesUntil(signer: { accountId: string }, count: number) {
+    return until(`${count} responses`, async () => {
+      const log = await responsesOf(rpc, signer.accountId);
+      return log.length >= count ? log : undefined;
+    });
+  }
+
+  /** Lists one ECDSA request (payload `byte` × 32) in the stand-in and checks the first response to it. */
+  async function askOnce(signer: Sender, predecessor: string, path: string, byte: string) {
+    const request: PendingSignatureRequest = {
+      tweak: bytesToHex(deriveTweak(predecessor, path)),
+      payload: { Ecdsa: byte.repeat(32) },
+      domain_id: 0,
+    };
+    await signer.call(signer.accountId, 'set_pending', [{ request, count: 1 }]);
+    const log = await responsesUntil(signer, 1);
+    checkResponse(rootKeys, log[0].request, log[0].response);
+  }
+
   /** A stand-in signer contract and a responder account, named with `suffix`. */
   async function standIn(suffix: string) {
     const signer = await root.createAccount(
@@ -256,10 +276,7 @@ describe('responder', () => {
         'set_pending',
         requests.map((request) => ({ request, count: 1 })),
       );
-      const answered = await until('two responses', async () => {
-        const log = await responsesOf(rpc, signer.accountId);
-        return log.length >= 2 ? log : undefined;
-      });
+      const answered = await responsesUntil(signer, 2);
       assert.deepEqual(answered.map((r) => r.request).sort(byTweak), requests.slice(0, 2).sort(byTweak));
       for (const { request, response } of answered) checkResponse(rootKeys, request, response);
       // Still listed: they stay in flight and are not answered again.
@@ -273,10 +290,7 @@ describe('responder', () => {
       await signer.call(signer.accountId, 'set_pending', []);
       await until('nothing in flight', async () => running.stats.inFlight === 0);
       await signer.call(signer.accountId, 'set_pending', [{ request: requests[0], count: 1 }]);
-      const again = await until('a third response', async () => {
-        const log = await responsesOf(rpc, signer.accountId);
-        return log.length >= 3 ? log : undefined;
-      });
+      const again = await responsesUntil(signer, 3);
       assert.deepEqual(again[2].request, requests[0]);
       assert.deepEqual(again[2].response, answered.find((a) => a.request.domain_id === 0)?.response);
       assert.equal(running.stats.responded, 3);
@@ -296,25 +310,12 @@ describe('responder', () => {
       // The same key sends transactions behind the responder's back: its local nonce goes stale.
       for (let i = 0; i < 3; i++)
         await responder.send(responder.accountId, [{ type: 'Transfer', deposit: 1n }]);
-      const request: PendingSignatureRequest = {
-        tweak: bytesToHex(deriveTweak('carol.test.near', 'x')),
-        payload: { Ecdsa: '11'.repeat(32) },
-        domain_id: 0,
-      };
-      await signer.call(signer.accountId, 'set_pending', [{ request, count: 1 }]);
-      const log = await until('a response', async () => {
-        const l = await responsesOf(rpc, signer.accountId);
-        return l.length >= 1 ? l : undefined;
-      });
-      checkResponse(rootKeys, log[0].request, log[0].response);
+      await askOnce(signer, 'carol.test.near', 'x', '11');
       assert.ok(running.stats.failedSends >= 1, 'the first send failed on the stale nonce');
       assert.ok(running.stats.responded >= 1);
       // The stand-in never drops answered requests: still listed `reanswerAfterMs` later, it is answered
       // again (as a duplicate that arrived right after the answer would be).
-      const again = await until('a second response', async () => {
-        const l = await responsesOf(rpc, signer.accountId);
-        return l.length >= 2 ? l : undefined;
-      });
+      const again = await responsesUntil(signer, 2);
       assert.deepEqual(again[1], again[0]);
     } finally {
       await running.stop();
@@ -340,17 +341,7 @@ describe('responder', () => {
       const idlePolls = running.stats.polls;
       await new Promise((r) => setTimeout(r, 400));
       assert.equal(running.stats.polls, idlePolls, 'no poll without a block');
-      const request: PendingSignatureRequest = {
-        tweak: bytesToHex(deriveTweak('dave.test.near', 'y')),
-        payload: { Ecdsa: '22'.repeat(32) },
-        domain_id: 0,
-      };
-      await signer.call(signer.accountId, 'set_pending', [{ request, count: 1 }]);
-      const log = await until('a response', async () => {
-        const l = await responsesOf(rpc, signer.accountId);
-        return l.length >= 1 ? l : undefined;
-      });
-      checkResponse(rootKeys, log[0].request, log[0].response);
+      await askOnce(signer, 'dave.test.near', 'y', '22');
       assert.ok(running.stats.polls > idlePolls);
     } finally {
       await running.stop();
