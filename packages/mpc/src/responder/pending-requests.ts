@@ -52,38 +52,63 @@ export interface PendingRequestsOptions {
   dueInMs(): number;
 }
 
-export interface PendingRequestsWatcher {
+/**
+ * Reads `block` and, when due, `pending_requests`, until stopped. `start` reads the head once (failing fast
+ * on a wrong URL) and starts the loop.
+ */
+export class PendingRequestsWatcher {
+  readonly #o: PendingRequestsOptions;
+  #cycle = 0;
+  #lastHeight = -1;
+  #stopped = false;
+  #running: Promise<void> = Promise.resolve();
+  #wake: (() => void) | null = null;
+  /** A block made since the last poll (only tracked with `subscribeToBlocks`). */
+  #blockMade = false;
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(options: PendingRequestsOptions) {
+    this.#o = options;
+  }
+
   /** The poll cycle under way, or the last started. */
-  readonly cycle: number;
-  /** Reads again without waiting for the pause to end. */
-  wake(): void;
-  /** Stops reading and resolves when the loop has ended. */
-  stop(): Promise<void>;
-}
+  get cycle(): number {
+    return this.#cycle;
+  }
 
-/** Reads the head once (failing fast on a wrong URL), then watches `pending_requests` until stopped. */
-export async function watchPendingRequests(o: PendingRequestsOptions): Promise<PendingRequestsWatcher> {
-  const { rpc, signerContractId, pageSize, pollIntervalMs, abortOnStop, stats, log } = o;
-  const head = await abortOnStop.run((call) => block(rpc, { finality: 'optimistic' }, call));
-  o.onHead(head.header.hash);
-  let lastHeight = head.header.height;
-  let cycle = 0;
-  let stopped = false;
-  let wake: (() => void) | null = null;
-  let sleepTimer: NodeJS.Timeout | undefined;
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      wake = resolve;
-      sleepTimer = setTimeout(resolve, ms);
-    }).finally(() => {
-      wake = null;
-      clearTimeout(sleepTimer);
+  async start(): Promise<void> {
+    this.#lastHeight = (await this.#readHead()).height;
+    this.#unsubscribe = this.#o.subscribeToBlocks?.(() => {
+      this.#blockMade = true;
+      this.wake();
     });
+    this.#running = this.#loop();
+  }
 
-  /** Reads every page of `pending_requests` at `height` (while pages come back full). */
-  async function readPending(height: number): Promise<void> {
-    const thisCycle = ++cycle;
+  /** Reads again without waiting for the pause to end. */
+  wake(): void {
+    this.#wake?.();
+  }
+
+  /** Stops reading and resolves when the loop has ended. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribe?.();
+    this.wake();
+    await this.#running;
+  }
+
+  async #readHead(): Promise<{ height: number; hash: string }> {
+    const { rpc, abortOnStop } = this.#o;
+    const head = await abortOnStop.run((call) => block(rpc, { finality: 'optimistic' }, call));
+    this.#o.onHead(head.header.hash);
+    return head.header;
+  }
+
+  /** Reads every page of `pending_requests` at `height` (while pages come back full) and hands them on. */
+  async #readPending(height: number): Promise<void> {
+    const { rpc, signerContractId, pageSize, abortOnStop } = this.#o;
+    const cycle = ++this.#cycle;
     const requests: PendingSignatureRequest[] = [];
     for (let page = 0; page < MAX_PAGES; page++) {
       const args = Buffer.from(JSON.stringify({ from_index: page * pageSize, limit: pageSize }));
@@ -100,23 +125,23 @@ export async function watchPendingRequests(o: PendingRequestsOptions): Promise<P
       }
       if (items.length < pageSize) break;
     }
-    stats.polls++;
-    o.onPending(requests, thisCycle);
+    this.#o.stats.polls++;
+    this.#o.onPending(requests, cycle);
   }
 
-  async function loop(): Promise<void> {
+  async #loop(): Promise<void> {
+    const { pollIntervalMs, stats, log } = this.#o;
     let lastPoll = 0;
     let lastPollWarning = 0;
     let failing = false;
-    while (!stopped) {
+    while (!this.#stopped) {
       try {
-        const current = await abortOnStop.run((call) => block(rpc, { finality: 'optimistic' }, call));
-        o.onHead(current.header.hash);
-        const isNew = current.header.height !== lastHeight;
-        lastHeight = current.header.height;
-        if (isNew || o.dueInMs() === 0 || Date.now() - lastPoll >= pollIntervalMs) {
+        const head = await this.#readHead();
+        const isNew = head.height !== this.#lastHeight;
+        this.#lastHeight = head.height;
+        if (isNew || this.#o.dueInMs() === 0 || Date.now() - lastPoll >= pollIntervalMs) {
           lastPoll = Date.now();
-          await readPending(current.header.height);
+          await this.#readPending(head.height);
         }
         if (failing) log.info?.({}, 'mpc responder: polling again');
         failing = false;
@@ -124,48 +149,36 @@ export async function watchPendingRequests(o: PendingRequestsOptions): Promise<P
         stats.pollErrors++;
         failing = true;
         // One warning every 5 s at most while the node does not answer.
-        if (!stopped && Date.now() - lastPollWarning >= 5000) {
+        if (!this.#stopped && Date.now() - lastPollWarning >= 5000) {
           lastPollWarning = Date.now();
           log.warn?.({ err: (err as Error).message, errors: stats.pollErrors }, 'mpc responder: poll failed');
         }
-        if (!stopped) await sleep(Math.max(pollIntervalMs, 100));
+        if (!this.#stopped) await this.#sleep(Math.max(pollIntervalMs, 100));
         continue;
       }
-      if (!stopped) await sleep(nextPollDelay());
+      if (!this.#stopped) await this.#sleep(this.#nextPollDelay());
     }
   }
-
-  /** A block made since the last poll (only tracked with `subscribeToBlocks`). */
-  let blockMade = false;
-  const unsubscribe = o.subscribeToBlocks?.(() => {
-    blockMade = true;
-    if (wake) wake();
-  });
 
   /** How long to wait before the next poll: `blockPollMs`, or, with a block subscription, until a block is
    * made, the bookkeeping wants a read or `idlePollMs` passed. */
-  function nextPollDelay(): number {
-    if (!unsubscribe) return o.blockPollMs;
-    if (blockMade) {
-      blockMade = false;
+  #nextPollDelay(): number {
+    if (!this.#unsubscribe) return this.#o.blockPollMs;
+    if (this.#blockMade) {
+      this.#blockMade = false;
       return 0;
     }
-    return Math.min(o.idlePollMs, o.dueInMs());
+    return Math.min(this.#o.idlePollMs, this.#o.dueInMs());
   }
 
-  const running = loop();
-  return {
-    get cycle() {
-      return cycle;
-    },
-    wake() {
-      if (wake) wake();
-    },
-    async stop() {
-      stopped = true;
-      unsubscribe?.();
-      if (wake) wake();
-      await running;
-    },
-  };
+  #sleep(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    return new Promise<void>((resolve) => {
+      this.#wake = resolve;
+      timer = setTimeout(resolve, ms);
+    }).finally(() => {
+      this.#wake = null;
+      clearTimeout(timer);
+    });
+  }
 }

@@ -11,7 +11,7 @@ import { KeyPool, RpcClient, viewAccessKey } from '@shadebox/near-client';
 import { KeyPair } from '@shadebox/primitives';
 import type { RootKeys } from '../root-keys.js';
 import { AbortOnStop } from './abort-on-stop.js';
-import { type PendingRequestsWatcher, watchPendingRequests } from './pending-requests.js';
+import { PendingRequestsWatcher } from './pending-requests.js';
 import { RequestTracker } from './request-tracker.js';
 import { sendRespond } from './respond-transaction.js';
 import type { ResponderLogger } from './responder-logger.js';
@@ -71,8 +71,23 @@ export async function startResponder(options: ResponderOptions): Promise<Running
   const accessKey = await viewAccessKey(rpc, responderAccountId, keyPair.publicKeyString);
   pool.raiseNonce(keyPair.publicKeyString, accessKey.nonce);
 
-  let watcher: PendingRequestsWatcher | undefined;
-  const tracker = new RequestTracker({
+  const watcher: PendingRequestsWatcher = new PendingRequestsWatcher({
+    rpc,
+    signerContractId,
+    pageSize: options.pageSize ?? 100,
+    pollIntervalMs,
+    blockPollMs: options.blockPollMs ?? Math.min(pollIntervalMs, 10),
+    idlePollMs: options.idlePollMs ?? 1000,
+    subscribeToBlocks: options.subscribeToBlocks,
+    abortOnStop,
+    stats,
+    log,
+    // Answers are signed with the newest block's hash.
+    onHead: (hash) => pool.useBlockHash(hash),
+    onPending: (requests, cycle) => tracker.seen(requests, cycle),
+    dueInMs: () => tracker.dueInMs(),
+  });
+  const tracker: RequestTracker = new RequestTracker({
     stats,
     log,
     retryBaseMs: options.retryBaseMs ?? 50,
@@ -91,26 +106,10 @@ export async function startResponder(options: ResponderOptions): Promise<Running
         request,
         response,
       ),
-    currentCycle: () => watcher?.cycle ?? 0,
-    onAnswered: () => watcher?.wake(),
+    currentCycle: () => watcher.cycle,
+    onAnswered: () => watcher.wake(),
   });
-  const watching = await watchPendingRequests({
-    rpc,
-    signerContractId,
-    pageSize: options.pageSize ?? 100,
-    pollIntervalMs,
-    blockPollMs: options.blockPollMs ?? Math.min(pollIntervalMs, 10),
-    idlePollMs: options.idlePollMs ?? 1000,
-    subscribeToBlocks: options.subscribeToBlocks,
-    abortOnStop,
-    stats,
-    log,
-    // Answers are signed with the newest block's hash.
-    onHead: (hash) => pool.useBlockHash(hash),
-    onPending: (requests, cycle) => tracker.seen(requests, cycle),
-    dueInMs: () => tracker.dueInMs(),
-  });
-  watcher = watching;
+  await watcher.start();
   log.info?.(
     {
       signer: signerContractId,
@@ -127,8 +126,9 @@ export async function startResponder(options: ResponderOptions): Promise<Running
     stop() {
       stopping ??= (async () => {
         const sendsEnded = tracker.stop();
+        const loopEnded = watcher.stop();
         abortOnStop.abort();
-        await watching.stop();
+        await loopEnded;
         await sendsEnded;
         log.info?.({ responded: stats.responded }, 'mpc responder stopped');
       })();
