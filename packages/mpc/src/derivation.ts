@@ -15,6 +15,7 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import { base58 } from '@scure/base';
+import { ShadeboxError } from '@shadebox/errors';
 
 export const TWEAK_DERIVATION_PREFIX = 'near-mpc-recovery v0.1.0 epsilon derivation:';
 
@@ -27,9 +28,8 @@ export const SECP256K1_ORDER: bigint = secp256k1.Point.Fn.ORDER;
 /** The order ℓ of ed25519's prime-order subgroup. */
 export const ED25519_ORDER: bigint = ed25519.Point.Fn.ORDER;
 
-export class DerivationError extends Error {
-  override name = 'DerivationError';
-}
+/** A key, tweak, scalar or encoding that NEAR's derivation does not accept. */
+export class DerivationError extends ShadeboxError {}
 
 const encoder = new TextEncoder();
 

@@ -4,6 +4,6 @@
  */
 export * from './addresses.js';
 export * from './derivation.js';
-export * from './responder.js';
+export * from './responder/index.js';
 export * from './root-keys.js';
 export * from './signing.js';

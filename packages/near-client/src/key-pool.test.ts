@@ -8,6 +8,7 @@ import { InvalidTransactionError } from './invalid-transaction.js';
 import { KeyPool } from './key-pool.js';
 import { outcomeResult } from './outcome-result.js';
 import { RpcClient } from './rpc-client.js';
+import { sendTransaction } from './send-transaction.js';
 import { viewAccessKey } from './view-access-key.js';
 
 describe('KeyPool against a node', () => {
@@ -131,5 +132,26 @@ describe('KeyPool against a node', () => {
     assert.deepEqual([a.nonce, b.nonce], [start + 1n, start + 2n]);
     assert.equal(a.publicKey, key.publicKeyString);
     assert.notEqual(a.hash, b.hash);
+  });
+
+  it('raiseNonce lifts a key above the chain nonce it is told, never lowers it', async () => {
+    const [key] = await accountWithKeys('told.test.near', 1);
+    const pool = new KeyPool(rpc, 'told.test.near', [key]);
+    const start = (await viewAccessKey(rpc, 'told.test.near', key.publicKeyString)).nonce;
+    // Not read yet: the nonce told is taken as is, without a view_access_key.
+    pool.raiseNonce(key.publicKeyString, start + 10n);
+    sent.length = 0;
+    const a = await pool.sign(root.accountId, [{ type: 'Transfer', deposit: 1n }]);
+    assert.equal(a.nonce, start + 11n);
+    assert.ok(!sent.includes('query'), 'the nonce was not read from the chain');
+    // Lower than what the pool signed with: no effect.
+    pool.raiseNonce(key.publicKeyString, start + 1n);
+    const b = await pool.sign(root.accountId, [{ type: 'Transfer', deposit: 1n }]);
+    assert.equal(b.nonce, start + 12n);
+    pool.raiseNonce(KeyPair.fromRandom().publicKeyString, 1_000n); // not in the pool: ignored
+    pool.raiseNonce(key.publicKeyString, start + 20n);
+    const c = await pool.sign(root.accountId, [{ type: 'Transfer', deposit: 1n }]);
+    assert.equal(c.nonce, start + 21n);
+    outcomeResult(await sendTransaction(rpc, c.bytes, 'EXECUTED'));
   });
 });

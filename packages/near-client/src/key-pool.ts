@@ -102,6 +102,17 @@ export class KeyPool {
   }
 
   /**
+   * Tells the pool that the chain's nonce of the key `publicKey` (`ed25519:…`) is at least `nonce` (an
+   * `InvalidNonceError`'s `akNonce`, or a fresh `viewAccessKey`): its next transaction is signed above both
+   * that and the nonces the pool already signed with. For callers that send what `sign` gives concurrently,
+   * where forgetting the nonce would reuse ones still in flight. A key not in the pool is ignored.
+   */
+  raiseNonce(publicKey: string, nonce: bigint): void {
+    const key = this.#keys.find((k) => k.keyPair.publicKeyString === publicKey);
+    if (key && (key.nonce === undefined || key.nonce < nonce)) key.nonce = nonce;
+  }
+
+  /**
    * Signs one transaction with a free key and the key's next nonce, without sending it. Signing several in a
    * row from a one-key pool gives consecutive nonces; sending them is the caller's (send them in order).
    */

@@ -7,18 +7,17 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type RunningNode, silentLogger, startNode } from '@shadebox/node';
 import {
-  type Action,
-  base58Decode,
-  base64Encode,
-  createTransaction,
-  encodeSignedTransaction,
-  fullAccessKey,
-  KeyPair,
-  ONE_NEAR,
-  signTransaction,
-} from '@shadebox/primitives';
+  KeyPool,
+  outcomeResult,
+  RpcClient,
+  type SignedTx,
+  sendTransaction,
+  viewFunction,
+  viewFunctionRaw,
+} from '@shadebox/near-client';
+import { type RunningNode, silentLogger, startNode } from '@shadebox/node';
+import { type Action, fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
 import wabtInit from 'wabt';
 import {
   bytesToHex,
@@ -27,72 +26,43 @@ import {
   deriveTweak,
   ed25519PublicKeyToNaj,
   secp256k1PublicKeyToNaj,
-} from './derivation.js';
-import { latencySummary, type PendingSignatureRequest, startResponder } from './responder.js';
-import { RootKeys } from './root-keys.js';
+} from '../derivation.js';
+import { RootKeys } from '../root-keys.js';
 import {
   type EcdsaSignatureResponse,
   type EddsaSignatureResponse,
   recoverEcdsaPublicKey,
   type SignatureResponse,
   verifyEddsaResponse,
-} from './signing.js';
+} from '../signing.js';
+import { latencySummary } from './responder-stats.js';
+import type { PendingSignatureRequest } from './signature-request.js';
+import { startResponder } from './start-responder.js';
 
 const TGAS = 1_000_000_000_000n;
 // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC answers
 type Json = any;
 
-async function rpc(url: string, method: string, params: unknown): Promise<Json> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'test', method, params }),
-  });
-  const body = (await res.json()) as Json;
-  if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
-
+/** One account signing with its key through near-client's key pool. */
 class Sender {
-  nonce = -1n;
+  readonly pool: KeyPool;
   constructor(
-    readonly url: string,
+    readonly rpc: RpcClient,
     readonly accountId: string,
     readonly keyPair: KeyPair,
-  ) {}
+  ) {
+    this.pool = new KeyPool(rpc, accountId, [keyPair]);
+  }
 
-  async sign(receiverId: string, actions: Action[]): Promise<string> {
-    if (this.nonce < 0n) {
-      const view = await rpc(this.url, 'query', {
-        request_type: 'view_access_key',
-        finality: 'optimistic',
-        account_id: this.accountId,
-        public_key: this.keyPair.publicKeyString,
-      });
-      this.nonce = BigInt(view.nonce);
-    }
-    const block = await rpc(this.url, 'block', { finality: 'optimistic' });
-    this.nonce += 1n;
-    const tx = createTransaction({
-      signerId: this.accountId,
-      publicKey: this.keyPair.publicKey,
-      nonce: this.nonce,
-      receiverId,
-      blockHash: base58Decode(block.header.hash),
-      actions,
-    });
-    return base64Encode(encodeSignedTransaction(signTransaction(tx, this.keyPair)));
+  /** Signs with the key's next nonce, without sending. */
+  async sign(receiverId: string, actions: Action[]): Promise<SignedTx> {
+    return this.pool.sign(receiverId, actions);
   }
 
   /** Sends and waits for EXECUTED_OPTIMISTIC; throws when the transaction failed. */
   async send(receiverId: string, actions: Action[]): Promise<Json> {
-    const outcome = await rpc(this.url, 'send_tx', {
-      signed_tx_base64: await this.sign(receiverId, actions),
-      wait_until: 'EXECUTED_OPTIMISTIC',
-    });
-    if (outcome.status?.SuccessValue === undefined) {
-      throw new Error(`transaction failed: ${JSON.stringify(outcome.status)}`);
-    }
+    const outcome = await this.pool.send(receiverId, actions, { waitUntil: 'EXECUTED_OPTIMISTIC' });
+    outcomeResult(outcome);
     return outcome;
   }
 
@@ -118,20 +88,8 @@ class Sender {
     ];
     if (code) actions.push({ type: 'DeployContract', code });
     await this.send(accountId, actions);
-    return new Sender(this.url, accountId, keyPair);
+    return new Sender(this.rpc, accountId, keyPair);
   }
-}
-
-async function view(url: string, accountId: string, method: string, args: unknown = {}): Promise<Json> {
-  const result = await rpc(url, 'query', {
-    request_type: 'call_function',
-    finality: 'optimistic',
-    account_id: accountId,
-    method_name: method,
-    args_base64: Buffer.from(JSON.stringify(args)).toString('base64'),
-  });
-  const text = Buffer.from(result.result).toString('utf8');
-  return text === '' ? null : JSON.parse(text);
 }
 
 async function until<T>(
@@ -218,17 +176,11 @@ async function wat(src: string): Promise<Uint8Array> {
 }
 
 async function responsesOf(
-  url: string,
+  rpc: RpcClient,
   contractId: string,
 ): Promise<Array<{ request: Json; response: Json }>> {
-  const result = await rpc(url, 'query', {
-    request_type: 'call_function',
-    finality: 'optimistic',
-    account_id: contractId,
-    method_name: 'responses',
-    args_base64: '',
-  });
-  const text = Buffer.from(result.result).toString('utf8');
+  const { result } = await viewFunctionRaw(rpc, contractId, 'responses', new Uint8Array());
+  const text = Buffer.from(result).toString('utf8');
   if (text === '[]') return [];
   return text
     .split('\n')
@@ -238,17 +190,39 @@ async function responsesOf(
 
 describe('responder', () => {
   let node: RunningNode;
+  let rpc: RpcClient;
   let root: Sender;
   const rootKeys = RootKeys.generate();
 
   before(async () => {
     node = await startNode({ memory: true, rpcPort: 0, log: silentLogger });
     const genesis = node.accounts[0];
-    root = new Sender(node.rpcUrl, genesis.accountId, KeyPair.fromString(genesis.secretKey));
+    rpc = new RpcClient(node.rpcUrl);
+    root = new Sender(rpc, genesis.accountId, KeyPair.fromString(genesis.secretKey));
   });
   after(async () => {
     await node?.stop();
   });
+
+  /** `signer`'s response log once it has `count` entries. */
+  function responsesUntil(signer: { accountId: string }, count: number) {
+    return until(`${count} responses`, async () => {
+      const log = await responsesOf(rpc, signer.accountId);
+      return log.length >= count ? log : undefined;
+    });
+  }
+
+  /** Lists one ECDSA request (payload `byte` × 32) in the stand-in and checks the first response to it. */
+  async function askOnce(signer: Sender, predecessor: string, path: string, byte: string) {
+    const request: PendingSignatureRequest = {
+      tweak: bytesToHex(deriveTweak(predecessor, path)),
+      payload: { Ecdsa: byte.repeat(32) },
+      domain_id: 0,
+    };
+    await signer.call(signer.accountId, 'set_pending', [{ request, count: 1 }]);
+    const log = await responsesUntil(signer, 1);
+    checkResponse(rootKeys, log[0].request, log[0].response);
+  }
 
   /** A stand-in signer contract and a responder account, named with `suffix`. */
   async function standIn(suffix: string) {
@@ -302,15 +276,12 @@ describe('responder', () => {
         'set_pending',
         requests.map((request) => ({ request, count: 1 })),
       );
-      const answered = await until('two responses', async () => {
-        const log = await responsesOf(node.rpcUrl, signer.accountId);
-        return log.length >= 2 ? log : undefined;
-      });
+      const answered = await responsesUntil(signer, 2);
       assert.deepEqual(answered.map((r) => r.request).sort(byTweak), requests.slice(0, 2).sort(byTweak));
       for (const { request, response } of answered) checkResponse(rootKeys, request, response);
       // Still listed: they stay in flight and are not answered again.
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal((await responsesOf(node.rpcUrl, signer.accountId)).length, 2);
+      assert.equal((await responsesOf(rpc, signer.accountId)).length, 2);
       assert.equal(running.stats.responded, 2);
       assert.equal(running.stats.rejected, 1);
       assert.ok(warnings.some((w) => w.includes('cannot be answered')));
@@ -319,10 +290,7 @@ describe('responder', () => {
       await signer.call(signer.accountId, 'set_pending', []);
       await until('nothing in flight', async () => running.stats.inFlight === 0);
       await signer.call(signer.accountId, 'set_pending', [{ request: requests[0], count: 1 }]);
-      const again = await until('a third response', async () => {
-        const log = await responsesOf(node.rpcUrl, signer.accountId);
-        return log.length >= 3 ? log : undefined;
-      });
+      const again = await responsesUntil(signer, 3);
       assert.deepEqual(again[2].request, requests[0]);
       assert.deepEqual(again[2].response, answered.find((a) => a.request.domain_id === 0)?.response);
       assert.equal(running.stats.responded, 3);
@@ -342,25 +310,12 @@ describe('responder', () => {
       // The same key sends transactions behind the responder's back: its local nonce goes stale.
       for (let i = 0; i < 3; i++)
         await responder.send(responder.accountId, [{ type: 'Transfer', deposit: 1n }]);
-      const request: PendingSignatureRequest = {
-        tweak: bytesToHex(deriveTweak('carol.test.near', 'x')),
-        payload: { Ecdsa: '11'.repeat(32) },
-        domain_id: 0,
-      };
-      await signer.call(signer.accountId, 'set_pending', [{ request, count: 1 }]);
-      const log = await until('a response', async () => {
-        const l = await responsesOf(node.rpcUrl, signer.accountId);
-        return l.length >= 1 ? l : undefined;
-      });
-      checkResponse(rootKeys, log[0].request, log[0].response);
+      await askOnce(signer, 'carol.test.near', 'x', '11');
       assert.ok(running.stats.failedSends >= 1, 'the first send failed on the stale nonce');
       assert.ok(running.stats.responded >= 1);
       // The stand-in never drops answered requests: still listed `reanswerAfterMs` later, it is answered
       // again (as a duplicate that arrived right after the answer would be).
-      const again = await until('a second response', async () => {
-        const l = await responsesOf(node.rpcUrl, signer.accountId);
-        return l.length >= 2 ? l : undefined;
-      });
+      const again = await responsesUntil(signer, 2);
       assert.deepEqual(again[1], again[0]);
     } finally {
       await running.stop();
@@ -386,17 +341,7 @@ describe('responder', () => {
       const idlePolls = running.stats.polls;
       await new Promise((r) => setTimeout(r, 400));
       assert.equal(running.stats.polls, idlePolls, 'no poll without a block');
-      const request: PendingSignatureRequest = {
-        tweak: bytesToHex(deriveTweak('dave.test.near', 'y')),
-        payload: { Ecdsa: '22'.repeat(32) },
-        domain_id: 0,
-      };
-      await signer.call(signer.accountId, 'set_pending', [{ request, count: 1 }]);
-      const log = await until('a response', async () => {
-        const l = await responsesOf(node.rpcUrl, signer.accountId);
-        return l.length >= 1 ? l : undefined;
-      });
-      checkResponse(rootKeys, log[0].request, log[0].response);
+      await askOnce(signer, 'dave.test.near', 'y', '22');
       assert.ok(running.stats.polls > idlePolls);
     } finally {
       await running.stop();
@@ -429,7 +374,7 @@ describe('responder', () => {
     assert.ok(Date.now() - started < 1000);
   });
 
-  const signerWasm = fileURLToPath(new URL('../../contracts/build/signer.wasm', import.meta.url));
+  const signerWasm = fileURLToPath(new URL('../../../contracts/build/signer.wasm', import.meta.url));
   test('end to end with the signer contract: sign → respond → the user gets a verifying signature', {
     skip: existsSync(signerWasm) ? false : 'packages/contracts/build/signer.wasm is not built',
   }, async () => {
@@ -448,11 +393,11 @@ describe('responder', () => {
 
     // The contract's views agree with our derivation.
     assert.equal(
-      await view(node.rpcUrl, signer.accountId, 'public_key', { domain_id: 1 }),
+      await viewFunction(rpc, signer.accountId, 'public_key', { domain_id: 1 }),
       rootKeys.ed25519PublicKey,
     );
     assert.equal(
-      await view(node.rpcUrl, signer.accountId, 'derived_public_key', {
+      await viewFunction(rpc, signer.accountId, 'derived_public_key', {
         path: 'ethereum-1',
         predecessor: alice.accountId,
         domain_id: 0,
@@ -511,7 +456,7 @@ describe('responder', () => {
           eddsa,
         );
         assert.equal(
-          await view(node.rpcUrl, signer.accountId, 'derived_public_key', {
+          await viewFunction(rpc, signer.accountId, 'derived_public_key', {
             path: 'solana-1',
             predecessor: bob.accountId,
             domain_id: 1,
@@ -527,7 +472,7 @@ describe('responder', () => {
       const args = new TextEncoder().encode(
         JSON.stringify({ request: { path: 'dup', payload_v2: { Ecdsa: duplicate }, domain_id: 0 } }),
       );
-      const txs: string[] = [];
+      const txs: SignedTx[] = [];
       for (let i = 0; i < 3; i++) {
         txs.push(
           await alice.sign(signer.accountId, [
@@ -535,9 +480,9 @@ describe('responder', () => {
           ]),
         );
       }
-      for (const tx of txs) await rpc(node.rpcUrl, 'send_tx', { signed_tx_base64: tx, wait_until: 'NONE' });
+      for (const tx of txs) await sendTransaction(rpc, tx.bytes, 'NONE');
       const outcomes = await Promise.all(
-        txs.map((tx) => rpc(node.rpcUrl, 'tx', { signed_tx_base64: tx, wait_until: 'EXECUTED_OPTIMISTIC' })),
+        txs.map((tx) => rpc.call('tx', { signed_tx_base64: tx.base64, wait_until: 'EXECUTED_OPTIMISTIC' })),
       );
       const dupResponses = outcomes.map((o) => {
         assert.ok(o.status.SuccessValue, JSON.stringify(o.status));
@@ -557,7 +502,7 @@ describe('responder', () => {
       }
 
       await until('nothing pending', async () => {
-        const pending = await view(node.rpcUrl, signer.accountId, 'pending_requests', {});
+        const pending = await viewFunction(rpc, signer.accountId, 'pending_requests', {});
         return Array.isArray(pending) && pending.length === 0;
       });
       assert.equal(running.stats.failedSends, 0);

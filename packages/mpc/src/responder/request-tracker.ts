@@ -1,0 +1,157 @@
+/**
+ * The bookkeeping of the requests being answered: which are new, which are in flight, which to answer again,
+ * and when a failed answer is retried.
+ *
+ * A request seen for the first time is answered at once. It then stays "in flight" until it leaves the
+ * pending list. The signer drops a request in the `respond` that answers it, so one still listed
+ * `reanswerAfterMs` after our `respond` executed is a duplicate that arrived in between, and is answered
+ * again. Failed sends are retried with exponential backoff while the request is pending; a send refused for
+ * its nonce is retried at once (the nonce race is not the request's fault).
+ */
+import { InvalidNonceError } from '@shadebox/near-client';
+import type { SignatureResponse } from '../signing.js';
+import type { ResponderLogger } from './responder-logger.js';
+import { type ResponderStats, recordAnswer } from './responder-stats.js';
+import type { PendingSignatureRequest } from './signature-request.js';
+
+export interface RequestTrackerOptions {
+  stats: ResponderStats;
+  log: ResponderLogger;
+  /** Backoff after a failed send: first and largest delay, in ms. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** A request still listed this long after its `respond` executed is answered again. */
+  reanswerAfterMs: number;
+  /** The response to a request; throws when it cannot be answered. */
+  sign(request: PendingSignatureRequest): SignatureResponse;
+  /** Sends the `respond` transaction; resolves once it executed. */
+  send(request: PendingSignatureRequest, response: SignatureResponse): Promise<void>;
+  /** The poll cycle under way (or the last started). */
+  currentCycle(): number;
+  /** Called after each answer that executed. */
+  onAnswered(): void;
+}
+
+interface Tracked {
+  request: PendingSignatureRequest;
+  firstSeenMs: number;
+  state: 'new' | 'sending' | 'backoff' | 'done' | 'rejected';
+  attempts: number;
+  retryAt: number;
+  /** Poll cycle under way (or last started) when `respond` succeeded, and the time. */
+  doneAtCycle: number;
+  doneAtMs: number;
+}
+
+export class RequestTracker {
+  readonly #o: RequestTrackerOptions;
+  readonly #tracked = new Map<string, Tracked>();
+  readonly #sends = new Set<Promise<void>>();
+  #stopped = false;
+
+  constructor(options: RequestTrackerOptions) {
+    this.#o = options;
+  }
+
+  /** Takes the requests pending as read in poll cycle `cycle`, and starts the answers that are due. */
+  seen(requests: PendingSignatureRequest[], cycle: number): void {
+    const { stats, reanswerAfterMs } = this.#o;
+    const now = Date.now();
+    const present = new Set<string>();
+    for (const request of requests) {
+      const key = JSON.stringify(request);
+      present.add(key);
+      let t = this.#tracked.get(key);
+      if (t?.state === 'done' && cycle > t.doneAtCycle && now - t.doneAtMs >= reanswerAfterMs) {
+        // Still listed well after the answer executed: a duplicate that arrived in between.
+        this.#tracked.delete(key);
+        t = undefined;
+      }
+      if (!t) {
+        t = { request, firstSeenMs: now, state: 'new', attempts: 0, retryAt: 0, doneAtCycle: 0, doneAtMs: 0 };
+        this.#tracked.set(key, t);
+        stats.requestsSeen++;
+      }
+    }
+    for (const [key, t] of this.#tracked) {
+      if (!present.has(key)) {
+        // Gone from the contract (answered, or timed out): unless a send is still under way, forget it.
+        if (t.state !== 'sending') this.#tracked.delete(key);
+        continue;
+      }
+      if (t.state === 'new' || (t.state === 'backoff' && now >= t.retryAt)) this.#startSend(t);
+    }
+    stats.inFlight = this.#tracked.size;
+  }
+
+  /** When an answer is due: 0 for one now, the ms until the next retry, or Infinity for none. */
+  dueInMs(): number {
+    const now = Date.now();
+    let due = Number.POSITIVE_INFINITY;
+    for (const t of this.#tracked.values()) {
+      if (t.state === 'new') return 0;
+      if (t.state === 'backoff') due = Math.min(due, Math.max(0, t.retryAt - now));
+    }
+    return due;
+  }
+
+  /** Starts no more answers; resolves when the sends under way have ended. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await Promise.allSettled([...this.#sends]);
+  }
+
+  #startSend(t: Tracked): void {
+    if (this.#stopped) return;
+    t.state = 'sending';
+    const p = this.#answer(t).finally(() => this.#sends.delete(p));
+    this.#sends.add(p);
+  }
+
+  async #answer(t: Tracked): Promise<void> {
+    const { stats, log } = this.#o;
+    let response: SignatureResponse;
+    try {
+      response = this.#o.sign(t.request);
+    } catch (err) {
+      t.state = 'rejected';
+      stats.rejected++;
+      log.warn?.(
+        { request: t.request, err: (err as Error).message },
+        'mpc responder: request cannot be answered',
+      );
+      return;
+    }
+    const sendStarted = Date.now();
+    t.attempts++;
+    try {
+      await this.#o.send(t.request, response);
+      const latency = Date.now() - t.firstSeenMs;
+      recordAnswer(stats, latency);
+      t.state = 'done';
+      t.doneAtCycle = this.#o.currentCycle();
+      t.doneAtMs = Date.now();
+      log.debug?.(
+        { domain_id: t.request.domain_id, latency_ms: latency, send_ms: Date.now() - sendStarted },
+        'mpc responder: responded',
+      );
+      this.#o.onAnswered();
+    } catch (err) {
+      if (this.#stopped) return;
+      stats.failedSends++;
+      if (err instanceof InvalidNonceError) {
+        // A nonce race is not the request's fault: retry at once (the sender took the chain's nonce).
+        t.state = 'new';
+        t.retryAt = 0;
+      } else {
+        const delay = Math.min(this.#o.retryMaxMs, this.#o.retryBaseMs * 2 ** Math.min(t.attempts - 1, 16));
+        t.state = 'backoff';
+        t.retryAt = Date.now() + delay;
+        log.warn?.(
+          { attempts: t.attempts, retry_in_ms: delay, err: (err as Error).message },
+          'mpc responder: respond failed',
+        );
+      }
+    }
+  }
+}

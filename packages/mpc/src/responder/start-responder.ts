@@ -1,0 +1,138 @@
+/**
+ * The MPC responder: answers the signer contract's pending sign requests with `respond({request, response})`,
+ * signed with the child key of each request's tweak. It wires the jobs together: finding the requests
+ * (`pending-requests.ts`), their bookkeeping and retries (`request-tracker.ts`), sending each answer
+ * (`respond-transaction.ts`) and counting (`responder-stats.ts`).
+ *
+ * It talks to the node only through JSON-RPC (@shadebox/near-client), so it works against any NEAR RPC
+ * endpoint.
+ */
+import { KeyPool, RpcClient, viewAccessKey } from '@shadebox/near-client';
+import { KeyPair } from '@shadebox/primitives';
+import type { RootKeys } from '../root-keys.js';
+import { AbortOnStop } from './abort-on-stop.js';
+import { PendingRequestsWatcher } from './pending-requests.js';
+import { RequestTracker } from './request-tracker.js';
+import { sendRespond } from './respond-transaction.js';
+import type { ResponderLogger } from './responder-logger.js';
+import { newResponderStats, type ResponderStats } from './responder-stats.js';
+import { respondTo } from './signature-request.js';
+
+export interface ResponderOptions {
+  rpcUrl: string;
+  signerContractId: string;
+  responderAccountId: string;
+  /** The responder account's key, `ed25519:…` (or `secp256k1:…`). */
+  responderSecretKey: string;
+  rootKeys: RootKeys;
+  /** The longest pause between two `pending_requests` polls, in ms. Default 25. */
+  pollIntervalMs?: number;
+  /** How often `block` is polled for a new height, in ms. Default min(pollIntervalMs, 10). */
+  blockPollMs?: number;
+  /** `send_tx` wait level. Default `EXECUTED_OPTIMISTIC`. */
+  waitUntil?: 'INCLUDED' | 'EXECUTED_OPTIMISTIC' | 'INCLUDED_FINAL' | 'EXECUTED' | 'FINAL';
+  /** Gas of each `respond`. Default 100 Tgas. */
+  gas?: bigint;
+  /** Most requests read per poll (the view's `limit`). Default 100. */
+  pageSize?: number;
+  /** Backoff after a failed send: first and largest delay, in ms. Defaults 50 and 5000. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** A request still listed this long after its `respond` executed is answered again. Default 1000. */
+  reanswerAfterMs?: number;
+  /**
+   * Calls `listener` whenever the chain has a new block and returns the unsubscribe; for a node in the same
+   * process. With it, the responder reads `block` and `pending_requests` only on new blocks, when a retry is
+   * due, and every `idlePollMs` (default 1000) as a safeguard, instead of every `blockPollMs`.
+   */
+  subscribeToBlocks?: (listener: () => void) => () => void;
+  idlePollMs?: number;
+  log?: ResponderLogger;
+}
+
+export interface RunningResponder {
+  stats: ResponderStats;
+  /** Stops polling, waits for the sends under way, and resolves. */
+  stop(): Promise<void>;
+}
+
+const TGAS = 1_000_000_000_000n;
+
+export async function startResponder(options: ResponderOptions): Promise<RunningResponder> {
+  const { signerContractId, responderAccountId, rootKeys, log = {} } = options;
+  const pollIntervalMs = options.pollIntervalMs ?? 25;
+  const rpc = new RpcClient(options.rpcUrl);
+  const keyPair = KeyPair.fromString(options.responderSecretKey);
+  const pool = new KeyPool(rpc, responderAccountId, [keyPair]);
+  const stats = newResponderStats();
+  const abortOnStop = new AbortOnStop();
+
+  // The nonce first: fail fast on a wrong URL, account or key.
+  const accessKey = await viewAccessKey(rpc, responderAccountId, keyPair.publicKeyString);
+  pool.raiseNonce(keyPair.publicKeyString, accessKey.nonce);
+
+  const watcher: PendingRequestsWatcher = new PendingRequestsWatcher({
+    rpc,
+    signerContractId,
+    pageSize: options.pageSize ?? 100,
+    pollIntervalMs,
+    blockPollMs: options.blockPollMs ?? Math.min(pollIntervalMs, 10),
+    idlePollMs: options.idlePollMs ?? 1000,
+    subscribeToBlocks: options.subscribeToBlocks,
+    abortOnStop,
+    stats,
+    log,
+    // Answers are signed with the newest block's hash.
+    onHead: (hash) => pool.useBlockHash(hash),
+    onPending: (requests, cycle) => tracker.seen(requests, cycle),
+    dueInMs: () => tracker.dueInMs(),
+  });
+  const tracker: RequestTracker = new RequestTracker({
+    stats,
+    log,
+    retryBaseMs: options.retryBaseMs ?? 50,
+    retryMaxMs: options.retryMaxMs ?? 5000,
+    reanswerAfterMs: options.reanswerAfterMs ?? 1000,
+    sign: (request) => respondTo(rootKeys, request),
+    send: (request, response) =>
+      sendRespond(
+        {
+          pool,
+          signerContractId,
+          waitUntil: options.waitUntil ?? 'EXECUTED_OPTIMISTIC',
+          gas: options.gas ?? 100n * TGAS,
+          abortOnStop,
+        },
+        request,
+        response,
+      ),
+    currentCycle: () => watcher.cycle,
+    onAnswered: () => watcher.wake(),
+  });
+  await watcher.start();
+  log.info?.(
+    {
+      signer: signerContractId,
+      responder: responderAccountId,
+      secp256k1: rootKeys.secp256k1PublicKey,
+      ed25519: rootKeys.ed25519PublicKey,
+    },
+    'mpc responder started',
+  );
+
+  let stopping: Promise<void> | undefined;
+  return {
+    stats,
+    stop() {
+      stopping ??= (async () => {
+        const sendsEnded = tracker.stop();
+        const loopEnded = watcher.stop();
+        abortOnStop.abort();
+        await loopEnded;
+        await sendsEnded;
+        log.info?.({ responded: stats.responded }, 'mpc responder stopped');
+      })();
+      return stopping;
+    },
+  };
+}
