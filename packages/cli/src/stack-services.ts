@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/agent-api';
 import type { Logger, RunningNode } from '@shadebox/node';
-import { KeyPair } from '@shadebox/primitives';
+import { KeyPair, TGAS } from '@shadebox/primitives';
 import type { RunningService } from './run-node.js';
 
 /** The codehash a local agent registers with unless AGENT_CODEHASH says otherwise. */
@@ -93,7 +93,7 @@ async function approveCodehash(
       type: 'FunctionCall',
       methodName: 'approve_codehash',
       args: new TextEncoder().encode(JSON.stringify({ codehash })),
-      gas: 30n * 10n ** 12n,
+      gas: 30n * TGAS,
       deposit: 0n,
     },
   ]);

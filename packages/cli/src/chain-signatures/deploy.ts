@@ -8,7 +8,7 @@
  */
 
 import { KeyPool, outcomeResult, RpcClient, viewAccount, viewFunction } from '@shadebox/agent-api';
-import { type Action, fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
+import { type Action, fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
 import type { AccountKey, ChainSignatureAccounts } from './accounts.js';
 
 export interface DeployOptions {
@@ -22,7 +22,6 @@ export interface DeployOptions {
   agentWasm: Uint8Array;
 }
 
-const TGAS = 10n ** 12n;
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 /** An account signing with its key through the JSON-RPC; a failed transaction throws. */
