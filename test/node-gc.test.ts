@@ -45,9 +45,9 @@ async function transfers(t: TestNode, n: number) {
   const out: Array<{ hash: string; height: number; balance: string }> = [];
   for (let i = 0; i < n; i++) {
     const tx = await buildTx(t.url, {
-      signerId: t.rootSigner.accountId,
+      signerId: t.rootId,
       key: t.rootSigner.key,
-      receiverId: i === 0 ? `a${i}.${t.rootSigner.accountId}` : t.rootSigner.accountId,
+      receiverId: i === 0 ? `a${i}.${t.rootId}` : t.rootId,
       actions:
         i === 0
           ? [{ type: 'CreateAccount' }, { type: 'Transfer', deposit: NEAR }]
@@ -63,7 +63,7 @@ async function transfers(t: TestNode, n: number) {
     const account = await rpc(t.url, 'query', {
       request_type: 'view_account',
       block_id: included.height,
-      account_id: t.rootSigner.accountId,
+      account_id: t.rootId,
     });
     out.push({
       hash: base58Encode(transactionHash(tx.transaction)),

@@ -191,21 +191,21 @@ describe('changes', { timeout: 120_000 }, () => {
     // The signer: balance charged and key nonce bumped by the transaction, with its hash as the cause.
     const signer = await typed(txBlock, {
       changes_type: 'account_changes',
-      account_ids: [t.rootSigner.accountId],
+      account_ids: [t.rootId],
     });
     assert.ok(signer.changes.length >= 1);
     assert.deepEqual(signer.changes[0].cause, { type: 'transaction_processing', tx_hash: txHash });
     assert.equal(signer.changes[0].type, 'account_update');
     const signerKey = await typed(txBlock, {
       changes_type: 'single_access_key_changes',
-      keys: [{ account_id: t.rootSigner.accountId, public_key: t.rootSigner.key.publicKeyString }],
+      keys: [{ account_id: t.rootId, public_key: t.rootSigner.key.publicKeyString }],
     });
     assert.equal(signerKey.changes.length, 1);
     assert.deepEqual(signerKey.changes[0].cause, { type: 'transaction_processing', tx_hash: txHash });
     const nonce = await rpc(t.url, 'query', {
       request_type: 'view_access_key',
       block_id: txBlock,
-      account_id: t.rootSigner.accountId,
+      account_id: t.rootId,
       public_key: t.rootSigner.key.publicKeyString,
     });
     assert.equal(signerKey.changes[0].change.access_key.nonce, nonce.nonce);
@@ -379,12 +379,12 @@ describe('changes', { timeout: 120_000 }, () => {
     const block = ex.createAlice.receipts[0].block;
     const both = await typed(block, {
       changes_type: 'account_changes',
-      account_ids: ['zzz.test.near', alice.accountId, t.rootSigner.accountId, alice.accountId],
+      account_ids: ['zzz.test.near', alice.accountId, t.rootId, alice.accountId],
     });
     const aliceOnly = await typed(block, { changes_type: 'account_changes', account_ids: [alice.accountId] });
     const rootOnly = await typed(block, {
       changes_type: 'account_changes',
-      account_ids: [t.rootSigner.accountId],
+      account_ids: [t.rootId],
     });
     // A duplicate account id repeats its changes, as nearcore's per-account loop does.
     assert.deepEqual(both.changes, [...aliceOnly.changes, ...rootOnly.changes, ...aliceOnly.changes]);
@@ -604,7 +604,7 @@ describe('changes', { timeout: 120_000 }, () => {
     const acc = await clientChanges(client, {
       blockId: created,
       changesType: 'account_changes',
-      accountIds: [alice.accountId, t.rootSigner.accountId],
+      accountIds: [alice.accountId, t.rootId],
     });
     assert.equal(acc.blockHash, created);
     assert.ok(acc.changes.length >= 1);

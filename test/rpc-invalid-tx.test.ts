@@ -652,10 +652,10 @@ describe('Expired: a block hash older than the validity period (100 blocks)', { 
   test('valid while head ≤ base height + 100, Expired after', async () => {
     const genesis = await rpc(t.url, 'block', { block_id: 0 });
     const tx = await buildTx(t.url, {
-      signerId: t.rootSigner.accountId,
+      signerId: t.rootId,
       key: t.rootSigner.key,
       blockHash: base58Decode(genesis.header.hash),
-      receiverId: t.rootSigner.accountId,
+      receiverId: t.rootId,
       actions: [{ type: 'Transfer', deposit: 1n }],
     });
     t.node.producer.produce(100);
@@ -667,16 +667,16 @@ describe('Expired: a block hash older than the validity period (100 blocks)', { 
     t.node.producer.produce(1);
     await expectRejected(t.url, tx.base64, 'Expired');
     // nearcore's pool would drop it the same way at inclusion; nothing was pooled here.
-    const balance = (await viewAccountJson(t.url, t.rootSigner.accountId)).amount;
+    const balance = (await viewAccountJson(t.url, t.rootId)).amount;
     t.node.producer.produce(3);
-    assert.equal((await viewAccountJson(t.url, t.rootSigner.accountId)).amount, balance);
+    assert.equal((await viewAccountJson(t.url, t.rootId)).amount, balance);
   });
 
   test('a transaction accepted in manual mode waits for blocks, then answers', async () => {
     const tx = await buildTx(t.url, {
-      signerId: t.rootSigner.accountId,
+      signerId: t.rootId,
       key: t.rootSigner.key,
-      receiverId: t.rootSigner.accountId,
+      receiverId: t.rootId,
       actions: [{ type: 'Transfer', deposit: 1n }],
     });
     const pending = postRpc(t.url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'FINAL' });

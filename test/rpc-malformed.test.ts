@@ -572,9 +572,9 @@ describe('TIMEOUT_ERROR: HTTP 408 (manual production, 300 ms polling timeout)', 
 
   test('send_tx, tx and EXPERIMENTAL_tx_status waiting on a pooled transaction; tx on an unknown one', async () => {
     const tx = await buildTx(t.url, {
-      signerId: t.rootSigner.accountId,
+      signerId: t.rootId,
       key: t.rootSigner.key,
-      receiverId: t.rootSigner.accountId,
+      receiverId: t.rootId,
       actions: [{ type: 'Transfer', deposit: 1n }],
     });
     const started = Date.now();
@@ -582,7 +582,7 @@ describe('TIMEOUT_ERROR: HTTP 408 (manual production, 300 ms polling timeout)', 
     assert.ok(Date.now() - started >= 250);
     assertBody(await postRpc(t.url, 'broadcast_tx_commit', [tx.base64], 2), 408, timeout(2));
     const hash = base58Encode(transactionHash(tx.transaction));
-    const byHash = { tx_hash: hash, sender_account_id: t.rootSigner.accountId };
+    const byHash = { tx_hash: hash, sender_account_id: t.rootId };
     assertBody(await postRpc(t.url, 'tx', { ...byHash, wait_until: 'FINAL' }, 3), 408, timeout(3));
     assertBody(
       await postRpc(t.url, 'EXPERIMENTAL_tx_status', { ...byHash, wait_until: 'INCLUDED' }, 4),
@@ -598,7 +598,7 @@ describe('TIMEOUT_ERROR: HTTP 408 (manual production, 300 ms polling timeout)', 
     // An unknown transaction is waited for too (nearcore polls until its timeout), then TIMEOUT_ERROR.
     const unknown = base58Encode(sha256(new TextEncoder().encode('never sent')));
     assertBody(
-      await postRpc(t.url, 'tx', { tx_hash: unknown, sender_account_id: t.rootSigner.accountId }, 6),
+      await postRpc(t.url, 'tx', { tx_hash: unknown, sender_account_id: t.rootId }, 6),
       408,
       timeout(6),
     );

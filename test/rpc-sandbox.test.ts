@@ -43,7 +43,7 @@ describe('sandbox_patch_state', () => {
 
   test('patches a balance, adds an account with a key that signs, adds contract data', async () => {
     t = await startTestNode();
-    const root = t.rootSigner.accountId;
+    const root = t.rootId;
     const before = await viewAccountJson(t.url, root);
     const h0 = (await head(t.url)).height;
 
@@ -159,9 +159,9 @@ describe('sandbox_patch_state (interval mode)', () => {
     t = await startTestNode({ production: { kind: 'interval', blockTimeMs: 100 } });
     const amount = (777n * NEAR).toString();
     await rpc(t.url, 'sandbox_patch_state', {
-      records: [{ Account: { account_id: t.rootSigner.accountId, account: { amount, locked: '0' } } }],
+      records: [{ Account: { account_id: t.rootId, account: { amount, locked: '0' } } }],
     });
-    assert.equal((await viewAccountJson(t.url, t.rootSigner.accountId)).amount, amount);
+    assert.equal((await viewAccountJson(t.url, t.rootId)).amount, amount);
   });
 });
 
@@ -175,17 +175,15 @@ describe('sandbox_* on the archival endpoint', () => {
     const id = await rpc(t.url, 'sandbox_snapshot', null);
     const h = await head(t.url);
     await rpc(archival, 'sandbox_patch_state', {
-      records: [
-        { Account: { account_id: t.rootSigner.accountId, account: { amount: '1000', locked: '0' } } },
-      ],
+      records: [{ Account: { account_id: t.rootId, account: { amount: '1000', locked: '0' } } }],
     });
-    assert.equal((await viewAccountJson(t.url, t.rootSigner.accountId)).amount, '1000');
+    assert.equal((await viewAccountJson(t.url, t.rootId)).amount, '1000');
     await rpc(archival, 'sandbox_produce_blocks', { count: 2 });
     assert.equal((await head(t.url)).height, h.height + 3);
     await rpc(archival, 'sandbox_revert', { snapshot_id: id });
     assert.equal((await head(t.url)).hash, h.hash);
     assert.equal((await head(archival)).hash, h.hash);
-    assert.notEqual((await viewAccountJson(archival, t.rootSigner.accountId)).amount, '1000');
+    assert.notEqual((await viewAccountJson(archival, t.rootId)).amount, '1000');
   });
 });
 
@@ -236,16 +234,16 @@ describe('sandbox_fast_forward, sandbox_produce_blocks, sandbox_set_next_block_t
     const id = await rpc(t.url, 'sandbox_snapshot', {});
     const h = await head(t.url);
     const tx = await buildTx(t.url, {
-      signerId: t.rootSigner.accountId,
+      signerId: t.rootId,
       key: t.rootSigner.key,
-      receiverId: t.rootSigner.accountId,
+      receiverId: t.rootId,
       actions: [{ type: 'Transfer', deposit: 1n }],
     });
     const hash = await rpc(t.url, 'broadcast_tx_async', [tx.base64]);
     await rpc(t.url, 'sandbox_produce_blocks', { count: 1 });
     const included = await rpc(t.url, 'tx', {
       tx_hash: hash,
-      sender_account_id: t.rootSigner.accountId,
+      sender_account_id: t.rootId,
       wait_until: 'NONE',
     });
     assert.ok(included.transaction_outcome, 'the transaction is on chain');
@@ -258,7 +256,7 @@ describe('sandbox_fast_forward, sandbox_produce_blocks, sandbox_set_next_block_t
     await rpc(t.url, 'sandbox_produce_blocks', { count: 2 });
     const lookup = await errorOf(t.url, 'tx', {
       tx_hash: hash,
-      sender_account_id: t.rootSigner.accountId,
+      sender_account_id: t.rootId,
       wait_until: 'NONE',
     });
     assert.equal(lookup.error.cause.name, 'UNKNOWN_TRANSACTION');
