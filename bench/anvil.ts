@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { spawnTracked, type TrackedChild } from './processes.js';
-import { RpcClient } from './rpc.js';
+import { PooledRpcClient } from './rpc.js';
 
 const PLATFORM_ARCH: Record<string, string | undefined> = {
   'linux-x64': 'linux-amd64',
@@ -92,7 +92,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilServe
       return m ? Number(m[1]) : undefined;
     }, options.timeoutMs ?? 30_000);
     const rpcUrl = `http://127.0.0.1:${port}`;
-    const client = new RpcClient(rpcUrl, 1);
+    const client = new PooledRpcClient(rpcUrl, 1);
     try {
       await client.call('eth_chainId', []);
       const readyMs = performance.now() - child.spawnedAt;

@@ -1,64 +1,30 @@
 /**
- * A minimal JSON-RPC 2.0 client over an undici connection pool (HTTP/1.1 keep-alive, no pipelining): the
- * load generator's transport, for both Shadebox and anvil.
+ * The load generator's JSON-RPC transport, for both Shadebox and anvil: @shadebox/near-client's `RpcClient`
+ * over an undici connection pool (HTTP/1.1 keep-alive, no pipelining), so the benchmark decides how many
+ * sockets are open. A JSON-RPC error is near-client's `RpcError`.
  */
-import { Pool } from 'undici';
+import { RpcClient, rpcErrorOf } from '@shadebox/near-client';
+import { Pool, fetch as undiciFetch } from 'undici';
 
-export class RpcCallError extends Error {
-  constructor(
-    readonly method: string,
-    readonly error: unknown,
-  ) {
-    super(`${method}: ${JSON.stringify(error).slice(0, 400)}`);
-  }
-}
+/** Long enough for the slowest setup call (`sandbox_produce_blocks` of hundreds of blocks, `send_tx` FINAL). */
+const TIMEOUT_MS = 60_000;
 
-export class RpcClient {
+export class PooledRpcClient extends RpcClient {
   readonly pool: Pool;
-  private nextId = 1;
 
   /** `connections` is the most sockets kept open to the server (one request in flight on each). */
-  constructor(
-    readonly url: string,
-    connections: number,
-  ) {
-    this.pool = new Pool(new URL(url).origin, {
+  constructor(url: string, connections: number) {
+    const pool = new Pool(new URL(url).origin, {
       connections,
       pipelining: 1,
       keepAliveTimeout: 60_000,
-      headersTimeout: 60_000,
-      bodyTimeout: 60_000,
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
     });
-  }
-
-  /** Posts a prepared JSON body and returns the parsed response (any HTTP status). */
-  async post(body: string): Promise<{ status: number; json: unknown }> {
-    const res = await this.pool.request({
-      path: '/',
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-    });
-    const text = await res.body.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = { unparsable: text.slice(0, 200) };
-    }
-    return { status: res.statusCode, json };
-  }
-
-  /** Calls `method` and returns `result`; throws RpcCallError for a JSON-RPC error or a non-200 answer. */
-  async call<T = unknown>(method: string, params: unknown): Promise<T> {
-    const { status, json } = await this.post(
-      JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
-    );
-    const message = json as { result?: T; error?: unknown };
-    if (status !== 200 || message.error !== undefined || !('result' in message)) {
-      throw new RpcCallError(method, message.error ?? { status, body: json });
-    }
-    return message.result as T;
+    const pooledFetch = ((input: string, init: Parameters<typeof undiciFetch>[1]) =>
+      undiciFetch(input, { ...init, dispatcher: pool })) as unknown as typeof fetch;
+    super(url, { timeoutMs: TIMEOUT_MS, fetch: pooledFetch, idPrefix: 'bench' });
+    this.pool = pool;
   }
 
   close(): Promise<void> {
@@ -86,12 +52,32 @@ export async function pollUntil(
   throw new Error(`not answering after ${timeoutMs} ms: ${String(lastError)}`);
 }
 
-/** A single JSON-RPC call on a fresh connection (no pool): used to probe a starting server. */
+/**
+ * A single JSON-RPC call on a fresh connection (no pool, no fetch machinery), used to probe a starting server
+ * and to time its first answer: resolves with `result`, throws near-client's `RpcError` for a JSON-RPC error.
+ */
 export async function probeOnce(url: string, method: string, params: unknown): Promise<unknown> {
-  const client = new RpcClient(url, 1);
+  const pool = new Pool(new URL(url).origin, { connections: 1 });
   try {
-    return await client.call(method, params);
+    const res = await pool.request({
+      path: new URL(url).pathname,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'probe', method, params }),
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+    });
+    const text = await res.body.text();
+    let message: { result?: unknown; error?: unknown };
+    try {
+      message = JSON.parse(text);
+    } catch {
+      throw new Error(`${method}: HTTP ${res.statusCode} without JSON: ${text.slice(0, 200)}`);
+    }
+    if (message.error !== undefined) throw rpcErrorOf(method, message.error);
+    if (!('result' in message)) throw new Error(`${method}: HTTP ${res.statusCode} without a result`);
+    return message.result;
   } finally {
-    await client.pool.destroy();
+    await pool.destroy();
   }
 }

@@ -33,7 +33,7 @@ import {
   targetsMet,
   writeReport,
 } from './report.js';
-import { RpcClient } from './rpc.js';
+import { PooledRpcClient } from './rpc.js';
 import {
   staleBuilds as findStaleBuilds,
   LAUNCHER_DESCRIPTIONS,
@@ -237,7 +237,7 @@ async function benchAnvil(options: BenchOptions, path: string, results: ServerRe
     if (options.phases.has('read')) {
       progress(`anvil: eth_getBalance at ${options.concurrency} connections`);
       results.read = await attempt('anvil reads', async () => {
-        const client = new RpcClient(server.rpcUrl, 1);
+        const client = new PooledRpcClient(server.rpcUrl, 1);
         const [address] = await client.call<string[]>('eth_accounts', []);
         await client.close();
         return measureReadThroughput(server.rpcUrl, server.pid, getBalanceBody(address), load);

@@ -20,6 +20,7 @@ import {
   verifyEddsaResponse,
 } from '@shadebox/mpc';
 import { silentLogger, startNode } from '@shadebox/node';
+import { ONE_NEAR as NEAR, TGAS } from '@shadebox/primitives';
 import {
   type Account,
   actions,
@@ -28,7 +29,9 @@ import {
   type KeyPair as NearKeyPair,
 } from 'near-api-js';
 import { startChainSignatures } from '../packages/cli/src/chain-signatures/service.js';
-import { type Json, NEAR, newKey, rpc, TGAS } from './node-helpers.js';
+import type { Json } from './support/raw-rpc.js';
+import { rpc } from './support/rpc-calls.js';
+import { newKey } from './support/test-node.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = fileURLToPath(new URL('../packages/cli/bin/shadebox.js', import.meta.url));

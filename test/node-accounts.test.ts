@@ -4,32 +4,22 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ONE_NEAR as NEAR, TGAS } from '@shadebox/primitives';
 import { type Account, actions, baseDecode, baseEncode, keyToImplicitAddress, PublicKey } from 'near-api-js';
+import { checkConservation } from './support/conservation.js';
+import { type Json, rpcRaw } from './support/raw-rpc.js';
+import { receiptIdBytes, receiptOutcome, receiptView, refundDeposit } from './support/receipts.js';
 import {
   applyGasPrice,
   balanceOf,
-  base64Of,
   block,
   blockHeight,
-  checkConservation,
-  checkSingleReceiptTx,
-  type Json,
-  NEAR,
-  newKey,
-  receiptIdBytes,
-  receiptOutcome,
-  receiptView,
-  refOf,
-  refundDeposit,
-  rpcRaw,
-  startTestNode,
-  type TestNode,
-  TGAS,
-  type TxRef,
-  txStatus,
   viewAccessKey,
   viewAccount,
-} from './node-helpers.js';
+} from './support/rpc-calls.js';
+import { checkSingleReceiptTx } from './support/single-receipt-tx.js';
+import { newKey, startTestNode, type TestNode } from './support/test-node.js';
+import { base64Of, refOf, type TxRef, txStatus } from './support/transactions.js';
 
 describe('accounts, keys and transfers (near-api-js, automine)', () => {
   let t: TestNode;

@@ -5,22 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ONE_NEAR as NEAR } from '@shadebox/primitives';
 import { type Account, type Action, actions, baseEncode, type KeyPair, PublicKey } from 'near-api-js';
-import {
-  base64Of,
-  block,
-  checkConservation,
-  checkSingleReceiptTx,
-  NEAR,
-  newKey,
-  rpc,
-  startTestNode,
-  type TestNode,
-  type TxRef,
-  txHashOf,
-  txStatus,
-  viewAccount,
-} from './node-helpers.js';
+import { checkConservation } from './support/conservation.js';
+import { block, rpc, viewAccount } from './support/rpc-calls.js';
+import { checkSingleReceiptTx } from './support/single-receipt-tx.js';
+import { newKey, startTestNode, type TestNode } from './support/test-node.js';
+import { base64Of, type TxRef, txHashOf, txStatus } from './support/transactions.js';
 
 const EPOCH = 10;
 

@@ -10,8 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Chain } from '@shadebox/node';
-import { base58Encode, transactionHash } from '@shadebox/primitives';
-import { buildTx, call, NEAR, rpc, startTestNode, type TestNode } from './rpc-helpers.js';
+import { base58Encode, ONE_NEAR as NEAR, transactionHash } from '@shadebox/primitives';
+import { postRpc } from './support/raw-rpc.js';
+import { rpc } from './support/rpc-calls.js';
+import { startTestNode, type TestNode } from './support/test-node.js';
+import { buildTx } from './support/transactions.js';
 
 const EPOCH = 5;
 const KEEP = 3;
@@ -42,25 +45,25 @@ async function transfers(t: TestNode, n: number) {
   const out: Array<{ hash: string; height: number; balance: string }> = [];
   for (let i = 0; i < n; i++) {
     const tx = await buildTx(t.url, {
-      signerId: t.root.accountId,
-      key: t.root.key,
-      receiverId: i === 0 ? `a${i}.${t.root.accountId}` : t.root.accountId,
+      signerId: t.rootId,
+      key: t.rootSigner.key,
+      receiverId: i === 0 ? `a${i}.${t.rootId}` : t.rootId,
       actions:
         i === 0
           ? [{ type: 'CreateAccount' }, { type: 'Transfer', deposit: NEAR }]
           : [{ type: 'Transfer', deposit: BigInt(i) }],
     });
-    const hash = (await call(t.url, 'send_tx', {
+    const hash = (await rpc(t.url, 'send_tx', {
       signed_tx_base64: tx.base64,
       wait_until: 'NONE',
     })) as unknown;
     assert.ok(hash !== undefined);
     const [included] = t.node.producer.produce(1);
     t.node.producer.produce(2);
-    const account = await call(t.url, 'query', {
+    const account = await rpc(t.url, 'query', {
       request_type: 'view_account',
       block_id: included.height,
-      account_id: t.root.accountId,
+      account_id: t.rootId,
     });
     out.push({
       hash: base58Encode(transactionHash(tx.transaction)),
@@ -75,7 +78,7 @@ async function assertCollected(url: string, chain: Chain, old: { hash: string; h
   const oldHash = (chain.store.get(3 as never, heightKey(old.height)) as Uint8Array | undefined)!;
   const blockHash = base58Encode(oldHash);
   for (const ref of [{ block_id: old.height }, { block_id: blockHash }]) {
-    const q = await rpc(url, 'query', { request_type: 'view_account', account_id: 'test.near', ...ref });
+    const q = await postRpc(url, 'query', { request_type: 'view_account', account_id: 'test.near', ...ref });
     assert.equal(q.status, 200);
     assert.deepEqual(q.json.error, {
       name: 'HANDLER_ERROR',
@@ -85,17 +88,21 @@ async function assertCollected(url: string, chain: Chain, old: { hash: string; h
       data: GC_TEXT(old.height),
     });
   }
-  const b = await rpc(url, 'block', { block_id: old.height });
+  const b = await postRpc(url, 'block', { block_id: old.height });
   assert.equal(b.status, 422);
   assert.equal(b.json.error.cause.name, 'UNKNOWN_BLOCK');
   assert.deepEqual(b.json.error.cause.info, {});
-  const byHash = await rpc(url, 'block', { block_id: blockHash });
+  const byHash = await postRpc(url, 'block', { block_id: blockHash });
   assert.equal(byHash.status, 200);
   assert.equal(byHash.json.error.cause.name, 'UNKNOWN_BLOCK');
-  const c = await rpc(url, 'chunk', { block_id: old.height, shard_id: 0 });
+  const c = await postRpc(url, 'chunk', { block_id: old.height, shard_id: 0 });
   assert.equal(c.status, 422);
   assert.equal(c.json.error.cause.name, 'UNKNOWN_BLOCK');
-  const tx = await rpc(url, 'tx', { tx_hash: old.hash, sender_account_id: 'test.near', wait_until: 'NONE' });
+  const tx = await postRpc(url, 'tx', {
+    tx_hash: old.hash,
+    sender_account_id: 'test.near',
+    wait_until: 'NONE',
+  });
   assert.equal(tx.status, 200);
   assert.equal(tx.json.error.cause.name, 'UNKNOWN_TRANSACTION');
 }
@@ -151,27 +158,27 @@ describe('garbage collection on a regular node', () => {
 
     // Recent heights are served.
     const earliest = chain.earliestHeight();
-    const atEarliest = await call(t.url, 'query', {
+    const atEarliest = await rpc(t.url, 'query', {
       request_type: 'view_account',
       block_id: earliest,
       account_id: 'test.near',
     });
     assert.equal(atEarliest.block_height, earliest);
-    assert.equal((await call(t.url, 'block', { block_id: earliest })).header.height, earliest);
-    await call(t.url, 'chunk', { block_id: earliest, shard_id: 0 });
-    const below = await rpc(t.url, 'block', { block_id: earliest - 1 });
+    assert.equal((await rpc(t.url, 'block', { block_id: earliest })).header.height, earliest);
+    await rpc(t.url, 'chunk', { block_id: earliest, shard_id: 0 });
+    const below = await postRpc(t.url, 'block', { block_id: earliest - 1 });
     assert.equal(below.status, 422);
-    const status = await call(t.url, 'status', []);
+    const status = await rpc(t.url, 'status', []);
     assert.equal(status.sync_info.earliest_block_height, earliest);
     assert.equal(
       status.sync_info.earliest_block_hash,
-      (await call(t.url, 'block', { block_id: earliest })).header.hash,
+      (await rpc(t.url, 'block', { block_id: earliest })).header.hash,
     );
-    const earliestBlock = await call(t.url, 'block', { sync_checkpoint: 'earliest_available' });
+    const earliestBlock = await rpc(t.url, 'block', { sync_checkpoint: 'earliest_available' });
     assert.equal(earliestBlock.header.height, earliest);
 
     // A restart keeps the earliest height and the GC answers; collection continues.
-    const settled = await call(t.url, 'query', {
+    const settled = await rpc(t.url, 'query', {
       request_type: 'view_account',
       finality: 'optimistic',
       account_id: 'test.near',
@@ -182,7 +189,7 @@ describe('garbage collection on a regular node', () => {
     await assertCollected(t.url, t.node.chain, sent[0]);
     t.node.producer.produce(3 * EPOCH);
     assert.ok(t.node.chain.earliestHeight() > earliest);
-    const balance = await call(t.url, 'query', {
+    const balance = await rpc(t.url, 'query', {
       request_type: 'view_account',
       finality: 'final',
       account_id: 'test.near',
@@ -213,23 +220,23 @@ describe('archival', () => {
 
     for (const old of sent) await assertCollected(t.url, t.node.chain, old);
     for (const old of sent) {
-      const view = await call(archival, 'query', {
+      const view = await rpc(archival, 'query', {
         request_type: 'view_account',
         block_id: old.height,
         account_id: 'test.near',
       });
       assert.equal(view.amount, old.balance);
-      assert.equal((await call(archival, 'block', { block_id: old.height })).header.height, old.height);
-      await call(archival, 'chunk', { block_id: old.height, shard_id: 0 });
-      const tx = await call(archival, 'tx', {
+      assert.equal((await rpc(archival, 'block', { block_id: old.height })).header.height, old.height);
+      await rpc(archival, 'chunk', { block_id: old.height, shard_id: 0 });
+      const tx = await rpc(archival, 'tx', {
         tx_hash: old.hash,
         sender_account_id: 'test.near',
         wait_until: 'NONE',
       });
       assert.equal(tx.transaction.hash, old.hash);
     }
-    const regular = await call(t.url, 'status', []);
-    const full = await call(archival, 'status', []);
+    const regular = await rpc(t.url, 'status', []);
+    const full = await rpc(archival, 'status', []);
     assert.ok(regular.sync_info.earliest_block_height > t.node.chain.genesisHeight);
     assert.equal(full.sync_info.earliest_block_height, t.node.chain.genesisHeight);
     assert.equal(full.sync_info.latest_block_height, regular.sync_info.latest_block_height);
@@ -248,13 +255,13 @@ describe('archival', () => {
     t.node.producer.produce(40);
     assert.equal(t.node.chain.earliestHeight(), t.node.chain.genesisHeight);
     for (const old of sent) {
-      const view = await call(t.url, 'query', {
+      const view = await rpc(t.url, 'query', {
         request_type: 'view_account',
         block_id: old.height,
         account_id: 'test.near',
       });
       assert.equal(view.amount, old.balance);
-      assert.equal((await call(t.url, 'block', { block_id: old.height })).header.height, old.height);
+      assert.equal((await rpc(t.url, 'block', { block_id: old.height })).header.height, old.height);
     }
   });
 });

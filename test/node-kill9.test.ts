@@ -35,6 +35,7 @@ import {
   createTransaction,
   encodeSignedTransaction,
   KeyPair,
+  ONE_NEAR as NEAR,
   nearImplicitAccountId,
   signTransaction,
   transactionHash,
@@ -50,7 +51,6 @@ import {
   sleep,
 } from './kill9-node.js';
 
-const NEAR = 10n ** 24n;
 /** Kill/restart rounds, and how many of them also kill the node while it starts again. */
 const ROUNDS = 8;
 const STARTUP_KILLS = 2;

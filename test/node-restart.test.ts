@@ -7,26 +7,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { ONE_NEAR as NEAR } from '@shadebox/primitives';
 import { actions, baseEncode } from 'near-api-js';
-import {
-  balanceOf,
-  base64Of,
-  block,
-  checkConservation,
-  checkSingleReceiptTx,
-  type Json,
-  NEAR,
-  newKey,
-  refOf,
-  rpc,
-  startTestNode,
-  type TestNode,
-  type TxRef,
-  txHashOf,
-  txStatus,
-  viewAccessKey,
-  viewAccount,
-} from './node-helpers.js';
+import { checkConservation } from './support/conservation.js';
+import type { Json } from './support/raw-rpc.js';
+import { balanceOf, block, rpc, viewAccessKey, viewAccount } from './support/rpc-calls.js';
+import { checkSingleReceiptTx } from './support/single-receipt-tx.js';
+import { newKey, startTestNode, type TestNode } from './support/test-node.js';
+import { base64Of, refOf, type TxRef, txHashOf, txStatus } from './support/transactions.js';
 
 describe('restart on the same home', () => {
   let dir: string;

@@ -5,24 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ONE_NEAR as NEAR } from '@shadebox/primitives';
 import type { Account } from 'near-api-js';
-import {
-  balanceOf,
-  block,
-  blockHeight,
-  checkConservation,
-  checkSingleReceiptTx,
-  type Json,
-  NEAR,
-  newKey,
-  receiptOutcome,
-  refOf,
-  rpc,
-  startTestNode,
-  type TestNode,
-  type TxRef,
-  txStatus,
-} from './node-helpers.js';
+import { checkConservation } from './support/conservation.js';
+import type { Json } from './support/raw-rpc.js';
+import { receiptOutcome } from './support/receipts.js';
+import { balanceOf, block, blockHeight, rpc } from './support/rpc-calls.js';
+import { checkSingleReceiptTx } from './support/single-receipt-tx.js';
+import { newKey, startTestNode, type TestNode } from './support/test-node.js';
+import { refOf, type TxRef, txStatus } from './support/transactions.js';
 
 const SHARDS = 4;
 

@@ -4,28 +4,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ONE_NEAR as NEAR } from '@shadebox/primitives';
 import { type Account, type Action, actions, baseDecode, baseEncode } from 'near-api-js';
-import {
-  applyGasPrice,
-  balanceOf,
-  base64Of,
-  blockHeight,
-  checkConservation,
-  checkSingleReceiptTx,
-  type Json,
-  NEAR,
-  newKey,
-  receiptIdBytes,
-  receiptOutcome,
-  refundDeposit,
-  rpc,
-  settledSoon,
-  startTestNode,
-  type TestNode,
-  type TxRef,
-  txHashOf,
-  txStatus,
-} from './node-helpers.js';
+import { checkConservation } from './support/conservation.js';
+import type { Json } from './support/raw-rpc.js';
+import { receiptIdBytes, receiptOutcome, refundDeposit } from './support/receipts.js';
+import { applyGasPrice, balanceOf, blockHeight, rpc } from './support/rpc-calls.js';
+import { checkSingleReceiptTx } from './support/single-receipt-tx.js';
+import { newKey, startTestNode, type TestNode } from './support/test-node.js';
+import { settledSoon } from './support/timing.js';
+import { base64Of, type TxRef, txHashOf, txStatus } from './support/transactions.js';
 
 const LEVELS = ['NONE', 'INCLUDED', 'EXECUTED_OPTIMISTIC', 'INCLUDED_FINAL', 'EXECUTED', 'FINAL'] as const;
 type Level = (typeof LEVELS)[number];

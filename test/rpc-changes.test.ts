@@ -22,19 +22,14 @@ import {
   encodePublicKey,
   functionCallAccessKey,
   KeyPair,
+  ONE_NEAR as NEAR,
   parsePublicKey,
   sha256,
 } from '@shadebox/primitives';
-import {
-  call,
-  createAccount,
-  NEAR,
-  rpc,
-  sendTx,
-  sortedJson,
-  startTestNode,
-  type TestNode,
-} from './rpc-helpers.js';
+import { postRpc, sortedJson } from './support/raw-rpc.js';
+import { rpc } from './support/rpc-calls.js';
+import { startTestNode, type TestNode } from './support/test-node.js';
+import { createAccount, sendTx } from './support/transactions.js';
 
 /** The smallest valid Wasm module: magic and version. */
 const EMPTY_WASM = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
@@ -74,14 +69,14 @@ describe('changes', { timeout: 120_000 }, () => {
   const ex: Record<string, Executed> = {};
 
   const typed = (blockId: string | number, request: Record<string, unknown>) =>
-    call(t.url, 'changes', { block_id: blockId, ...request });
+    rpc(t.url, 'changes', { block_id: blockId, ...request });
   const viewAccountAt = (blockId: string, accountId: string) =>
-    call(t.url, 'query', { request_type: 'view_account', block_id: blockId, account_id: accountId });
+    rpc(t.url, 'query', { request_type: 'view_account', block_id: blockId, account_id: accountId });
 
   before(async () => {
     t = await startTestNode();
     client = new NearRpcClient({ endpoint: t.url, retries: 0, timeout: 20_000 });
-    const root = t.root;
+    const root = t.rootSigner;
 
     const a = await createAccount(t.url, root, 'alice.test.near', 100n * NEAR);
     alice = a;
@@ -194,21 +189,24 @@ describe('changes', { timeout: 120_000 }, () => {
     ]);
 
     // The signer: balance charged and key nonce bumped by the transaction, with its hash as the cause.
-    const signer = await typed(txBlock, { changes_type: 'account_changes', account_ids: [t.root.accountId] });
+    const signer = await typed(txBlock, {
+      changes_type: 'account_changes',
+      account_ids: [t.rootId],
+    });
     assert.ok(signer.changes.length >= 1);
     assert.deepEqual(signer.changes[0].cause, { type: 'transaction_processing', tx_hash: txHash });
     assert.equal(signer.changes[0].type, 'account_update');
     const signerKey = await typed(txBlock, {
       changes_type: 'single_access_key_changes',
-      keys: [{ account_id: t.root.accountId, public_key: t.root.key.publicKeyString }],
+      keys: [{ account_id: t.rootId, public_key: t.rootSigner.key.publicKeyString }],
     });
     assert.equal(signerKey.changes.length, 1);
     assert.deepEqual(signerKey.changes[0].cause, { type: 'transaction_processing', tx_hash: txHash });
-    const nonce = await call(t.url, 'query', {
+    const nonce = await rpc(t.url, 'query', {
       request_type: 'view_access_key',
       block_id: txBlock,
-      account_id: t.root.accountId,
-      public_key: t.root.key.publicKeyString,
+      account_id: t.rootId,
+      public_key: t.rootSigner.key.publicKeyString,
     });
     assert.equal(signerKey.changes[0].change.access_key.nonce, nonce.nonce);
   });
@@ -359,7 +357,7 @@ describe('changes', { timeout: 120_000 }, () => {
       account_ids: ['nobody.test.near'],
     });
     assert.deepEqual(receiver.changes, []);
-    const kinds = await call(t.url, 'EXPERIMENTAL_changes_in_block', { block_id: failed.block });
+    const kinds = await rpc(t.url, 'EXPERIMENTAL_changes_in_block', { block_id: failed.block });
     assert.ok(!kinds.changes.some((k: Json) => k.account_id === 'nobody.test.near'));
 
     // The refunds (deposit, then gas) are the receipts the failed one produced.
@@ -381,10 +379,13 @@ describe('changes', { timeout: 120_000 }, () => {
     const block = ex.createAlice.receipts[0].block;
     const both = await typed(block, {
       changes_type: 'account_changes',
-      account_ids: ['zzz.test.near', alice.accountId, t.root.accountId, alice.accountId],
+      account_ids: ['zzz.test.near', alice.accountId, t.rootId, alice.accountId],
     });
     const aliceOnly = await typed(block, { changes_type: 'account_changes', account_ids: [alice.accountId] });
-    const rootOnly = await typed(block, { changes_type: 'account_changes', account_ids: [t.root.accountId] });
+    const rootOnly = await typed(block, {
+      changes_type: 'account_changes',
+      account_ids: [t.rootId],
+    });
     // A duplicate account id repeats its changes, as nearcore's per-account loop does.
     assert.deepEqual(both.changes, [...aliceOnly.changes, ...rootOnly.changes, ...aliceOnly.changes]);
   });
@@ -399,7 +400,7 @@ describe('changes', { timeout: 120_000 }, () => {
       });
       assert.deepEqual(r, { block_hash: block, changes: [] });
     }
-    const bad = await rpc(t.url, 'changes', {
+    const bad = await postRpc(t.url, 'changes', {
       block_id: block,
       changes_type: 'data_changes',
       account_ids: [bob.accountId],
@@ -424,14 +425,14 @@ describe('changes', { timeout: 120_000 }, () => {
     };
     assert.equal(receipts[0].block, txBlock);
     for (const method of ['changes', 'EXPERIMENTAL_changes_in_block', 'block_effects']) {
-      const r = await rpc(t.url, method, { block_id: txBlock });
+      const r = await postRpc(t.url, method, { block_id: txBlock });
       assert.equal(r.status, 200);
       assert.equal(r.text, `{"jsonrpc":"2.0","result":${sortedJson(expected)},"id":"dontcare"}`, method);
     }
 
     // Every typed change of a block has its touched entry, and nothing else is listed.
     const created = ex.createAlice.receipts[0].block;
-    const kinds = await call(t.url, 'block_effects', { block_id: created });
+    const kinds = await rpc(t.url, 'block_effects', { block_id: created });
     const touched = new Set(kinds.changes.map((k: Json) => `${k.type}:${k.account_id}`));
     const accounts = [...new Set(kinds.changes.map((k: Json) => k.account_id as string))];
     const fromTyped = new Set<string>();
@@ -450,25 +451,25 @@ describe('changes', { timeout: 120_000 }, () => {
 
   test('finality and sync_checkpoint forms', async () => {
     for (const finality of ['optimistic', 'near-final', 'final']) {
-      const head = await call(t.url, 'block', { finality });
-      const typedAnswer = await call(t.url, 'changes', {
+      const head = await rpc(t.url, 'block', { finality });
+      const typedAnswer = await rpc(t.url, 'changes', {
         finality,
         changes_type: 'account_changes',
         account_ids: [alice.accountId],
       });
       assert.equal(typedAnswer.block_hash, head.header.hash, finality);
-      const kinds = await call(t.url, 'EXPERIMENTAL_changes_in_block', { finality });
+      const kinds = await rpc(t.url, 'EXPERIMENTAL_changes_in_block', { finality });
       assert.equal(kinds.block_hash, head.header.hash, finality);
-      const blockLevel = await call(t.url, 'changes', { finality });
+      const blockLevel = await rpc(t.url, 'changes', { finality });
       assert.deepEqual(blockLevel, kinds);
     }
     // Genesis records no changes (its state is not applied as a chunk).
-    const genesis = await call(t.url, 'block', { sync_checkpoint: 'genesis' });
-    assert.deepEqual(await call(t.url, 'block_effects', { sync_checkpoint: 'genesis' }), {
+    const genesis = await rpc(t.url, 'block', { sync_checkpoint: 'genesis' });
+    assert.deepEqual(await rpc(t.url, 'block_effects', { sync_checkpoint: 'genesis' }), {
       block_hash: genesis.header.hash,
       changes: [],
     });
-    assert.deepEqual(await call(t.url, 'block_effects', { block_id: 0 }), {
+    assert.deepEqual(await rpc(t.url, 'block_effects', { block_id: 0 }), {
       block_hash: genesis.header.hash,
       changes: [],
     });
@@ -476,7 +477,7 @@ describe('changes', { timeout: 120_000 }, () => {
 
   test('an exact body: cause, type and change with sorted keys', async () => {
     const r = ex.deleteKey.receipts[0];
-    const answer = await rpc(
+    const answer = await postRpc(
       t.url,
       'EXPERIMENTAL_changes',
       {
@@ -517,7 +518,7 @@ describe('changes', { timeout: 120_000 }, () => {
         1002,
       ],
     ] as const) {
-      const r = await rpc(t.url, method, params);
+      const r = await postRpc(t.url, method, params);
       assert.equal(r.status, 200);
       const error = { info: { count, limit: 1000 }, name: 'TOO_MANY_INPUTS' };
       assert.equal(
@@ -527,7 +528,7 @@ describe('changes', { timeout: 120_000 }, () => {
       );
     }
     // The cap itself is allowed.
-    const ok = await call(t.url, 'changes', {
+    const ok = await rpc(t.url, 'changes', {
       finality: 'final',
       changes_type: 'all_access_key_changes',
       account_ids: ids.slice(0, 1000),
@@ -552,7 +553,7 @@ describe('changes', { timeout: 120_000 }, () => {
       ['EXPERIMENTAL_changes_in_block', { block_id: 1_000_000 }],
       ['block_effects', { block_id: '11111111111111111111111111111112' }],
     ] as const) {
-      const r = await rpc(t.url, method, params);
+      const r = await postRpc(t.url, method, params);
       // A height above the head: HTTP 200 (422 is only for a numeric block_id below the head).
       assert.equal(r.status, 200, method);
       assert.equal(r.text, body, method);
@@ -591,7 +592,7 @@ describe('changes', { timeout: 120_000 }, () => {
       ['block_effects', [1], 'invalid type: sequence, expected a map'],
     ];
     for (const [method, params, message] of cases) {
-      const r = await rpc(t.url, method, params);
+      const r = await postRpc(t.url, method, params);
       assert.equal(r.status, 400, `${method} ${JSON.stringify(params)}`);
       assert.equal(r.json.error.cause.name, 'PARSE_ERROR');
       assert.equal(r.json.error.data, `Failed parsing args: ${message}`);
@@ -603,7 +604,7 @@ describe('changes', { timeout: 120_000 }, () => {
     const acc = await clientChanges(client, {
       blockId: created,
       changesType: 'account_changes',
-      accountIds: [alice.accountId, t.root.accountId],
+      accountIds: [alice.accountId, t.rootId],
     });
     assert.equal(acc.blockHash, created);
     assert.ok(acc.changes.length >= 1);

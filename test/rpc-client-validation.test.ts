@@ -39,21 +39,16 @@ import {
   base64Encode,
   functionCallAccessKey,
   KeyPair,
+  ONE_NEAR as NEAR,
   signDelegateAction,
+  TGAS,
   type Transaction,
   transactionHash,
 } from '@shadebox/primitives';
 import { METHODS } from '../packages/node/src/rpc/methods/index.js';
-import {
-  buildTx,
-  call,
-  createAccount,
-  NEAR,
-  sendTx as sendRawTx,
-  startTestNode,
-  type TestNode,
-  TGAS,
-} from './rpc-helpers.js';
+import { rpc } from './support/rpc-calls.js';
+import { startTestNode, type TestNode } from './support/test-node.js';
+import { buildTx, createAccount, sendTx as sendRawTx } from './support/transactions.js';
 
 /** The smallest valid Wasm module: magic and version. */
 const EMPTY_WASM = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
@@ -70,7 +65,7 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
   before(async () => {
     t = await startTestNode();
     client = new NearRpcClient({ endpoint: t.url, retries: 0, timeout: 20_000 });
-    const root = t.root;
+    const root = t.rootSigner;
 
     const a = await createAccount(t.url, root, 'alice.test.near', 100n * NEAR);
     alice = a;
@@ -142,10 +137,10 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
     txs.functionCall = { hash: fnCall.transaction.hash, signerId: alice.accountId };
 
     // A meta transaction: alice signs a delegate action, bob relays it.
-    const head = await call(t.url, 'block', { finality: 'optimistic' });
+    const head = await rpc(t.url, 'block', { finality: 'optimistic' });
     const aliceNonce = BigInt(
       (
-        await call(t.url, 'query', {
+        await rpc(t.url, 'query', {
           request_type: 'view_access_key',
           finality: 'optimistic',
           account_id: alice.accountId,
@@ -435,7 +430,7 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
         receiverId: alice.accountId,
         actions: [{ type: 'Transfer', deposit: 1n }],
       });
-      const r = await call(t.url, 'send_tx', { signed_tx_base64: built.base64, wait_until: waitUntil });
+      const r = await rpc(t.url, 'send_tx', { signed_tx_base64: built.base64, wait_until: waitUntil });
       if (r.transaction === undefined) assert.deepEqual(Object.keys(r), ['final_execution_status']);
       else
         assert.deepEqual(Object.keys(r), [
@@ -462,7 +457,7 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
       sendTx(client, { signedTxBase64: none.base64, waitUntil: 'NONE' }),
       /Response validation failed/,
     );
-    assert.deepEqual(await call(t.url, 'send_tx', { signed_tx_base64: none.base64, wait_until: 'NONE' }), {
+    assert.deepEqual(await rpc(t.url, 'send_tx', { signed_tx_base64: none.base64, wait_until: 'NONE' }), {
       final_execution_status: 'NONE',
     });
     await tx(client, { txHash: hashOf(none), senderAccountId: bob.accountId, waitUntil: 'FINAL' });
@@ -487,38 +482,35 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
   });
 
   test('legacy positional forms: query, block, chunk, gas_price, tx, broadcast_tx_*', async () => {
-    const account = await call(t.url, 'query', [`account/${alice.accountId}`, '']);
+    const account = await rpc(t.url, 'query', [`account/${alice.accountId}`, '']);
     assert.equal(typeof account.amount, 'string');
-    const keys = await call(t.url, 'query', [`access_key/${alice.accountId}`, '']);
+    const keys = await rpc(t.url, 'query', [`access_key/${alice.accountId}`, '']);
     assert.equal(keys.keys.length, 2);
-    const key = await call(t.url, 'query', [
-      `access_key/${alice.accountId}/${alice.key.publicKeyString}`,
-      '',
-    ]);
+    const key = await rpc(t.url, 'query', [`access_key/${alice.accountId}/${alice.key.publicKeyString}`, '']);
     assert.equal(key.permission, 'FullAccess');
-    const code = await call(t.url, 'query', [`code/${bob.accountId}`, '']);
+    const code = await rpc(t.url, 'query', [`code/${bob.accountId}`, '']);
     assert.equal(code.code_base64, base64Encode(EMPTY_WASM));
-    const state = await call(t.url, 'query', [`contract/${alice.accountId}`, '']);
+    const state = await rpc(t.url, 'query', [`contract/${alice.accountId}`, '']);
     assert.deepEqual(state.values, []);
 
-    const b1 = await call(t.url, 'block', [1]);
+    const b1 = await rpc(t.url, 'block', [1]);
     assert.equal(b1.header.height, 1);
-    const byHash = await call(t.url, 'block', [b1.header.hash]);
+    const byHash = await rpc(t.url, 'block', [b1.header.hash]);
     assert.equal(byHash.header.hash, b1.header.hash);
-    const c = await call(t.url, 'chunk', [b1.chunks[0].chunk_hash]);
+    const c = await rpc(t.url, 'chunk', [b1.chunks[0].chunk_hash]);
     assert.equal(c.header.chunk_hash, b1.chunks[0].chunk_hash);
-    const c2 = await call(t.url, 'chunk', [[1, 0]]);
+    const c2 = await rpc(t.url, 'chunk', [[1, 0]]);
     assert.equal(c2.header.chunk_hash, b1.chunks[0].chunk_hash);
-    const c3 = await call(t.url, 'chunk', [[b1.header.hash, 0]]);
+    const c3 = await rpc(t.url, 'chunk', [[b1.header.hash, 0]]);
     assert.equal(c3.header.chunk_hash, b1.chunks[0].chunk_hash);
-    assert.deepEqual(await call(t.url, 'gas_price', [null]), { gas_price: '100000000' });
-    assert.deepEqual(await call(t.url, 'gas_price', [1]), { gas_price: '100000000' });
-    assert.deepEqual(await call(t.url, 'gas_price', [b1.header.hash]), { gas_price: '100000000' });
+    assert.deepEqual(await rpc(t.url, 'gas_price', [null]), { gas_price: '100000000' });
+    assert.deepEqual(await rpc(t.url, 'gas_price', [1]), { gas_price: '100000000' });
+    assert.deepEqual(await rpc(t.url, 'gas_price', [b1.header.hash]), { gas_price: '100000000' });
 
     const { hash, signerId } = txs.transfer;
-    const legacy = await call(t.url, 'tx', [hash, signerId]);
+    const legacy = await rpc(t.url, 'tx', [hash, signerId]);
     assert.equal(legacy.transaction.hash, hash);
-    const exp = await call(t.url, 'EXPERIMENTAL_tx_status', [hash, signerId]);
+    const exp = await rpc(t.url, 'EXPERIMENTAL_tx_status', [hash, signerId]);
     assert.ok(Array.isArray(exp.receipts));
 
     const built = await buildTx(t.url, {
@@ -527,12 +519,12 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
       receiverId: alice.accountId,
       actions: [{ type: 'Transfer', deposit: 1n }],
     });
-    const committed = await call(t.url, 'broadcast_tx_commit', [built.base64]);
+    const committed = await rpc(t.url, 'broadcast_tx_commit', [built.base64]);
     assert.equal(committed.transaction.hash, hashOf(built));
     // `tx` by the signed transaction itself, legacy and named.
-    const bySigned = await call(t.url, 'tx', [built.base64]);
+    const bySigned = await rpc(t.url, 'tx', [built.base64]);
     assert.equal(bySigned.transaction.hash, hashOf(built));
-    const bySignedNamed = await call(t.url, 'tx', { signed_tx_base64: built.base64, wait_until: 'INCLUDED' });
+    const bySignedNamed = await rpc(t.url, 'tx', { signed_tx_base64: built.base64, wait_until: 'INCLUDED' });
     assert.equal(bySignedNamed.transaction.hash, hashOf(built));
     // send_tx also takes `[base64]` (nearcore's RpcSendTransactionRequest::parse accepts a singleton).
     const next = await buildTx(t.url, {
@@ -541,7 +533,7 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
       receiverId: alice.accountId,
       actions: [{ type: 'Transfer', deposit: 1n }],
     });
-    const sent = await call(t.url, 'send_tx', [next.base64]);
+    const sent = await rpc(t.url, 'send_tx', [next.base64]);
     assert.equal(sent.transaction.hash, hashOf(next));
     assert.equal(sent.final_execution_status, 'EXECUTED_OPTIMISTIC');
   });

@@ -34,28 +34,17 @@ import {
   encodeTransaction,
   functionCallAccessKey,
   KeyPair,
+  ONE_NEAR as NEAR,
   sha256,
   signDelegateAction,
+  TGAS,
   type Transaction,
   transactionHash,
 } from '@shadebox/primitives';
-import {
-  buildTx,
-  call,
-  createAccount,
-  headHash,
-  keyNonce,
-  NEAR,
-  post,
-  type RawAnswer,
-  rpc,
-  sendTx,
-  sortedJson,
-  startTestNode,
-  type TestNode,
-  TGAS,
-  viewAccount,
-} from './rpc-helpers.js';
+import { post, postRpc, type RawAnswer, sortedJson } from './support/raw-rpc.js';
+import { headHash, keyNonce, rpc, viewAccountJson } from './support/rpc-calls.js';
+import { startTestNode, type TestNode } from './support/test-node.js';
+import { buildTx, createAccount, sendTx } from './support/transactions.js';
 
 const U128_MAX = 2n ** 128n - 1n;
 
@@ -82,17 +71,17 @@ function assertInvalidTx(
 /** Sends `base64` with `send_tx` (default wait), `send_tx` with `wait_until: FINAL`, `broadcast_tx_commit`, and
  * `tx` by the signed transaction; each must answer `variant`. */
 async function expectRejected(url: string, base64: string, variant: unknown, variantJson?: string) {
-  assertInvalidTx(await rpc(url, 'send_tx', { signed_tx_base64: base64 }, 1), variant, 1, variantJson);
+  assertInvalidTx(await postRpc(url, 'send_tx', { signed_tx_base64: base64 }, 1), variant, 1, variantJson);
   assertInvalidTx(
-    await rpc(url, 'send_tx', { signed_tx_base64: base64, wait_until: 'FINAL' }, 'a'),
+    await postRpc(url, 'send_tx', { signed_tx_base64: base64, wait_until: 'FINAL' }, 'a'),
     variant,
     'a',
     variantJson,
   );
-  assertInvalidTx(await rpc(url, 'broadcast_tx_commit', [base64], 7), variant, 7, variantJson);
+  assertInvalidTx(await postRpc(url, 'broadcast_tx_commit', [base64], 7), variant, 7, variantJson);
   // `tx` on an unknown signed transaction checks it (nearcore's check_only) and answers the same error.
   assertInvalidTx(
-    await rpc(url, 'tx', { signed_tx_base64: base64, wait_until: 'NONE' }, null),
+    await postRpc(url, 'tx', { signed_tx_base64: base64, wait_until: 'NONE' }, null),
     variant,
     null,
     variantJson,
@@ -135,10 +124,10 @@ interface Fee {
  * `EXPERIMENTAL_protocol_config`, independently of the node's fee code.
  */
 async function precharge(url: string, actions: Action[]): Promise<bigint> {
-  const config = await call(url, 'EXPERIMENTAL_protocol_config', { finality: 'optimistic' });
+  const config = await rpc(url, 'EXPERIMENTAL_protocol_config', { finality: 'optimistic' });
   const costs = config.runtime_config.transaction_costs;
   const fees = costs.action_creation_config;
-  const gasPrice = BigInt((await call(url, 'gas_price', [null])).gas_price);
+  const gasPrice = BigInt((await rpc(url, 'gas_price', [null])).gas_price);
   const minPurchase = BigInt(config.runtime_config.min_gas_purchase_price);
   const receiptPrice = gasPrice > minPurchase ? gasPrice : minPurchase;
   const arc: Fee = costs.action_receipt_creation_config;
@@ -177,8 +166,8 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
   before(async () => {
     t = await startTestNode();
     url = t.url;
-    alice = await createAccount(url, t.root, 'alice.test.near', 50n * NEAR);
-    await createAccount(url, t.root, 'bob.test.near', 5n * NEAR);
+    alice = await createAccount(url, t.rootSigner, 'alice.test.near', 50n * NEAR);
+    await createAccount(url, t.rootSigner, 'bob.test.near', 5n * NEAR);
     fcKey = KeyPair.fromRandom();
     poorKey = KeyPair.fromRandom();
     await sendTx(url, {
@@ -198,7 +187,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
         },
       ],
     });
-    const balance0 = BigInt((await viewAccount(url, alice.accountId)).amount);
+    const balance0 = BigInt((await viewAccountJson(url, alice.accountId)).amount);
     await sendTx(url, {
       signerId: alice.accountId,
       key: alice.key,
@@ -206,7 +195,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
       actions: [{ type: 'Transfer', deposit: NEAR }],
     });
     // After execution the price surplus is refunded: the transfer costs its fees at the gas price.
-    transferFee = balance0 - BigInt((await viewAccount(url, alice.accountId)).amount) - NEAR;
+    transferFee = balance0 - BigInt((await viewAccountJson(url, alice.accountId)).amount) - NEAR;
     assert.ok(transferFee > 0n && transferFee < (await precharge(url, [{ type: 'Transfer', deposit: 0n }])));
   });
 
@@ -217,7 +206,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
   async function snapshot() {
     const out: Record<string, unknown> = {};
     for (const id of watched) {
-      const answer = await rpc(url, 'query', {
+      const answer = await postRpc(url, 'query', {
         request_type: 'view_account',
         finality: 'optimistic',
         account_id: id,
@@ -226,7 +215,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
       out[id] =
         typeof r === 'string' ? r : { amount: r.amount, locked: r.locked, storage_usage: r.storage_usage };
     }
-    const keys = await call(url, 'query', {
+    const keys = await rpc(url, 'query', {
       request_type: 'view_access_key_list',
       finality: 'optimistic',
       account_id: alice.accountId,
@@ -365,7 +354,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
   });
 
   test('NonceTooLarge: (head height + 1) × 1e6, and u64::MAX written exactly', async () => {
-    const head = await call(url, 'block', { finality: 'optimistic' });
+    const head = await rpc(url, 'block', { finality: 'optimistic' });
     const upper = BigInt(head.header.height + 1) * 1_000_000n;
     const tx = await aliceTx([{ type: 'Transfer', deposit: 1n }], { nonce: upper });
     await expectRejected(url, tx.base64, {
@@ -373,7 +362,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     });
     // One below the bound passes the check (checked without pooling it: `tx` by signed transaction, NONE).
     const fits = await aliceTx([{ type: 'Transfer', deposit: 1n }], { nonce: upper - 1n });
-    const probe = await rpc(url, 'tx', { signed_tx_base64: fits.base64, wait_until: 'NONE' });
+    const probe = await postRpc(url, 'tx', { signed_tx_base64: fits.base64, wait_until: 'NONE' });
     assert.equal(probe.json.error.cause.name, 'UNKNOWN_TRANSACTION');
 
     const max = 2n ** 64n - 1n;
@@ -398,7 +387,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
   });
 
   test('NotEnoughBalance', async () => {
-    const balance = BigInt((await viewAccount(url, alice.accountId)).amount);
+    const balance = BigInt((await viewAccountJson(url, alice.accountId)).amount);
     const actions: Action[] = [{ type: 'Transfer', deposit: 1000n * NEAR }];
     const tx = await aliceTx(actions);
     await expectRejected(url, tx.base64, {
@@ -412,7 +401,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
 
   test('LackBalanceForState: an account above the zero-balance limit sending too much', async () => {
     // dave holds a 1,000-byte contract: over the 770 bytes a zero-balance account may use.
-    const dave = await createAccount(url, t.root, 'dave.test.near', NEAR);
+    const dave = await createAccount(url, t.rootSigner, 'dave.test.near', NEAR);
     await sendTx(url, {
       signerId: dave.accountId,
       key: dave.key,
@@ -420,7 +409,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
       actions: [{ type: 'DeployContract', code: new Uint8Array(1000) }],
     });
     Object.assign(before_, await snapshot());
-    const view = await viewAccount(url, dave.accountId);
+    const view = await viewAccountJson(url, dave.accountId);
     const required = BigInt(view.storage_usage) * 10n ** 19n;
     const balance = BigInt(view.amount);
     // Leave 12345 yoctoNEAR less than the storage needs, after the pre-charged fees.
@@ -526,7 +515,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     });
     await rejects([fc({ gas: 0n })], 'FunctionCallZeroAttachedGas');
 
-    const head = await call(url, 'block', { finality: 'optimistic' });
+    const head = await rpc(url, 'block', { finality: 'optimistic' });
     const delegate = () => ({
       type: 'Delegate' as const,
       signedDelegateAction: signDelegateAction(
@@ -593,16 +582,16 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
 
   test('wait_until NONE does not report the rejection (nearcore hands the transaction over unchecked)', async () => {
     const tx = await aliceTx([{ type: 'Transfer', deposit: U128_MAX }]);
-    const answer = await rpc(url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'NONE' }, 3);
+    const answer = await postRpc(url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'NONE' }, 3);
     assert.equal(answer.status, 200);
     assert.equal(answer.text, '{"jsonrpc":"2.0","result":{"final_execution_status":"NONE"},"id":3}');
-    const async_ = await rpc(url, 'broadcast_tx_async', [tx.base64], 4);
+    const async_ = await postRpc(url, 'broadcast_tx_async', [tx.base64], 4);
     assert.equal(
       async_.text,
       `{"jsonrpc":"2.0","result":"${base58Encode(transactionHash(tx.transaction))}","id":4}`,
     );
     // Dropped: the node does not know it.
-    const status = await rpc(url, 'tx', {
+    const status = await postRpc(url, 'tx', {
       tx_hash: base58Encode(transactionHash(tx.transaction)),
       sender_account_id: alice.accountId,
       wait_until: 'NONE',
@@ -617,29 +606,29 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
   test('an identical resubmission is idempotent; another transaction with a used nonce is InvalidNonce', async () => {
     const nonce = (await keyNonce(url, alice.accountId, alice.key.publicKeyString)) + 1n;
     const tx = await aliceTx([{ type: 'Transfer', deposit: 7n }], { nonce });
-    const first = await rpc(url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'FINAL' }, 1);
+    const first = await postRpc(url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'FINAL' }, 1);
     assert.equal(first.status, 200);
     assert.equal(first.json.result.final_execution_status, 'FINAL');
-    const balance = (await viewAccount(url, alice.accountId)).amount;
+    const balance = (await viewAccountJson(url, alice.accountId)).amount;
 
-    const again = await rpc(url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'FINAL' }, 1);
+    const again = await postRpc(url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'FINAL' }, 1);
     assert.equal(again.text, first.text);
-    const commit = await rpc(url, 'broadcast_tx_commit', [tx.base64], 1);
+    const commit = await postRpc(url, 'broadcast_tx_commit', [tx.base64], 1);
     assert.equal(commit.status, 200);
     assert.deepEqual(commit.json.result.transaction_outcome, first.json.result.transaction_outcome);
     assert.deepEqual(commit.json.result.receipts_outcome, first.json.result.receipts_outcome);
-    const asyncAgain = await rpc(url, 'broadcast_tx_async', [tx.base64], 1);
+    const asyncAgain = await postRpc(url, 'broadcast_tx_async', [tx.base64], 1);
     assert.equal(asyncAgain.json.result, first.json.result.transaction.hash);
-    const none = await rpc(url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'NONE' }, 1);
+    const none = await postRpc(url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'NONE' }, 1);
     assert.deepEqual(none.json.result, { final_execution_status: 'NONE' });
     // Charged once.
-    assert.equal((await viewAccount(url, alice.accountId)).amount, balance);
+    assert.equal((await viewAccountJson(url, alice.accountId)).amount, balance);
 
     const other = await aliceTx([{ type: 'Transfer', deposit: 8n }], { nonce });
     await expectRejected(url, other.base64, {
       InvalidNonce: { tx_nonce: Number(nonce), ak_nonce: Number(nonce) },
     });
-    assert.equal((await viewAccount(url, alice.accountId)).amount, balance);
+    assert.equal((await viewAccountJson(url, alice.accountId)).amount, balance);
   });
 
   test('the node keeps serving after all of this', async () => {
@@ -661,36 +650,36 @@ describe('Expired: a block hash older than the validity period (100 blocks)', { 
   });
 
   test('valid while head ≤ base height + 100, Expired after', async () => {
-    const genesis = await call(t.url, 'block', { block_id: 0 });
+    const genesis = await rpc(t.url, 'block', { block_id: 0 });
     const tx = await buildTx(t.url, {
-      signerId: t.root.accountId,
-      key: t.root.key,
+      signerId: t.rootId,
+      key: t.rootSigner.key,
       blockHash: base58Decode(genesis.header.hash),
-      receiverId: t.root.accountId,
+      receiverId: t.rootId,
       actions: [{ type: 'Transfer', deposit: 1n }],
     });
     t.node.producer.produce(100);
-    assert.equal((await call(t.url, 'block', { finality: 'optimistic' })).header.height, 100);
+    assert.equal((await rpc(t.url, 'block', { finality: 'optimistic' })).header.height, 100);
     // Still valid: checked without pooling (`tx` by signed transaction answers UNKNOWN_TRANSACTION, not INVALID).
-    const probe = await rpc(t.url, 'tx', { signed_tx_base64: tx.base64, wait_until: 'NONE' });
+    const probe = await postRpc(t.url, 'tx', { signed_tx_base64: tx.base64, wait_until: 'NONE' });
     assert.equal(probe.json.error.cause.name, 'UNKNOWN_TRANSACTION', probe.text);
 
     t.node.producer.produce(1);
     await expectRejected(t.url, tx.base64, 'Expired');
     // nearcore's pool would drop it the same way at inclusion; nothing was pooled here.
-    const balance = (await viewAccount(t.url, t.root.accountId)).amount;
+    const balance = (await viewAccountJson(t.url, t.rootId)).amount;
     t.node.producer.produce(3);
-    assert.equal((await viewAccount(t.url, t.root.accountId)).amount, balance);
+    assert.equal((await viewAccountJson(t.url, t.rootId)).amount, balance);
   });
 
   test('a transaction accepted in manual mode waits for blocks, then answers', async () => {
     const tx = await buildTx(t.url, {
-      signerId: t.root.accountId,
-      key: t.root.key,
-      receiverId: t.root.accountId,
+      signerId: t.rootId,
+      key: t.rootSigner.key,
+      receiverId: t.rootId,
       actions: [{ type: 'Transfer', deposit: 1n }],
     });
-    const pending = rpc(t.url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'FINAL' });
+    const pending = postRpc(t.url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'FINAL' });
     await new Promise((resolve) => setTimeout(resolve, 50));
     t.node.producer.produce(4);
     const answer = await pending;

@@ -19,25 +19,17 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { base58Encode, KeyPair, sha256, transactionHash } from '@shadebox/primitives';
+import { base58Encode, KeyPair, ONE_NEAR as NEAR, sha256, transactionHash } from '@shadebox/primitives';
 import {
   httpStatusOf,
   internalError,
   handlerError as makeHandlerError,
   parseError,
 } from '../packages/node/src/rpc/rpc-error.js';
-import {
-  buildTx,
-  call,
-  createAccount,
-  NEAR,
-  post,
-  type RawAnswer,
-  rpc,
-  sortedJson,
-  startTestNode,
-  type TestNode,
-} from './rpc-helpers.js';
+import { post, postRpc, type RawAnswer, sortedJson } from './support/raw-rpc.js';
+import { rpc } from './support/rpc-calls.js';
+import { startTestNode, type TestNode } from './support/test-node.js';
+import { buildTx, createAccount } from './support/transactions.js';
 
 const PLAIN = /^text\/plain/;
 
@@ -71,8 +63,8 @@ describe('malformed requests', { timeout: 120_000 }, () => {
   before(async () => {
     t = await startTestNode();
     url = t.url;
-    await createAccount(url, t.root, 'alice.test.near', 10n * NEAR);
-    head = (await call(url, 'block', { finality: 'optimistic' })).header.height;
+    await createAccount(url, t.rootSigner, 'alice.test.near', 10n * NEAR);
+    head = (await rpc(url, 'block', { finality: 'optimistic' })).header.height;
   });
 
   after(async () => {
@@ -81,7 +73,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
 
   /** After every malformed request: the node still answers. */
   async function alive() {
-    const answer = await rpc(url, 'status', null, 'alive');
+    const answer = await postRpc(url, 'status', null, 'alive');
     assert.equal(answer.status, 200);
     assert.equal(answer.json.result.chain_id, 'localnet');
   }
@@ -141,14 +133,14 @@ describe('malformed requests', { timeout: 120_000 }, () => {
 
   test('the id is echoed whatever its JSON type, null included', async () => {
     for (const id of [1, 'dontcare', null, { a: [1] }, 0.5, true]) {
-      const answer = await rpc(url, 'health', null, id);
+      const answer = await postRpc(url, 'health', null, id);
       assertBody(answer, 200, `{"jsonrpc":"2.0","result":null,"id":${JSON.stringify(id)}}`);
     }
   });
 
   test('an unknown method: METHOD_NOT_FOUND, -32601, HTTP 400, data = the name', async () => {
     for (const method of ['no_such_method', 'EXPERIMENTAL_nothing', '']) {
-      const answer = await rpc(url, method, [], 9);
+      const answer = await postRpc(url, method, [], 9);
       assertBody(
         answer,
         400,
@@ -280,7 +272,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
         '`INCLUDED_FINAL`, `EXECUTED`, `FINAL`',
     ]);
     for (const [method, params, message] of cases) {
-      const answer = await rpc(url, method, params, 'p');
+      const answer = await postRpc(url, method, params, 'p');
       assert.equal(answer.status, 400, `${method} ${JSON.stringify(params)}: ${answer.text}`);
       assert.equal(answer.text, parseErrorBody(message, 'p'), `${method} ${JSON.stringify(params)}`);
     }
@@ -298,11 +290,11 @@ describe('malformed requests', { timeout: 120_000 }, () => {
   }
 
   test('two block references: serde takes the first key of the flattened reference', async () => {
-    const byId = await call(url, 'block', { block_id: 1, finality: 'final' });
+    const byId = await rpc(url, 'block', { block_id: 1, finality: 'final' });
     assert.equal(byId.header.height, 1);
-    const byFinality = await call(url, 'block', { finality: 'optimistic', block_id: 1 });
+    const byFinality = await rpc(url, 'block', { finality: 'optimistic', block_id: 1 });
     assert.equal(byFinality.header.height, head);
-    const account = await call(url, 'query', {
+    const account = await rpc(url, 'query', {
       block_id: 1,
       finality: 'final',
       request_type: 'view_account',
@@ -314,7 +306,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
   test('UNKNOWN_BLOCK above the head: HTTP 200, for block, chunk, gas_price, query, protocol config', async () => {
     const h = head + 1000;
     assertBody(
-      await rpc(url, 'block', { block_id: h }, 1),
+      await postRpc(url, 'block', { block_id: h }, 1),
       200,
       handlerErrorBody(
         { name: 'UNKNOWN_BLOCK', info: {} },
@@ -323,7 +315,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
       ),
     );
     assertBody(
-      await rpc(url, 'block', [h], 1),
+      await postRpc(url, 'block', [h], 1),
       200,
       handlerErrorBody(
         { name: 'UNKNOWN_BLOCK', info: {} },
@@ -333,7 +325,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
     );
     const missingHash = base58Encode(sha256(new TextEncoder().encode('missing')));
     assertBody(
-      await rpc(url, 'block', { block_id: missingHash }, 1),
+      await postRpc(url, 'block', { block_id: missingHash }, 1),
       200,
       handlerErrorBody(
         { name: 'UNKNOWN_BLOCK', info: {} },
@@ -342,7 +334,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
       ),
     );
     assertBody(
-      await rpc(url, 'chunk', { block_id: h, shard_id: 0 }, 1),
+      await postRpc(url, 'chunk', { block_id: h, shard_id: 0 }, 1),
       200,
       handlerErrorBody(
         { name: 'UNKNOWN_BLOCK', info: {} },
@@ -351,7 +343,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
       ),
     );
     assertBody(
-      await rpc(url, 'gas_price', [h], 1),
+      await postRpc(url, 'gas_price', [h], 1),
       200,
       handlerErrorBody(
         { name: 'UNKNOWN_BLOCK', info: {} },
@@ -360,7 +352,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
       ),
     );
     assertBody(
-      await rpc(url, 'query', { request_type: 'view_account', block_id: h, account_id: 'test.near' }, 1),
+      await postRpc(url, 'query', { request_type: 'view_account', block_id: h, account_id: 'test.near' }, 1),
       200,
       handlerErrorBody(
         { name: 'UNKNOWN_BLOCK', info: { block_reference: { block_id: h } } },
@@ -369,7 +361,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
       ),
     );
     assertBody(
-      await rpc(
+      await postRpc(
         url,
         'query',
         { request_type: 'view_account', block_id: missingHash, account_id: 'test.near' },
@@ -383,7 +375,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
       ),
     );
     assertBody(
-      await rpc(url, 'EXPERIMENTAL_protocol_config', { block_id: h }, 1),
+      await postRpc(url, 'EXPERIMENTAL_protocol_config', { block_id: h }, 1),
       200,
       handlerErrorBody({ name: 'UNKNOWN_BLOCK', info: {} }, `Block Not Found: BLOCK HEIGHT: ${h}`, 1),
     );
@@ -404,7 +396,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
   test('UNKNOWN_CHUNK, INVALID_SHARD_ID, UNKNOWN_RECEIPT, UNKNOWN_EPOCH, UNKNOWN_TRANSACTION: HTTP 200', async () => {
     const hash = base58Encode(sha256(new TextEncoder().encode('nothing')));
     assertBody(
-      await rpc(url, 'chunk', { chunk_id: hash }, 2),
+      await postRpc(url, 'chunk', { chunk_id: hash }, 2),
       200,
       handlerErrorBody(
         { name: 'UNKNOWN_CHUNK', info: { chunk_hash: hash } },
@@ -413,30 +405,30 @@ describe('malformed requests', { timeout: 120_000 }, () => {
       ),
     );
     assertBody(
-      await rpc(url, 'chunk', { block_id: 1, shard_id: 7 }, 2),
+      await postRpc(url, 'chunk', { block_id: 1, shard_id: 7 }, 2),
       200,
       handlerErrorBody({ name: 'INVALID_SHARD_ID', info: { shard_id: 7 } }, 'Shard id 7 does not exist', 2),
     );
     assertBody(
-      await rpc(url, 'chunk', [[1, 7]], 2),
+      await postRpc(url, 'chunk', [[1, 7]], 2),
       200,
       handlerErrorBody({ name: 'INVALID_SHARD_ID', info: { shard_id: 7 } }, 'Shard id 7 does not exist', 2),
     );
     // EXPERIMENTAL_receipt's data is the serialised error itself.
     const receiptError = { name: 'UNKNOWN_RECEIPT', info: { receipt_id: hash } };
     assertBody(
-      await rpc(url, 'EXPERIMENTAL_receipt', { receipt_id: hash }, 2),
+      await postRpc(url, 'EXPERIMENTAL_receipt', { receipt_id: hash }, 2),
       200,
       handlerErrorBody(receiptError, receiptError, 2),
     );
     assertBody(
-      await rpc(url, 'validators', { epoch_id: hash }, 2),
+      await postRpc(url, 'validators', { epoch_id: hash }, 2),
       200,
       handlerErrorBody({ name: 'UNKNOWN_EPOCH' }, 'Unknown Epoch', 2),
     );
     for (const method of ['tx', 'EXPERIMENTAL_tx_status']) {
       assertBody(
-        await rpc(
+        await postRpc(
           url,
           method,
           { tx_hash: hash, sender_account_id: 'alice.test.near', wait_until: 'NONE' },
@@ -454,10 +446,10 @@ describe('malformed requests', { timeout: 120_000 }, () => {
   });
 
   test('query: UNKNOWN_ACCOUNT, INVALID_ACCOUNT, NO_CONTRACT_CODE as errors; a missing key and a failed call as result.error', async () => {
-    const at = await call(url, 'block', { finality: 'final' });
+    const at = await rpc(url, 'block', { finality: 'final' });
     const where = { block_hash: at.header.hash, block_height: at.header.height };
     const q = (params: Record<string, unknown>) =>
-      rpc(url, 'query', { block_id: at.header.height, ...params }, 3);
+      postRpc(url, 'query', { block_id: at.header.height, ...params }, 3);
     assertBody(
       await q({ request_type: 'view_account', account_id: 'ghost.test.near' }),
       200,
@@ -526,7 +518,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
     );
     await alive();
     // Just under the limit is read (and answered as the method would).
-    const fits = await rpc(url, 'health', ['x'.repeat(1024 * 1024)], 1);
+    const fits = await postRpc(url, 'health', ['x'.repeat(1024 * 1024)], 1);
     assert.equal(fits.status, 200);
     await alive();
   });
@@ -580,39 +572,39 @@ describe('TIMEOUT_ERROR: HTTP 408 (manual production, 300 ms polling timeout)', 
 
   test('send_tx, tx and EXPERIMENTAL_tx_status waiting on a pooled transaction; tx on an unknown one', async () => {
     const tx = await buildTx(t.url, {
-      signerId: t.root.accountId,
-      key: t.root.key,
-      receiverId: t.root.accountId,
+      signerId: t.rootId,
+      key: t.rootSigner.key,
+      receiverId: t.rootId,
       actions: [{ type: 'Transfer', deposit: 1n }],
     });
     const started = Date.now();
-    assertBody(await rpc(t.url, 'send_tx', { signed_tx_base64: tx.base64 }, 1), 408, timeout(1));
+    assertBody(await postRpc(t.url, 'send_tx', { signed_tx_base64: tx.base64 }, 1), 408, timeout(1));
     assert.ok(Date.now() - started >= 250);
-    assertBody(await rpc(t.url, 'broadcast_tx_commit', [tx.base64], 2), 408, timeout(2));
+    assertBody(await postRpc(t.url, 'broadcast_tx_commit', [tx.base64], 2), 408, timeout(2));
     const hash = base58Encode(transactionHash(tx.transaction));
-    const byHash = { tx_hash: hash, sender_account_id: t.root.accountId };
-    assertBody(await rpc(t.url, 'tx', { ...byHash, wait_until: 'FINAL' }, 3), 408, timeout(3));
+    const byHash = { tx_hash: hash, sender_account_id: t.rootId };
+    assertBody(await postRpc(t.url, 'tx', { ...byHash, wait_until: 'FINAL' }, 3), 408, timeout(3));
     assertBody(
-      await rpc(t.url, 'EXPERIMENTAL_tx_status', { ...byHash, wait_until: 'INCLUDED' }, 4),
+      await postRpc(t.url, 'EXPERIMENTAL_tx_status', { ...byHash, wait_until: 'INCLUDED' }, 4),
       408,
       timeout(4),
     );
     // Known but not included: NONE answers at once.
     assertBody(
-      await rpc(t.url, 'tx', { ...byHash, wait_until: 'NONE' }, 5),
+      await postRpc(t.url, 'tx', { ...byHash, wait_until: 'NONE' }, 5),
       200,
       '{"jsonrpc":"2.0","result":{"final_execution_status":"NONE"},"id":5}',
     );
     // An unknown transaction is waited for too (nearcore polls until its timeout), then TIMEOUT_ERROR.
     const unknown = base58Encode(sha256(new TextEncoder().encode('never sent')));
     assertBody(
-      await rpc(t.url, 'tx', { tx_hash: unknown, sender_account_id: t.root.accountId }, 6),
+      await postRpc(t.url, 'tx', { tx_hash: unknown, sender_account_id: t.rootId }, 6),
       408,
       timeout(6),
     );
     // Blocks come: the same wait now answers.
     t.node.producer.produce(4);
-    const done = await rpc(t.url, 'tx', { ...byHash, wait_until: 'FINAL' }, 7);
+    const done = await postRpc(t.url, 'tx', { ...byHash, wait_until: 'FINAL' }, 7);
     assert.equal(done.status, 200, done.text);
     assert.equal(done.json.result.final_execution_status, 'FINAL');
   });

@@ -8,17 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { base58Decode, KeyPair } from '@shadebox/primitives';
-import {
-  buildTx,
-  call,
-  NEAR,
-  rpc,
-  sendTx,
-  startTestNode,
-  type TestNode,
-  viewAccount,
-} from './rpc-helpers.js';
+import { base58Decode, KeyPair, ONE_NEAR as NEAR } from '@shadebox/primitives';
+import { postRpc } from './support/raw-rpc.js';
+import { rpc, viewAccountJson } from './support/rpc-calls.js';
+import { startTestNode, type TestNode } from './support/test-node.js';
+import { buildTx, sendTx } from './support/transactions.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -34,11 +28,11 @@ function storeCounts(t: TestNode): Record<number, number> {
 }
 
 async function head(url: string) {
-  return (await call(url, 'block', { finality: 'optimistic' })).header;
+  return (await rpc(url, 'block', { finality: 'optimistic' })).header;
 }
 
 async function errorOf(url: string, method: string, params: unknown) {
-  const answer = await rpc(url, method, params);
+  const answer = await postRpc(url, method, params);
   assert.ok(answer.json?.error, `${method} should fail: ${answer.text}`);
   return { status: answer.status, error: answer.json.error };
 }
@@ -49,24 +43,24 @@ describe('sandbox_patch_state', () => {
 
   test('patches a balance, adds an account with a key that signs, adds contract data', async () => {
     t = await startTestNode();
-    const root = t.root.accountId;
-    const before = await viewAccount(t.url, root);
+    const root = t.rootId;
+    const before = await viewAccountJson(t.url, root);
     const h0 = (await head(t.url)).height;
 
-    const patched = await call(t.url, 'sandbox_patch_state', {
+    const patched = await rpc(t.url, 'sandbox_patch_state', {
       records: [
         { Account: { account_id: root, account: { amount: (12345n * NEAR).toString(), locked: '0' } } },
       ],
     });
     assert.deepEqual(patched, {});
-    const after1 = await viewAccount(t.url, root);
+    const after1 = await viewAccountJson(t.url, root);
     assert.equal(after1.amount, (12345n * NEAR).toString());
     assert.equal(after1.storage_usage, before.storage_usage, 'storage usage recomputed, unchanged');
     assert.ok(after1.block_height > h0, 'applied by a new block');
 
     // A new account with a full-access key, then a transaction signed with that key.
     const key = KeyPair.fromRandom();
-    await call(t.url, 'sandbox_patch_state', {
+    await rpc(t.url, 'sandbox_patch_state', {
       records: [
         {
           Account: {
@@ -84,12 +78,12 @@ describe('sandbox_patch_state', () => {
         { Data: { account_id: 'patched.test.near', data_key: b64('k'), value: b64('v') } },
       ],
     });
-    const account = await viewAccount(t.url, 'patched.test.near');
+    const account = await viewAccountJson(t.url, 'patched.test.near');
     assert.equal(account.amount, (50n * NEAR).toString());
     // num_bytes_account 100 + key (33 + 9 + 40) + data (1 + 1 + 40), as genesis counts it.
     assert.equal(account.storage_usage, 224);
 
-    const state = await call(t.url, 'query', {
+    const state = await rpc(t.url, 'query', {
       request_type: 'view_state',
       finality: 'optimistic',
       account_id: 'patched.test.near',
@@ -107,23 +101,23 @@ describe('sandbox_patch_state', () => {
       actions: [{ type: 'Transfer', deposit: NEAR }],
     });
     assert.deepEqual(sent.status, { SuccessValue: '' });
-    const afterTx = await viewAccount(t.url, 'patched.test.near');
+    const afterTx = await viewAccountJson(t.url, 'patched.test.near');
     assert.ok(BigInt(afterTx.amount) < 49n * NEAR);
   });
 
   test('a Contract record sets the code, its hash and the storage usage', async () => {
     const code = Buffer.from('not really wasm, but code bytes all the same');
-    const before = await viewAccount(t.url, 'patched.test.near');
-    await call(t.url, 'sandbox_patch_state', {
+    const before = await viewAccountJson(t.url, 'patched.test.near');
+    await rpc(t.url, 'sandbox_patch_state', {
       records: [{ Contract: { account_id: 'patched.test.near', code: code.toString('base64') } }],
     });
-    const view = await call(t.url, 'query', {
+    const view = await rpc(t.url, 'query', {
       request_type: 'view_code',
       finality: 'optimistic',
       account_id: 'patched.test.near',
     });
     assert.equal(view.code_base64, code.toString('base64'));
-    const account = await viewAccount(t.url, 'patched.test.near');
+    const account = await viewAccountJson(t.url, 'patched.test.near');
     assert.equal(account.code_hash, view.hash);
     assert.equal(account.storage_usage, before.storage_usage + code.length);
   });
@@ -164,10 +158,10 @@ describe('sandbox_patch_state (interval mode)', () => {
   test('returns once the next block of the timer applied the patch', async () => {
     t = await startTestNode({ production: { kind: 'interval', blockTimeMs: 100 } });
     const amount = (777n * NEAR).toString();
-    await call(t.url, 'sandbox_patch_state', {
-      records: [{ Account: { account_id: t.root.accountId, account: { amount, locked: '0' } } }],
+    await rpc(t.url, 'sandbox_patch_state', {
+      records: [{ Account: { account_id: t.rootId, account: { amount, locked: '0' } } }],
     });
-    assert.equal((await viewAccount(t.url, t.root.accountId)).amount, amount);
+    assert.equal((await viewAccountJson(t.url, t.rootId)).amount, amount);
   });
 });
 
@@ -178,18 +172,18 @@ describe('sandbox_* on the archival endpoint', () => {
   test('acts on the same chain and shares snapshots with the regular endpoint', async () => {
     t = await startTestNode({ archivalRpcPort: 0 });
     const archival = t.node.archivalRpcUrl as string;
-    const id = await call(t.url, 'sandbox_snapshot', null);
+    const id = await rpc(t.url, 'sandbox_snapshot', null);
     const h = await head(t.url);
-    await call(archival, 'sandbox_patch_state', {
-      records: [{ Account: { account_id: t.root.accountId, account: { amount: '1000', locked: '0' } } }],
+    await rpc(archival, 'sandbox_patch_state', {
+      records: [{ Account: { account_id: t.rootId, account: { amount: '1000', locked: '0' } } }],
     });
-    assert.equal((await viewAccount(t.url, t.root.accountId)).amount, '1000');
-    await call(archival, 'sandbox_produce_blocks', { count: 2 });
+    assert.equal((await viewAccountJson(t.url, t.rootId)).amount, '1000');
+    await rpc(archival, 'sandbox_produce_blocks', { count: 2 });
     assert.equal((await head(t.url)).height, h.height + 3);
-    await call(archival, 'sandbox_revert', { snapshot_id: id });
+    await rpc(archival, 'sandbox_revert', { snapshot_id: id });
     assert.equal((await head(t.url)).hash, h.hash);
     assert.equal((await head(archival)).hash, h.hash);
-    assert.notEqual((await viewAccount(archival, t.root.accountId)).amount, '1000');
+    assert.notEqual((await viewAccountJson(archival, t.rootId)).amount, '1000');
   });
 });
 
@@ -200,12 +194,12 @@ describe('sandbox_fast_forward, sandbox_produce_blocks, sandbox_set_next_block_t
   test('produces blocks now, moves height, time and epochs', async () => {
     t = await startTestNode({ production: { kind: 'manual' }, epochLength: 5 });
     const h0 = await head(t.url);
-    const produced = await call(t.url, 'sandbox_produce_blocks', { count: 3 });
+    const produced = await rpc(t.url, 'sandbox_produce_blocks', { count: 3 });
     const h1 = await head(t.url);
     assert.equal(h1.height, h0.height + 3);
     assert.deepEqual(produced, { block_hash: h1.hash, block_height: h1.height });
 
-    assert.deepEqual(await call(t.url, 'sandbox_fast_forward', { delta_height: 12 }), {});
+    assert.deepEqual(await rpc(t.url, 'sandbox_fast_forward', { delta_height: 12 }), {});
     const h2 = await head(t.url);
     assert.equal(h2.height, h1.height + 12);
     assert.notEqual(h2.epoch_id, h1.epoch_id, 'the epoch moved');
@@ -213,7 +207,7 @@ describe('sandbox_fast_forward, sandbox_produce_blocks, sandbox_set_next_block_t
       BigInt(h2.timestamp_nanosec) - BigInt(h1.timestamp_nanosec) >= 12n * 1_000_000_000n,
       'each fast-forwarded block is at least 1 s after the previous one',
     );
-    const status = await call(t.url, 'status', null);
+    const status = await rpc(t.url, 'status', null);
     assert.equal(status.sync_info.latest_block_height, h2.height);
   });
 
@@ -221,13 +215,13 @@ describe('sandbox_fast_forward, sandbox_produce_blocks, sandbox_set_next_block_t
     const h = await head(t.url);
     const ts = BigInt(h.timestamp_nanosec) + 7_000_000_123n;
     assert.deepEqual(
-      await call(t.url, 'sandbox_set_next_block_timestamp', { timestamp_nanosec: ts.toString() }),
+      await rpc(t.url, 'sandbox_set_next_block_timestamp', { timestamp_nanosec: ts.toString() }),
       {},
     );
-    await call(t.url, 'sandbox_produce_blocks', { count: 2 });
-    const next = await call(t.url, 'block', { block_id: h.height + 1 });
+    await rpc(t.url, 'sandbox_produce_blocks', { count: 2 });
+    const next = await rpc(t.url, 'block', { block_id: h.height + 1 });
     assert.equal(next.header.timestamp_nanosec, ts.toString());
-    const after2 = await call(t.url, 'block', { block_id: h.height + 2 });
+    const after2 = await rpc(t.url, 'block', { block_id: h.height + 2 });
     assert.ok(BigInt(after2.header.timestamp_nanosec) > ts);
 
     const stale = await errorOf(t.url, 'sandbox_set_next_block_timestamp', {
@@ -237,32 +231,32 @@ describe('sandbox_fast_forward, sandbox_produce_blocks, sandbox_set_next_block_t
   });
 
   test('revert empties the pool', async () => {
-    const id = await call(t.url, 'sandbox_snapshot', {});
+    const id = await rpc(t.url, 'sandbox_snapshot', {});
     const h = await head(t.url);
     const tx = await buildTx(t.url, {
-      signerId: t.root.accountId,
-      key: t.root.key,
-      receiverId: t.root.accountId,
+      signerId: t.rootId,
+      key: t.rootSigner.key,
+      receiverId: t.rootId,
       actions: [{ type: 'Transfer', deposit: 1n }],
     });
-    const hash = await call(t.url, 'broadcast_tx_async', [tx.base64]);
-    await call(t.url, 'sandbox_produce_blocks', { count: 1 });
-    const included = await call(t.url, 'tx', {
+    const hash = await rpc(t.url, 'broadcast_tx_async', [tx.base64]);
+    await rpc(t.url, 'sandbox_produce_blocks', { count: 1 });
+    const included = await rpc(t.url, 'tx', {
       tx_hash: hash,
-      sender_account_id: t.root.accountId,
+      sender_account_id: t.rootId,
       wait_until: 'NONE',
     });
     assert.ok(included.transaction_outcome, 'the transaction is on chain');
-    await call(t.url, 'sandbox_revert', { snapshot_id: id });
+    await rpc(t.url, 'sandbox_revert', { snapshot_id: id });
     assert.equal((await head(t.url)).height, h.height);
     // Sent again, then reverted before any block: the pool is emptied.
-    const id2 = await call(t.url, 'sandbox_snapshot', {});
-    await call(t.url, 'broadcast_tx_async', [tx.base64]);
-    await call(t.url, 'sandbox_revert', { snapshot_id: id2 });
-    await call(t.url, 'sandbox_produce_blocks', { count: 2 });
+    const id2 = await rpc(t.url, 'sandbox_snapshot', {});
+    await rpc(t.url, 'broadcast_tx_async', [tx.base64]);
+    await rpc(t.url, 'sandbox_revert', { snapshot_id: id2 });
+    await rpc(t.url, 'sandbox_produce_blocks', { count: 2 });
     const lookup = await errorOf(t.url, 'tx', {
       tx_hash: hash,
-      sender_account_id: t.root.accountId,
+      sender_account_id: t.rootId,
       wait_until: 'NONE',
     });
     assert.equal(lookup.error.cause.name, 'UNKNOWN_TRANSACTION');
@@ -306,17 +300,17 @@ describe('sandbox_snapshot / sandbox_revert (LMDB home)', () => {
   test('reverts blocks, state and transactions; drops later snapshots; keeps producing; survives restart', async () => {
     dir = await mkdtemp(join(tmpdir(), 'shadebox-sandbox-'));
     t = await startTestNode({ memory: false, home: dir });
-    const root = t.root;
+    const root = t.rootSigner;
     const bob = 'bob.test.near';
-    await call(t.url, 'sandbox_patch_state', {
+    await rpc(t.url, 'sandbox_patch_state', {
       records: [{ Account: { account_id: bob, account: { amount: (10n * NEAR).toString(), locked: '0' } } }],
     });
 
-    const s1 = await call(t.url, 'sandbox_snapshot', null);
+    const s1 = await rpc(t.url, 'sandbox_snapshot', null);
     assert.equal(typeof s1, 'string');
     const headAtS1 = await head(t.url);
-    const rootAtS1 = await viewAccount(t.url, root.accountId);
-    const bobAtS1 = await viewAccount(t.url, bob);
+    const rootAtS1 = await viewAccountJson(t.url, root.accountId);
+    const bobAtS1 = await viewAccountJson(t.url, bob);
     const countsAtS1 = storeCounts(t);
 
     const tx1 = await sendTx(t.url, {
@@ -325,7 +319,7 @@ describe('sandbox_snapshot / sandbox_revert (LMDB home)', () => {
       receiverId: bob,
       actions: [{ type: 'Transfer', deposit: 3n * NEAR }],
     });
-    const s2 = await call(t.url, 'sandbox_snapshot', []);
+    const s2 = await rpc(t.url, 'sandbox_snapshot', []);
     assert.notEqual(s2, s1);
     const tx2 = await sendTx(t.url, {
       signerId: root.accountId,
@@ -333,17 +327,17 @@ describe('sandbox_snapshot / sandbox_revert (LMDB home)', () => {
       receiverId: bob,
       actions: [{ type: 'Transfer', deposit: 2n * NEAR }],
     });
-    assert.equal((await viewAccount(t.url, bob)).amount, (15n * NEAR).toString());
+    assert.equal((await viewAccountJson(t.url, bob)).amount, (15n * NEAR).toString());
     const reverted = await head(t.url);
     assert.ok(reverted.height > headAtS1.height);
 
-    const answer = await call(t.url, 'sandbox_revert', { snapshot_id: s1 });
+    const answer = await rpc(t.url, 'sandbox_revert', { snapshot_id: s1 });
     assert.deepEqual(answer, { block_hash: headAtS1.hash, block_height: headAtS1.height });
     const h = await head(t.url);
     assert.equal(h.height, headAtS1.height);
     assert.equal(h.hash, headAtS1.hash);
-    assert.deepEqual(await viewAccount(t.url, root.accountId), rootAtS1);
-    assert.deepEqual(await viewAccount(t.url, bob), bobAtS1);
+    assert.deepEqual(await viewAccountJson(t.url, root.accountId), rootAtS1);
+    assert.deepEqual(await viewAccountJson(t.url, bob), bobAtS1);
     assert.deepEqual(storeCounts(t), countsAtS1, 'nothing the reverted blocks wrote is left in the store');
     for (const tx of [tx1, tx2]) {
       const lookup = await errorOf(t.url, 'tx', {
@@ -382,9 +376,9 @@ describe('sandbox_snapshot / sandbox_revert (LMDB home)', () => {
       actions: [{ type: 'Transfer', deposit: NEAR }],
     });
     assert.equal(tx3.transaction.nonce, Number(tx1.transaction.nonce));
-    const next = await call(t.url, 'block', { block_id: headAtS1.height + 1 });
+    const next = await rpc(t.url, 'block', { block_id: headAtS1.height + 1 });
     assert.equal(next.header.prev_hash, headAtS1.hash);
-    assert.equal((await viewAccount(t.url, bob)).amount, (11n * NEAR).toString());
+    assert.equal((await viewAccountJson(t.url, bob)).amount, (11n * NEAR).toString());
     const continued = await head(t.url);
 
     // The reverted chain is what the store holds.
@@ -392,14 +386,14 @@ describe('sandbox_snapshot / sandbox_revert (LMDB home)', () => {
     t = undefined;
     t = await startTestNode({ memory: false, home: dir });
     assert.equal((await head(t.url)).hash, continued.hash);
-    assert.equal((await viewAccount(t.url, bob)).amount, (11n * NEAR).toString());
+    assert.equal((await viewAccountJson(t.url, bob)).amount, (11n * NEAR).toString());
     const lookup = await errorOf(t.url, 'tx', {
       tx_hash: tx2.transaction.hash,
       sender_account_id: root.accountId,
       wait_until: 'NONE',
     });
     assert.equal(lookup.error.cause.name, 'UNKNOWN_TRANSACTION');
-    const kept = await call(t.url, 'tx', {
+    const kept = await rpc(t.url, 'tx', {
       tx_hash: tx3.transaction.hash,
       sender_account_id: root.accountId,
     });

@@ -8,26 +8,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { ONE_NEAR as NEAR, TGAS } from '@shadebox/primitives';
 import { type Account, actions } from 'near-api-js';
-import {
-  applyGasPrice,
-  base64Of,
-  blockHeight,
-  checkConservation,
-  type Json,
-  NEAR,
-  newKey,
-  receiptOutcome,
-  refOf,
-  rpc,
-  rpcRaw,
-  startTestNode,
-  type TestNode,
-  TGAS,
-  type TxRef,
-  txStatus,
-  viewAccount,
-} from './node-helpers.js';
+import { checkConservation } from './support/conservation.js';
+import { type Json, rpcRaw } from './support/raw-rpc.js';
+import { receiptOutcome } from './support/receipts.js';
+import { applyGasPrice, blockHeight, rpc, viewAccount } from './support/rpc-calls.js';
+import { newKey, startTestNode, type TestNode } from './support/test-node.js';
+import { base64Of, refOf, type TxRef, txStatus } from './support/transactions.js';
 
 const HELLO = readFileSync('node_modules/near-hello/dist/main.wasm');
 const sim = (name: string) => readFileSync(`node_modules/near-sdk-simulator/build/release/${name}.wasm`);

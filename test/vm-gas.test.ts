@@ -7,26 +7,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { ONE_NEAR as NEAR, TGAS } from '@shadebox/primitives';
 import { type Account, actions, KeyPair } from 'near-api-js';
-import {
-  applyGasPrice,
-  balanceOf,
-  blockHeight,
-  checkConservation,
-  contractReward,
-  type Json,
-  NEAR,
-  newKey,
-  type OutcomeInfo,
-  receiptView,
-  refOf,
-  startTestNode,
-  type TestNode,
-  TGAS,
-  type TxRef,
-  txStatus,
-  viewAccessKey,
-} from './node-helpers.js';
+import { checkConservation, contractReward, type OutcomeInfo } from './support/conservation.js';
+import type { Json } from './support/raw-rpc.js';
+import { receiptView } from './support/receipts.js';
+import { applyGasPrice, balanceOf, blockHeight, viewAccessKey } from './support/rpc-calls.js';
+import { newKey, startTestNode, type TestNode } from './support/test-node.js';
+import { refOf, type TxRef, txStatus } from './support/transactions.js';
 
 const HELLO = readFileSync(new URL('../node_modules/near-hello/dist/main.wasm', import.meta.url));
 

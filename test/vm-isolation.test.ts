@@ -5,8 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ONE_NEAR as NEAR } from '@shadebox/primitives';
 import type { Account } from 'near-api-js';
-import { NEAR, newKey, startTestNode, type TestNode } from './node-helpers.js';
+import { newKey, startTestNode, type TestNode } from './support/test-node.js';
 import { callOutcome, callRaw, view, wat } from './vm-wat-helpers.js';
 
 // `observe` returns [global, memory[100..103), memory[5000], memory.size as u16 LE] and then dirties all of

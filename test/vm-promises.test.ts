@@ -5,17 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ONE_NEAR as NEAR, TGAS } from '@shadebox/primitives';
 import type { Account } from 'near-api-js';
-import {
-  type Json,
-  NEAR,
-  newKey,
-  receiptView,
-  startTestNode,
-  type TestNode,
-  TGAS,
-  viewAccount,
-} from './node-helpers.js';
+import type { Json } from './support/raw-rpc.js';
+import { receiptView } from './support/receipts.js';
+import { rpc, viewAccount } from './support/rpc-calls.js';
+import { newKey, startTestNode, type TestNode } from './support/test-node.js';
 import { callOutcome, callRaw, execError, failureKind, view, wat } from './vm-wat-helpers.js';
 
 const le128 = (n: bigint) => {
@@ -279,17 +274,6 @@ describe('promise API: batch actions, weights, joint promises', () => {
 
 function result(r: Json): Json[] {
   return r.receipts_outcome;
-}
-
-async function rpc(url: string, method: string, params: unknown): Promise<Json> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body: Json = await response.json();
-  if (body.error) throw new Error(JSON.stringify(body.error));
-  return body.result;
 }
 
 async function rpcReceipt(url: string, receiptId: string): Promise<Json> {

@@ -3,9 +3,11 @@
  * method without near-api-js throwing on failure, and `query` call_function.
  */
 import assert from 'node:assert/strict';
+import { TGAS } from '@shadebox/primitives';
 import { type Account, actions } from 'near-api-js';
 import wabtInit from 'wabt';
-import { type Json, rpc, TGAS } from './node-helpers.js';
+import type { Json } from './support/raw-rpc.js';
+import { rpc } from './support/rpc-calls.js';
 
 type Wabt = Awaited<ReturnType<typeof wabtInit>>;
 let wabtPromise: Promise<Wabt> | undefined;

@@ -5,17 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ONE_NEAR as NEAR, TGAS } from '@shadebox/primitives';
 import { type Account, actions } from 'near-api-js';
-import {
-  type Json,
-  NEAR,
-  newKey,
-  rpc,
-  startTestNode,
-  type TestNode,
-  TGAS,
-  viewAccount,
-} from './node-helpers.js';
+import type { Json } from './support/raw-rpc.js';
+import { rpc, viewAccount } from './support/rpc-calls.js';
+import { newKey, startTestNode, type TestNode } from './support/test-node.js';
 import {
   b64,
   bytes,

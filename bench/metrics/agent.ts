@@ -22,7 +22,7 @@ import { hexEncode } from '@shadebox/primitives';
 import { type LatencySummary, type LoadResult, median, runClosedLoop, summarize } from '../load.js';
 import { spawnTracked, type TrackedChild } from '../processes.js';
 import { RawHttpClients } from '../raw-http.js';
-import { RpcClient } from '../rpc.js';
+import { PooledRpcClient } from '../rpc.js';
 import { type Launcher, REPO_ROOT, shadeboxCommand } from '../shadebox-node.js';
 import { parseEcdsaSignatureResponse, viewString } from './chainsig.js';
 import { serverProbes } from './cpu.js';
@@ -211,7 +211,7 @@ export async function measureAgent(
     );
     let requestSignature: AgentResult['requestSignature'];
     const one = new RawHttpClients(stack.agentApiUrl, 1);
-    const rpc = new RpcClient(stack.rpcUrl, 1);
+    const rpc = new PooledRpcClient(stack.rpcUrl, 1);
     try {
       const answers: { payload: Uint8Array; body: string }[] = [];
       const sign = async (): Promise<number> => {

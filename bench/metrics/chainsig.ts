@@ -25,17 +25,11 @@ import {
   najToSecp256k1PublicKey,
   recoverEcdsaPublicKey,
 } from '@shadebox/mpc';
-import { base64Decode, hexEncode, KeyPair } from '@shadebox/primitives';
+import { type RpcClient, sendTransaction, viewFunction } from '@shadebox/near-client';
+import { base64Decode, hexEncode, TGAS } from '@shadebox/primitives';
 import { type LatencySummary, median, summarize } from '../load.js';
-import {
-  accessKeyNonce,
-  createSigners,
-  type NearSigner,
-  RecentBlockHash,
-  sendFinal,
-  signActions,
-} from '../near-signers.js';
-import { RpcClient } from '../rpc.js';
+import { createSigners, rootSigner, sendFinal } from '../near-signers.js';
+import { PooledRpcClient } from '../rpc.js';
 import { type Launcher, startShadebox } from '../shadebox-node.js';
 import { readMemory } from './memory.js';
 
@@ -49,7 +43,7 @@ export const CHAINSIG_DEFAULTS = {
 } as const;
 export type ChainsigOptions = typeof CHAINSIG_DEFAULTS;
 
-const REQUEST_GAS = 100n * 10n ** 12n;
+const REQUEST_GAS = 100n * TGAS;
 const CODEHASH = 'c'.repeat(64);
 
 export interface ChainsigSequential {
@@ -146,7 +140,7 @@ export async function measureChainSignatures(
   cpuProfileDir?: string,
 ): Promise<ChainsigResult> {
   const server = await startShadebox({ launcher, extraArgs: ['--mpc'], timeoutMs: 60_000, cpuProfileDir });
-  const client = new RpcClient(server.rpcUrl, options.agents + 1);
+  const client = new PooledRpcClient(server.rpcUrl, options.agents + 1);
   try {
     const { mpcContractId, agentContractId, account: root } = server;
     if (!mpcContractId || !agentContractId) {
@@ -155,34 +149,15 @@ export async function measureChainSignatures(
     if (!root) throw new Error('the ready line gave no genesis account key');
 
     const setupStart = performance.now();
-    const blockHash = await RecentBlockHash.fetch(client);
-    const agents = await createSigners(client, root, options.agents, blockHash, 'agent');
-    const rootKey = KeyPair.fromString(root.secretKey);
-    const owner: NearSigner = {
-      accountId: root.accountId,
-      keyPair: rootKey,
-      nonce: await accessKeyNonce(client, root.accountId, rootKey),
-    };
-    await sendFinal(
-      client,
-      signActions(
-        owner,
-        agentContractId,
-        [callAction('approve_codehash', { codehash: CODEHASH })],
-        blockHash.get(),
-      ),
-    );
+    const agents = await createSigners(client, root, options.agents, 'agent');
+    await sendFinal(rootSigner(client, root), agentContractId, [
+      callAction('approve_codehash', { codehash: CODEHASH }),
+    ]);
     await Promise.all(
       agents.map(async (agent) => {
-        const outcome = await sendFinal(
-          client,
-          signActions(
-            agent,
-            agentContractId,
-            [callAction('register_agent', { codehash: CODEHASH })],
-            blockHash.get(),
-          ),
-        );
+        const outcome = await sendFinal(agent, agentContractId, [
+          callAction('register_agent', { codehash: CODEHASH }),
+        ]);
         if (decodeValue(outcome) !== 'true') {
           throw new Error(`register_agent ${agent.accountId} answered ${decodeValue(outcome)}`);
         }
@@ -203,23 +178,16 @@ export async function measureChainSignatures(
     const request = async (i: number): Promise<number> => {
       const agent = agents[i];
       const payload = payloadFor(i, counters[i]++, run);
-      const tx = signActions(
-        agent,
-        agentContractId,
-        [
-          callAction('request_signature', {
-            path: options.path,
-            payload: hexEncode(payload),
-            key_type: 'Ecdsa',
-          }),
-        ],
-        blockHash.get(),
-      );
+      // Signed before the clock starts: only send_tx is timed.
+      const tx = await agent.sign(agentContractId, [
+        callAction('request_signature', {
+          path: options.path,
+          payload: hexEncode(payload),
+          key_type: 'Ecdsa',
+        }),
+      ]);
       const started = performance.now();
-      const outcome = await client.call<ExecutedOutcome>('send_tx', {
-        signed_tx_base64: tx,
-        wait_until: 'EXECUTED',
-      });
+      const outcome: ExecutedOutcome = await sendTransaction(client, tx.base64, 'EXECUTED');
       const elapsed = performance.now() - started;
       if (outcome.status?.SuccessValue === undefined) {
         throw new Error(`request_signature failed: ${JSON.stringify(outcome.status).slice(0, 300)}`);
@@ -234,7 +202,7 @@ export async function measureChainSignatures(
       }
       verified++;
       statuses[outcome.final_execution_status] = (statuses[outcome.final_execution_status] ?? 0) + 1;
-      blockHash.set(outcome.transaction_outcome.block_hash);
+      agent.useBlockHash(outcome.transaction_outcome.block_hash);
       return elapsed;
     };
 
@@ -298,15 +266,7 @@ export async function measureChainSignatures(
 
 /** A view call returning a JSON string (e.g. the signer's `public_key`). */
 export async function viewString(client: RpcClient, contract: string, method: string, args: unknown) {
-  const answer = await client.call<{ result?: number[]; error?: string }>('query', {
-    request_type: 'call_function',
-    finality: 'optimistic',
-    account_id: contract,
-    method_name: method,
-    args_base64: Buffer.from(JSON.stringify(args)).toString('base64'),
-  });
-  if (!answer.result) throw new Error(`${contract}.${method}: ${answer.error ?? 'no result'}`);
-  const value = JSON.parse(Buffer.from(answer.result).toString('utf8')) as unknown;
+  const value = await viewFunction(client, contract, method, args, { finality: 'optimistic' });
   if (typeof value !== 'string') throw new Error(`${contract}.${method} answered ${JSON.stringify(value)}`);
   return value;
 }

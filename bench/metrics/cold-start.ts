@@ -6,7 +6,7 @@
  */
 import { type AnvilServer, startAnvil } from '../anvil.js';
 import { median } from '../load.js';
-import { RpcClient } from '../rpc.js';
+import { probeOnce } from '../rpc.js';
 import { type Launcher, startShadebox } from '../shadebox-node.js';
 import { readMemory } from './memory.js';
 
@@ -30,10 +30,8 @@ export async function measureShadeboxColdStart(launcher: Launcher, runs: number)
     const server = await startShadebox({ launcher, timeoutMs: 20_000 });
     try {
       samples.push(server.readyMs);
-      const client = new RpcClient(server.rpcUrl, 1);
-      await client.call('status', []);
+      await probeOnce(server.rpcUrl, 'status', []);
       firstAnswer.push(performance.now() - server.process.spawnedAt);
-      await client.pool.destroy();
       rss.push(readMemory(server.pid)?.rssBytes ?? Number.NaN);
     } finally {
       await server.stop();

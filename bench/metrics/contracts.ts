@@ -16,18 +16,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
+import { viewFunction } from '@shadebox/near-client';
+import { fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
 import type { LoadResult } from '../load.js';
 import { runClosedLoop } from '../load.js';
-import {
-  accessKeyNonce,
-  createSigners,
-  type NearSigner,
-  RecentBlockHash,
-  sendFinal,
-  signActions,
-} from '../near-signers.js';
-import { RpcClient } from '../rpc.js';
+import { createSigners, rootSigner, sendFinal } from '../near-signers.js';
+import { PooledRpcClient } from '../rpc.js';
 import { REPO_ROOT } from '../shadebox-node.js';
 import { serverProbes } from './cpu.js';
 import { measureReadThroughput } from './read-throughput.js';
@@ -36,7 +30,7 @@ import type { TransferOptions, TransferResult } from './transfers.js';
 export const NEAR_HELLO_WASM = join(REPO_ROOT, 'node_modules', 'near-hello', 'dist', 'main.wasm');
 /** Distinct view requests: more than the read cache's 4,096 entries, so none is answered from it. */
 export const VIEW_BODIES = 5000;
-const CALL_GAS = 30n * 10n ** 12n;
+const CALL_GAS = 30n * TGAS;
 
 /**
  * Stores calldata word 0 in slot 0 when there is calldata, else returns slot 0:
@@ -99,16 +93,10 @@ function checkCallFunction(result: unknown): void {
   }
 }
 
-async function viewFunction(client: RpcClient, contract: string, method: string, args: object) {
-  const r = await client.call<CallFunctionAnswer>('query', {
-    request_type: 'call_function',
-    finality: 'final',
-    account_id: contract,
-    method_name: method,
-    args_base64: Buffer.from(JSON.stringify(args)).toString('base64'),
-  });
-  checkCallFunction(r);
-  return Buffer.from(r.result!).toString('utf8');
+/** A view call at `finality: "final"`; its result as text. */
+async function viewText(client: PooledRpcClient, contract: string, method: string, args: object) {
+  const value = await viewFunction(client, contract, method, args, { finality: 'final' });
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** Deploys near-hello on `hello.<root>` and runs both loads on it. */
@@ -118,37 +106,23 @@ export async function measureShadeboxContracts(
   root: { accountId: string; secretKey: string },
   options: TransferOptions,
 ): Promise<ContractResults> {
-  const client = new RpcClient(rpcUrl, options.concurrency);
-  const side = new RpcClient(rpcUrl, 1);
+  const client = new PooledRpcClient(rpcUrl, options.concurrency);
+  const side = new PooledRpcClient(rpcUrl, 1);
   const contract = `hello.${root.accountId}`;
   try {
     const setupStart = performance.now();
-    const blockHash = await RecentBlockHash.fetch(client);
-    const rootKey = KeyPair.fromString(root.secretKey);
-    const rootSigner: NearSigner = {
-      accountId: root.accountId,
-      keyPair: rootKey,
-      nonce: await accessKeyNonce(client, root.accountId, rootKey),
-    };
     const contractKey = KeyPair.fromRandom('ed25519');
-    const deploy = signActions(
-      rootSigner,
-      contract,
-      [
-        { type: 'CreateAccount' },
-        { type: 'Transfer', deposit: 10n * ONE_NEAR },
-        { type: 'AddKey', publicKey: contractKey.publicKey, accessKey: fullAccessKey() },
-        { type: 'DeployContract', code: new Uint8Array(readFileSync(NEAR_HELLO_WASM)) },
-      ],
-      blockHash.get(),
-    );
-    blockHash.set((await sendFinal(client, deploy)).transaction_outcome.block_hash);
-    const greeting = await viewFunction(client, contract, 'hello', { name: 'bench' });
+    await sendFinal(rootSigner(client, root), contract, [
+      { type: 'CreateAccount' },
+      { type: 'Transfer', deposit: 10n * ONE_NEAR },
+      { type: 'AddKey', publicKey: contractKey.publicKey, accessKey: fullAccessKey() },
+      { type: 'DeployContract', code: new Uint8Array(readFileSync(NEAR_HELLO_WASM)) },
+    ]);
+    const greeting = await viewText(client, contract, 'hello', { name: 'bench' });
     if (!greeting.includes('bench')) throw new Error(`hello answered ${greeting}`);
-    const signers = await createSigners(client, root, options.concurrency, blockHash, 'caller');
+    const signers = await createSigners(client, root, options.concurrency, 'caller');
     const setupMs = performance.now() - setupStart;
 
-    const stale = new Set<NearSigner>();
     const sequence = new Array<number>(signers.length).fill(0);
     let lastValue = '';
     let calls: ContractResults['calls'];
@@ -162,37 +136,23 @@ export async function measureShadeboxContracts(
             (await side.call<{ header: { height: number } }>('block', { finality: 'optimistic' })).header
               .height,
         },
+        // The signer's pool reads the key's nonce again when a send failed without an answer from the chain.
         operation: async (i) => {
-          const signer = signers[i];
-          if (stale.delete(signer))
-            signer.nonce = await accessKeyNonce(client, signer.accountId, signer.keyPair);
           const value = `v${i}-${sequence[i]++}`;
-          const tx = signActions(
-            signer,
-            contract,
-            [
-              {
-                type: 'FunctionCall',
-                methodName: 'setValue',
-                args: utf8(JSON.stringify({ value })),
-                gas: CALL_GAS,
-                deposit: 0n,
-              },
-            ],
-            blockHash.get(),
-          );
-          try {
-            const outcome = await sendFinal(client, tx);
-            blockHash.set(outcome.transaction_outcome.block_hash);
-            lastValue = value;
-          } catch (error) {
-            stale.add(signer); // the nonce may not have been used: read it again before the next one
-            throw error;
-          }
+          await sendFinal(signers[i], contract, [
+            {
+              type: 'FunctionCall',
+              methodName: 'setValue',
+              args: utf8(JSON.stringify({ value })),
+              gas: CALL_GAS,
+              deposit: 0n,
+            },
+          ]);
+          lastValue = value;
         },
       });
       // The calls did write: the contract holds one of the values (the last one to reach final).
-      const stored = await viewFunction(client, contract, 'getValue', {});
+      const stored = await viewText(client, contract, 'getValue', {});
       if (lastValue && !/^"?v\d+-\d+"?$/.test(stored)) throw new Error(`getValue answered ${stored}`);
       calls = withBlocks(result, setupMs, contract);
     } catch (error) {
@@ -224,7 +184,7 @@ interface EthReceipt {
   contractAddress?: string | null;
 }
 
-async function receipt(client: RpcClient, hash: string): Promise<EthReceipt> {
+async function receipt(client: PooledRpcClient, hash: string): Promise<EthReceipt> {
   for (let attempt = 0; ; attempt++) {
     const r = await client.call<EthReceipt | null>('eth_getTransactionReceipt', [hash]);
     if (r) {
@@ -244,8 +204,8 @@ export async function measureAnvilContracts(
   pid: number,
   options: TransferOptions,
 ): Promise<ContractResults> {
-  const client = new RpcClient(rpcUrl, options.concurrency);
-  const side = new RpcClient(rpcUrl, 1);
+  const client = new PooledRpcClient(rpcUrl, options.concurrency);
+  const side = new PooledRpcClient(rpcUrl, 1);
   try {
     const setupStart = performance.now();
     const accounts = await client.call<string[]>('eth_accounts', []);

@@ -16,9 +16,11 @@
  * is answered from that cache: each one is different from the 8,191 sent before it. `finality: "final"` is
  * not used at the head because it could only vary by account (64 requests, all cached after the first pass).
  */
+
+import { block, sendTransaction } from '@shadebox/near-client';
 import type { LoadResult } from '../load.js';
-import { createSigners, RecentBlockHash, signActions } from '../near-signers.js';
-import { RpcClient } from '../rpc.js';
+import { createSigners } from '../near-signers.js';
+import { PooledRpcClient } from '../rpc.js';
 import { type Launcher, startShadebox } from '../shadebox-node.js';
 import { measureReadThroughput, type ReadThroughputOptions } from './read-throughput.js';
 import { tempHome } from './store-size.js';
@@ -57,24 +59,21 @@ export async function measureHistoricalReads(
 ): Promise<HistoryResult> {
   const home = tempHome('history');
   const server = await startShadebox({ launcher, home: home.path, archival: true });
-  const client = new RpcClient(server.rpcUrl, 8);
+  const client = new PooledRpcClient(server.rpcUrl, 8);
   try {
     if (!server.account) throw new Error('the ready line gave no genesis account key');
     const t0 = performance.now();
-    const signers = await createSigners(
-      client,
-      server.account,
-      options.accounts,
-      await RecentBlockHash.fetch(client),
-    );
+    const signers = await createSigners(client, server.account, options.accounts);
     const rounds = Math.ceil((options.depth + options.spread) / options.changeEvery) + 1;
     for (let round = 0; round < rounds; round++) {
-      const hash = (await RecentBlockHash.fetch(client)).get();
+      // A hash from this round: the previous rounds' blocks are beyond the transaction validity period.
+      const hash = (await block(client, { finality: 'final' })).header.hash;
       // One account after another: each has its own nonce, and the pool accepts them in any order.
       for (const [i, signer] of signers.entries()) {
         const receiver = signers[(i + 1) % signers.length].accountId;
-        const tx = signActions(signer, receiver, [{ type: 'Transfer', deposit: 1n }], hash);
-        await client.call('send_tx', { signed_tx_base64: tx, wait_until: 'NONE' });
+        signer.useBlockHash(hash);
+        const tx = await signer.sign(receiver, [{ type: 'Transfer', deposit: 1n }]);
+        await sendTransaction(client, tx.base64, 'NONE');
       }
       await client.call('sandbox_produce_blocks', { count: options.changeEvery });
     }

@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from '../load.js';
-import { RpcClient } from '../rpc.js';
+import { PooledRpcClient } from '../rpc.js';
 import { type Launcher, REPO_ROOT, startShadebox } from '../shadebox-node.js';
 import { type HomeSize, homeSize } from './store-size.js';
 
@@ -43,7 +43,7 @@ export async function measureRestart(
   let height: number;
   {
     const server = await startShadebox({ launcher, home, archival: true, timeoutMs: 120_000 });
-    const client = new RpcClient(server.rpcUrl, 1);
+    const client = new PooledRpcClient(server.rpcUrl, 1);
     try {
       height = await headHeight(client);
       const t0 = performance.now();
@@ -63,7 +63,7 @@ export async function measureRestart(
   const firstAnswer: number[] = [];
   for (let i = 0; i < options.runs; i++) {
     const server = await startShadebox({ launcher, home, archival: true, timeoutMs: 120_000 });
-    const client = new RpcClient(server.rpcUrl, 1);
+    const client = new PooledRpcClient(server.rpcUrl, 1);
     try {
       ready.push(server.readyMs);
       height = await headHeight(client);
@@ -89,7 +89,7 @@ export async function measureRestart(
   };
 }
 
-async function headHeight(client: RpcClient): Promise<number> {
+async function headHeight(client: PooledRpcClient): Promise<number> {
   const status = await client.call<{ sync_info: { latest_block_height: number } }>('status', []);
   return status.sync_info.latest_block_height;
 }

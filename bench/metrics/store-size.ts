@@ -17,8 +17,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
-import { createSigners, RecentBlockHash, sendFinal, signActions } from '../near-signers.js';
-import { RpcClient } from '../rpc.js';
+import { createSigners, sendFinal } from '../near-signers.js';
+import { PooledRpcClient } from '../rpc.js';
 import { type Launcher, startShadebox } from '../shadebox-node.js';
 
 export interface HomeSize {
@@ -102,11 +102,10 @@ export async function measureStoreSize(
 ): Promise<StoreSizeResult> {
   const home = tempHome('store');
   const server = await startShadebox({ launcher, home: home.path, archival: true });
-  const client = new RpcClient(server.rpcUrl, options.signers);
+  const client = new PooledRpcClient(server.rpcUrl, options.signers);
   try {
     if (!server.account) throw new Error('the ready line gave no genesis account key');
-    const blockHash = await RecentBlockHash.fetch(client);
-    const signers = await createSigners(client, server.account, options.signers, blockHash);
+    const signers = await createSigners(client, server.account, options.signers);
     const height = async () =>
       (await client.call<{ header: { height: number } }>('block', { finality: 'final' })).header.height;
     const before = homeSize(home.path);
@@ -121,9 +120,7 @@ export async function measureStoreSize(
             throw new Error(`only ${sent} of ${options.transfers} transfers in ${options.timeoutMs} ms`);
           }
           sent++;
-          const tx = signActions(signer, receiver, [{ type: 'Transfer', deposit: 1n }], blockHash.get());
-          const outcome = await sendFinal(client, tx);
-          blockHash.set(outcome.transaction_outcome.block_hash);
+          await sendFinal(signer, receiver, [{ type: 'Transfer', deposit: 1n }]);
         }
       }),
     );

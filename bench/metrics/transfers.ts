@@ -8,15 +8,8 @@
  * (anvil signs) and then reads `eth_getTransactionReceipt` until the receipt exists.
  */
 import { type LoadResult, runClosedLoop } from '../load.js';
-import {
-  accessKeyNonce,
-  createSigners,
-  type NearSigner,
-  RecentBlockHash,
-  sendFinal,
-  signActions,
-} from '../near-signers.js';
-import { RpcClient } from '../rpc.js';
+import { createSigners, sendFinal } from '../near-signers.js';
+import { PooledRpcClient } from '../rpc.js';
 import { serverProbes } from './cpu.js';
 
 export interface TransferOptions {
@@ -49,14 +42,12 @@ export async function measureShadeboxTransfers(
   root: { accountId: string; secretKey: string },
   options: TransferOptions,
 ): Promise<TransferResult> {
-  const client = new RpcClient(rpcUrl, options.concurrency);
-  const side = new RpcClient(rpcUrl, 1);
+  const client = new PooledRpcClient(rpcUrl, options.concurrency);
+  const side = new PooledRpcClient(rpcUrl, 1);
   try {
     const setupStart = performance.now();
-    const blockHash = await RecentBlockHash.fetch(client);
-    const signers = await createSigners(client, root, options.concurrency, blockHash);
+    const signers = await createSigners(client, root, options.concurrency);
     const setupMs = performance.now() - setupStart;
-    const stale = new Set<NearSigner>();
 
     const result = await runClosedLoop({
       ...options,
@@ -67,19 +58,10 @@ export async function measureShadeboxTransfers(
           (await side.call<{ header: { height: number } }>('block', { finality: 'optimistic' })).header
             .height,
       },
+      // The signer's pool reads the key's nonce again when a send failed without an answer from the chain.
       operation: async (i) => {
-        const signer = signers[i];
-        if (stale.delete(signer))
-          signer.nonce = await accessKeyNonce(client, signer.accountId, signer.keyPair);
         const receiver = signers[(i + 1) % signers.length].accountId;
-        const tx = signActions(signer, receiver, [{ type: 'Transfer', deposit: 1n }], blockHash.get());
-        try {
-          const outcome = await sendFinal(client, tx);
-          blockHash.set(outcome.transaction_outcome.block_hash);
-        } catch (error) {
-          stale.add(signer); // the nonce may not have been used: read it again before the next one
-          throw error;
-        }
+        await sendFinal(signers[i], receiver, [{ type: 'Transfer', deposit: 1n }]);
       },
     });
     return withBlocks(result, { setupMs });
@@ -98,8 +80,8 @@ export async function measureAnvilTransfers(
   pid: number,
   options: TransferOptions,
 ): Promise<TransferResult> {
-  const client = new RpcClient(rpcUrl, options.concurrency);
-  const side = new RpcClient(rpcUrl, 1);
+  const client = new PooledRpcClient(rpcUrl, options.concurrency);
+  const side = new PooledRpcClient(rpcUrl, 1);
   try {
     const accounts = await client.call<string[]>('eth_accounts', []);
     if (accounts.length < options.concurrency) {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { RpcClient } from '@shadebox/near-client';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CLI_MAIN = join(REPO_ROOT, 'packages/cli/src/main.ts');
@@ -164,15 +165,7 @@ export function runCli(args: readonly string[], options: SpawnOptions = {}): Pro
   return new CliProcess(args, options).exit();
 }
 
-/** A JSON-RPC call with fetch. */
-export async function rpc<T = unknown>(url: string, method: string, params: unknown = []): Promise<T> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'cli-test', method, params }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const body = (await response.json()) as { result?: T; error?: unknown };
-  if (body.error !== undefined) throw new Error(`${method} failed: ${JSON.stringify(body.error)}`);
-  return body.result as T;
+/** A JSON-RPC call through @shadebox/near-client (a JSON-RPC error throws its `RpcError`). */
+export function rpc<T = unknown>(url: string, method: string, params: unknown = []): Promise<T> {
+  return new RpcClient(url, { timeoutMs: 10_000, idPrefix: 'cli-test' }).call<T>(method, params);
 }

@@ -9,18 +9,12 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
+import { ONE_NEAR as NEAR, TGAS } from '@shadebox/primitives';
 import { type Account, actions, baseEncode } from 'near-api-js';
-import {
-  base64Of,
-  type Json,
-  NEAR,
-  newKey,
-  rpc,
-  rpcRaw,
-  startTestNode,
-  type TestNode,
-  TGAS,
-} from '../../../test/node-helpers.js';
+import { type Json, rpcRaw } from '../../../test/support/raw-rpc.js';
+import { rpc } from '../../../test/support/rpc-calls.js';
+import { newKey, startTestNode, type TestNode } from '../../../test/support/test-node.js';
+import { base64Of } from '../../../test/support/transactions.js';
 import { build } from '../build.mjs';
 import { agentWasmPath, signerWasmPath } from '../index.js';
 
