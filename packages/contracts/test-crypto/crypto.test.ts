@@ -1,27 +1,29 @@
-// Compiles the AssemblyScript crypto functions (through test-crypto/entry.ts) with the flags the signer
-// contract uses and checks them against @noble/hashes and @noble/curves, the reference vectors of
-// docs/chain-signatures.md, and NEAR's gas metering (the node's contract preparation).
+// Checks the AssemblyScript crypto functions (test-crypto/entry.ts, compiled by build.mjs with the flags the
+// signer contract uses into build/test/crypto.wasm) against @noble/hashes and @noble/curves, the reference
+// vectors of docs/chain-signatures.md, and NEAR's gas metering (the node's contract preparation).
+// ASC_OPT=-O3 compiles the entry here with that optimisation level instead, to compare.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
-import asc from 'assemblyscript/asc';
 import { prepareContract } from '../../node/src/vm/prepare/prepare-contract.ts';
 import { config, gasUsed, instantiate } from '../../node/src/vm/prepare/test-helpers.ts';
 
 const ENTRY = fileURLToPath(new URL('./entry.ts', import.meta.url));
+const BUILT = fileURLToPath(new URL('../build/test/crypto.wasm', import.meta.url));
 
-/** The flags of the contract build (build.mjs: -O3z; ASC_OPT=-O3 to compare): no GC, and AssemblyScript's default
- * features, which are those NEAR enables at protocol 85 (checked below by the node's preparation). */
-const ASC_FLAGS = ['--runtime', 'stub', process.env.ASC_OPT ?? '-O3z', '--noAssert'];
-
-async function compile(): Promise<Uint8Array> {
+/** Compiles the entry in this process with the contract build's flags, `-O3z` replaced by ASC_OPT. */
+async function compile(opt: string): Promise<Uint8Array> {
+  const { default: asc } = await import('assemblyscript/asc');
+  const { CRYPTO_TEST_FLAGS } = await import('../build.mjs');
+  const flags = CRYPTO_TEST_FLAGS.map((f: string) => (f === '-O3z' ? opt : f));
   let wasm: Uint8Array | undefined;
   const errors: string[] = [];
-  const { error } = await asc.main([ENTRY, '--outFile', 'crypto.wasm', ...ASC_FLAGS], {
+  const { error } = await asc.main([ENTRY, '--outFile', 'crypto.wasm', ...flags], {
     writeFile(name: string, contents: Uint8Array | string) {
       if (name.endsWith('.wasm')) wasm = contents as Uint8Array;
     },
@@ -36,7 +38,16 @@ async function compile(): Promise<Uint8Array> {
   return wasm;
 }
 
-const wasm = await compile();
+/** The module `npm install` built (build.mjs), unless ASC_OPT asks for another optimisation level. */
+function builtModule(): Uint8Array {
+  try {
+    return readFileSync(BUILT);
+  } catch {
+    throw new Error(`${BUILT} is missing: run \`npm run build -w @shadebox/contracts\``);
+  }
+}
+
+const wasm = process.env.ASC_OPT ? await compile(process.env.ASC_OPT) : builtModule();
 
 class Abort extends Error {}
 const instance = new WebAssembly.Instance(new WebAssembly.Module(wasm), {
