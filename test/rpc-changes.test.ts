@@ -21,7 +21,7 @@ import {
   base64Encode,
   encodePublicKey,
   functionCallAccessKey,
-  KeyPair,
+  type KeyPair,
   parsePublicKey,
   sha256,
 } from '@shadebox/primitives';
@@ -35,6 +35,9 @@ import {
   startTestNode,
   type TestNode,
 } from './rpc-helpers.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/rpc-changes.test.ts');
 
 /** The smallest valid Wasm module: magic and version. */
 const EMPTY_WASM = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
@@ -69,8 +72,8 @@ describe('changes', { timeout: 120_000 }, () => {
   let alice: { accountId: string; key: KeyPair };
   let bob: { accountId: string; key: KeyPair };
   let carol: { accountId: string; key: KeyPair };
-  const fcKey = KeyPair.fromRandom();
-  const extraKey = KeyPair.fromRandom();
+  const fcKey = rng.keyPair();
+  const extraKey = rng.keyPair();
   const ex: Record<string, Executed> = {};
 
   const typed = (blockId: string | number, request: Record<string, unknown>) =>

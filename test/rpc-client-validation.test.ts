@@ -38,7 +38,7 @@ import {
   base58Encode,
   base64Encode,
   functionCallAccessKey,
-  KeyPair,
+  type KeyPair,
   signDelegateAction,
   type Transaction,
   transactionHash,
@@ -54,6 +54,9 @@ import {
   type TestNode,
   TGAS,
 } from './rpc-helpers.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/rpc-client-validation.test.ts');
 
 /** The smallest valid Wasm module: magic and version. */
 const EMPTY_WASM = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
@@ -89,8 +92,8 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
     txs.transfer = { hash: transfer.transaction.hash, signerId: root.accountId };
 
     // Key changes: a function-call key with an allowance, and a second full-access key deleted again.
-    fcKey = KeyPair.fromRandom();
-    const extra = KeyPair.fromRandom();
+    fcKey = rng.keyPair();
+    const extra = rng.keyPair();
     const addKeys = await sendRawTx(t.url, {
       signerId: alice.accountId,
       key: alice.key,
@@ -226,7 +229,7 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
 
   test('errors reach the client as nearcore sends them (result.error included)', async () => {
     await assert.rejects(
-      viewAccessKey(client, { accountId: alice.accountId, publicKey: KeyPair.fromRandom().publicKeyString }),
+      viewAccessKey(client, { accountId: alice.accountId, publicKey: rng.keyPair().publicKeyString }),
       (e: Error) => {
         assert.match(e.message, /^RPC Error: access key ed25519:\w+ does not exist while viewing$/);
         return true;

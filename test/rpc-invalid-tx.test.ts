@@ -33,7 +33,7 @@ import {
   encodeSignature,
   encodeTransaction,
   functionCallAccessKey,
-  KeyPair,
+  type KeyPair,
   sha256,
   signDelegateAction,
   type Transaction,
@@ -56,6 +56,9 @@ import {
   TGAS,
   viewAccount,
 } from './rpc-helpers.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/rpc-invalid-tx.test.ts');
 
 const U128_MAX = 2n ** 128n - 1n;
 
@@ -179,8 +182,8 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     url = t.url;
     alice = await createAccount(url, t.root, 'alice.test.near', 50n * NEAR);
     await createAccount(url, t.root, 'bob.test.near', 5n * NEAR);
-    fcKey = KeyPair.fromRandom();
-    poorKey = KeyPair.fromRandom();
+    fcKey = rng.keyPair();
+    poorKey = rng.keyPair();
     await sendTx(url, {
       signerId: alice.accountId,
       key: alice.key,
@@ -252,7 +255,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     });
 
   test('InvalidAccessKeyError: AccessKeyNotFound', async () => {
-    const stranger = KeyPair.fromRandom();
+    const stranger = rng.keyPair();
     const tx = await buildTx(url, {
       signerId: alice.accountId,
       key: stranger,
@@ -319,7 +322,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
   });
 
   test('InvalidSignerId and InvalidReceiverId (documented deviation: nearcore fails decoding)', async () => {
-    const key = KeyPair.fromRandom();
+    const key = rng.keyPair();
     const base = {
       version: 0 as const,
       priorityFee: 0n,
@@ -343,7 +346,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
   });
 
   test('SignerDoesNotExist', async () => {
-    const key = KeyPair.fromRandom();
+    const key = rng.keyPair();
     const tx = await buildTx(url, {
       signerId: 'ghost.test.near',
       key,
@@ -390,7 +393,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     const tx = await buildTx(url, {
       signerId: alice.accountId,
       key: alice.key,
-      signWith: KeyPair.fromRandom(),
+      signWith: rng.keyPair(),
       receiverId: 'bob.test.near',
       actions: [{ type: 'Transfer', deposit: 1n }],
     });
@@ -472,7 +475,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     });
     const addFcKey = (receiverId: string, methodNames: string[]): Action => ({
       type: 'AddKey',
-      publicKey: KeyPair.fromRandom().publicKey,
+      publicKey: rng.keyPair().publicKey,
       accessKey: functionCallAccessKey(receiverId, methodNames, null),
     });
     const rejects = async (actions: Action[], error: unknown) =>
@@ -520,7 +523,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     await rejects([fc({ args: new Uint8Array(4 * 1024 * 1024 + 1) })], {
       FunctionCallArgumentsLengthExceeded: { length: 4_194_305, limit: 4_194_304 },
     });
-    const secp = KeyPair.fromRandom('secp256k1');
+    const secp = rng.keyPair('secp256k1');
     await rejects([{ type: 'Stake', stake: NEAR, publicKey: secp.publicKey }], {
       UnsuitableStakingKey: { public_key: secp.publicKeyString },
     });

@@ -19,7 +19,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { base58Encode, KeyPair, sha256, transactionHash } from '@shadebox/primitives';
+import { base58Encode, sha256, transactionHash } from '@shadebox/primitives';
 import {
   httpStatusOf,
   internalError,
@@ -38,6 +38,9 @@ import {
   startTestNode,
   type TestNode,
 } from './rpc-helpers.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/rpc-malformed.test.ts');
 
 const PLAIN = /^text\/plain/;
 
@@ -290,7 +293,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
   async function validTx() {
     return buildTx(url, {
       signerId: 'alice.test.near',
-      key: KeyPair.fromRandom(),
+      key: rng.keyPair(),
       nonce: 1n,
       receiverId: 'test.near',
       actions: [{ type: 'Transfer', deposit: 1n }],
@@ -485,7 +488,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
         3,
       ),
     );
-    const key = KeyPair.fromRandom().publicKeyString;
+    const key = rng.keyPair().publicKeyString;
     assertBody(
       await q({ request_type: 'view_access_key', account_id: 'alice.test.near', public_key: key }),
       200,

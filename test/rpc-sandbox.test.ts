@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { base58Decode, KeyPair } from '@shadebox/primitives';
+import { base58Decode } from '@shadebox/primitives';
 import {
   buildTx,
   call,
@@ -19,6 +19,9 @@ import {
   type TestNode,
   viewAccount,
 } from './rpc-helpers.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/rpc-sandbox.test.ts');
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -65,7 +68,7 @@ describe('sandbox_patch_state', () => {
     assert.ok(after1.block_height > h0, 'applied by a new block');
 
     // A new account with a full-access key, then a transaction signed with that key.
-    const key = KeyPair.fromRandom();
+    const key = rng.keyPair();
     await call(t.url, 'sandbox_patch_state', {
       records: [
         {

@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { evmAddress } from './addresses.js';
@@ -24,6 +23,9 @@ import { signEcdsa } from './signing.js';
 const ORACLE = `
 import { utils } from 'chainsig.js';
 import { recoverAddress, getAddress, keccak256 } from 'viem';
+import { testRandom } from '../../../test/test-random.js';
+
+const rng = testRandom('packages/mpc/src/chainsig-compat.e2e.test.ts');
 const input = JSON.parse(process.argv[1]);
 const c = utils.cryptography;
 const out = { secp256k1: [], ed25519: [], recovered: [] };
@@ -81,7 +83,7 @@ describe('chainsig.js@1.1.16 and viem agree', () => {
       const expected = evmAddress(deriveSecp256k1PublicKey(local.secp256k1PublicKey, tweak));
       // Several payloads per key, so that both the flipped (high-S) and kept cases occur.
       for (let j = 0; j < 4; j++) {
-        const payload = new Uint8Array(randomBytes(32));
+        const payload = new Uint8Array(rng.bytes(32));
         payload[0] = i * 16 + j;
         signatures.push({
           payload: bytesToHex(payload),

@@ -20,6 +20,7 @@ import {
   signTransaction,
 } from '@shadebox/primitives';
 import wabtInit from 'wabt';
+import { testRandom } from '../../../test/test-random.js';
 import {
   bytesToHex,
   deriveEd25519PublicKey,
@@ -37,6 +38,8 @@ import {
   type SignatureResponse,
   verifyEddsaResponse,
 } from './signing.js';
+
+const rng = testRandom('packages/mpc/src/responder.e2e.test.ts');
 
 const TGAS = 1_000_000_000_000n;
 // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC answers
@@ -110,7 +113,7 @@ class Sender {
 
   /** Creates `<name>` (a sub-account of this one) with a fresh key, 50 NEAR and optionally a contract. */
   async createAccount(accountId: string, code?: Uint8Array): Promise<Sender> {
-    const keyPair = KeyPair.fromRandom('ed25519');
+    const keyPair = rng.keyPair('ed25519');
     const actions: Action[] = [
       { type: 'CreateAccount' },
       { type: 'Transfer', deposit: 50n * ONE_NEAR },
@@ -410,7 +413,7 @@ describe('responder', () => {
         rpcUrl: node.rpcUrl,
         signerContractId: 'nobody.test.near',
         responderAccountId: 'nobody.test.near',
-        responderSecretKey: KeyPair.fromRandom('ed25519').toString(),
+        responderSecretKey: rng.keyPair('ed25519').toString(),
         rootKeys,
       }),
     );
@@ -423,10 +426,9 @@ describe('responder', () => {
       log: {},
     });
     await until('a failed poll', async () => running.stats.pollErrors > 0);
-    const started = Date.now();
+    // Stopping twice resolves both times (no wall-clock bound: speed is the benchmark's business).
     await running.stop();
     await running.stop();
-    assert.ok(Date.now() - started < 1000);
   });
 
   const signerWasm = fileURLToPath(new URL('../../contracts/build/signer.wasm', import.meta.url));

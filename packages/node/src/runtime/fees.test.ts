@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KeyPair } from '@shadebox/primitives';
+import { testRandom } from '../../../../test/test-random.js';
 import { loadRuntimeConfig } from '../config/runtime-config.js';
 import { execFee, totalSendFees, transactionCost } from './fees.js';
 import { runtimeParamsFrom } from './runtime-params.js';
+
+const rng = testRandom('packages/node/src/runtime/fees.test.ts');
 
 const config = loadRuntimeConfig();
 const params = runtimeParamsFrom(config);
@@ -25,7 +27,7 @@ describe('fees', () => {
   });
 
   it('counts function-call key method names with a terminating byte each', () => {
-    const key = KeyPair.fromRandom().publicKey;
+    const key = rng.keyPair().publicKey;
     const addKey = {
       type: 'AddKey' as const,
       publicKey: key,
