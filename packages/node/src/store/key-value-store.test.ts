@@ -186,7 +186,8 @@ for (const factory of factories) {
       await store.close();
     });
 
-    it('scans in byte order with start, end, reverse and limit', async () => {
+    it('scans in byte order with start, end, reverse and limit', async (t) => {
+      t.diagnostic('seed 7 (fixed)');
       const store = factory.open();
       const next = random(7);
       const fixed = [
