@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { testRandom } from '../../../test/test-random.js';
 import { evmAddress } from './addresses.js';
 import {
   bytesToHex,
@@ -20,12 +21,11 @@ import {
 import { RootKeys } from './root-keys.js';
 import { signEcdsa } from './signing.js';
 
+const rng = testRandom('packages/mpc/src/chainsig-compat.e2e.test.ts');
+
 const ORACLE = `
 import { utils } from 'chainsig.js';
 import { recoverAddress, getAddress, keccak256 } from 'viem';
-import { testRandom } from '../../../test/test-random.js';
-
-const rng = testRandom('packages/mpc/src/chainsig-compat.e2e.test.ts');
 const input = JSON.parse(process.argv[1]);
 const c = utils.cryptography;
 const out = { secp256k1: [], ed25519: [], recovered: [] };
