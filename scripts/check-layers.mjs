@@ -52,8 +52,6 @@ export const PACKAGE_DEPENDENCIES = {
 export const TEST_INTERNALS = {
   'packages/node/src/rpc/rpc-error': "nearcore's error shapes and HTTP statuses, compared on the wire",
   'packages/node/src/rpc/methods/index': 'the list of served methods, checked against the client schema',
-  'packages/agent-api/src/chain': 'the agent key pool, until it moves to @shadebox/near-client',
-  'packages/agent-api/src/rpc': 'the agent RPC client, until it moves to @shadebox/near-client',
   'packages/agent-api/src/tee/dstack': 'the dstack key path the test serves',
   'packages/cli/src/chain-signatures/service': 'starts chain signatures in the test process',
   'packages/node/src/vm/prepare/prepare-contract': "the contracts' crypto test meters its functions with it",

@@ -7,7 +7,7 @@
  * image, a forged quote/tcb_info, a missing guest agent, plus the refusal of local registration.
  */
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -22,9 +22,12 @@ import {
 import { readAgentWasm } from '@shadebox/contracts';
 import { derivedPublicKey, najToSecp256k1PublicKey, recoverEcdsaPublicKey } from '@shadebox/mpc';
 import { KeyPool, outcomeResult, viewFunction } from '@shadebox/near-client';
-import { fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
+import { fullAccessKey, ONE_NEAR } from '@shadebox/primitives';
 import { DSTACK_KEY_PATH } from '../packages/agent-api/src/tee/dstack.js';
 import { type Chain, captureLogs, fnCall, ready, startChain, until } from './agent-stack-helpers.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/agent-api-dstack.test.ts');
 
 const TEE_CONTRACT = 'tee-agent.test.near';
 const API_IMAGE = 'a1'.repeat(32);
@@ -43,10 +46,10 @@ function tdxQuote(reportData: Buffer, rtmr3: Buffer): Buffer {
   header.writeUInt16LE(2, 2); // attestation key type: ECDSA-256 with P-256
   header.writeUInt32LE(0x81, 4); // TEE type: TDX
   Buffer.from('939a7233f79c4ca9940a0db3957f0607', 'hex').copy(header, 12); // QE vendor id (Intel)
-  const report = randomBytes(584); // TCB SVN, MRSEAM, …, MRTD, RTMR0-2: arbitrary
+  const report = rng.bytes(584); // TCB SVN, MRSEAM, …, MRTD, RTMR0-2: arbitrary
   rtmr3.copy(report, 472);
   Buffer.concat([reportData, Buffer.alloc(64)]).copy(report, 520, 0, 64);
-  const signature = randomBytes(128);
+  const signature = rng.bytes(128);
   const len = Buffer.alloc(4);
   len.writeUInt32LE(signature.length);
   return Buffer.concat([header, report, len, signature]);
@@ -126,7 +129,7 @@ function tcbInfo(g: GuestAgent): { tcb: Record<string, unknown>; rtmr3: Buffer }
   return { tcb, rtmr3 };
 }
 
-function guestAgent(dir: string, name: string, key: Buffer = randomBytes(32)): GuestAgent {
+function guestAgent(dir: string, name: string, key: Buffer = rng.bytes(32)): GuestAgent {
   let server: Server | undefined;
   const g: GuestAgent = {
     socket: join(dir, `${name}.sock`),
@@ -197,7 +200,7 @@ function guestAgent(dir: string, name: string, key: Buffer = randomBytes(32)): G
 
 /** The agent contract on a fresh account, initialised with requires_tee: true, owned by the root. */
 async function deployTeeContract(chain: Chain): Promise<void> {
-  const key = KeyPair.fromRandom();
+  const key = rng.keyPair();
   outcomeResult(
     await chain.owner.send(TEE_CONTRACT, [
       { type: 'CreateAccount' },
@@ -390,7 +393,7 @@ describe('agent API in dstack mode against a node, the TEE agent contract and a 
     const api = await dstack(g);
     await assertStuck(api, 'derive', /GetKey returned no key/);
     assert.equal(api.status().accountId, undefined);
-    g.key = randomBytes(32);
+    g.key = rng.bytes(32);
     teeKeys.push(g.key);
     await ready(api);
   });

@@ -17,8 +17,11 @@ import {
 import { readAgentWasm } from '@shadebox/contracts';
 import { derivedPublicKey, najToSecp256k1PublicKey, recoverEcdsaPublicKey } from '@shadebox/mpc';
 import { KeyPool, outcomeResult } from '@shadebox/near-client';
-import { fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
+import { fullAccessKey, type KeyPair, ONE_NEAR } from '@shadebox/primitives';
 import { type Chain, captureLogs, fnCall, ready, startChain, until } from './agent-stack-helpers.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/agent-api-e2e.test.ts');
 
 const CODEHASH = 'c'.repeat(64);
 type Json = ReturnType<typeof JSON.parse>;
@@ -351,7 +354,7 @@ describe('agent API boot failures recover when fixed', () => {
   });
 
   it('a missing funding account stays in fund, then funds once it exists', async () => {
-    const key = KeyPair.fromRandom();
+    const key = rng.keyPair();
     const api = await startAgentApi(
       config(chain, {
         CHAIN_ACCOUNT_ID: 'funder.test.near',
@@ -370,7 +373,7 @@ describe('agent API boot failures recover when fixed', () => {
   });
 
   it('an underfunded account stays in fund, then funds once topped up', async () => {
-    const key = KeyPair.fromRandom();
+    const key = rng.keyPair();
     await createAccount(chain, 'poor.test.near', key, ONE_NEAR / 10n);
     const api = await startAgentApi(
       config(chain, {
@@ -405,7 +408,7 @@ describe('agent API boot failures recover when fixed', () => {
     assert.equal((await fetch(`${api.url}/health`)).status, 503);
 
     // Deploy and initialise the agent contract there (init comes from the contract account itself).
-    const key = KeyPair.fromRandom();
+    const key = rng.keyPair();
     await createAccount(chain, 'late-agent.test.near', key, 10n * ONE_NEAR);
     const contract = new KeyPool(chain.rpc, 'late-agent.test.near', [key]);
     outcomeResult(
@@ -432,7 +435,7 @@ describe('agent API with the RPC down, then up', () => {
   it('reports the stage and recovers when a node starts', async () => {
     const port = await freePort();
     const { lines, log } = captureLogs();
-    const rootKey = KeyPair.fromRandom();
+    const rootKey = rng.keyPair();
     // The node's genesis key is unknown before it starts: give the service a key and add it afterwards.
     api = await startAgentApi(
       config(`http://127.0.0.1:${port}`, { CHAIN_ACCOUNT_SECRET_KEY: rootKey.toString() }),

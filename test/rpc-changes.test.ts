@@ -21,7 +21,7 @@ import {
   base64Encode,
   encodePublicKey,
   functionCallAccessKey,
-  KeyPair,
+  type KeyPair,
   ONE_NEAR as NEAR,
   parsePublicKey,
   sha256,
@@ -30,6 +30,9 @@ import { postRpc, sortedJson } from './support/raw-rpc.js';
 import { rpc } from './support/rpc-calls.js';
 import { startTestNode, type TestNode } from './support/test-node.js';
 import { createAccount, sendTx } from './support/transactions.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/rpc-changes.test.ts');
 
 /** The smallest valid Wasm module: magic and version. */
 const EMPTY_WASM = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
@@ -64,8 +67,8 @@ describe('changes', { timeout: 120_000 }, () => {
   let alice: { accountId: string; key: KeyPair };
   let bob: { accountId: string; key: KeyPair };
   let carol: { accountId: string; key: KeyPair };
-  const fcKey = KeyPair.fromRandom();
-  const extraKey = KeyPair.fromRandom();
+  const fcKey = rng.keyPair();
+  const extraKey = rng.keyPair();
   const ex: Record<string, Executed> = {};
 
   const typed = (blockId: string | number, request: Record<string, unknown>) =>

@@ -38,7 +38,7 @@ import {
   base58Encode,
   base64Encode,
   functionCallAccessKey,
-  KeyPair,
+  type KeyPair,
   ONE_NEAR as NEAR,
   signDelegateAction,
   TGAS,
@@ -49,6 +49,9 @@ import { METHODS } from '../packages/node/src/rpc/methods/index.js';
 import { rpc } from './support/rpc-calls.js';
 import { startTestNode, type TestNode } from './support/test-node.js';
 import { buildTx, createAccount, sendTx as sendRawTx } from './support/transactions.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/rpc-client-validation.test.ts');
 
 /** The smallest valid Wasm module: magic and version. */
 const EMPTY_WASM = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
@@ -84,8 +87,8 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
     txs.transfer = { hash: transfer.transaction.hash, signerId: root.accountId };
 
     // Key changes: a function-call key with an allowance, and a second full-access key deleted again.
-    fcKey = KeyPair.fromRandom();
-    const extra = KeyPair.fromRandom();
+    fcKey = rng.keyPair();
+    const extra = rng.keyPair();
     const addKeys = await sendRawTx(t.url, {
       signerId: alice.accountId,
       key: alice.key,
@@ -221,7 +224,7 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
 
   test('errors reach the client as nearcore sends them (result.error included)', async () => {
     await assert.rejects(
-      viewAccessKey(client, { accountId: alice.accountId, publicKey: KeyPair.fromRandom().publicKeyString }),
+      viewAccessKey(client, { accountId: alice.accountId, publicKey: rng.keyPair().publicKeyString }),
       (e: Error) => {
         assert.match(e.message, /^RPC Error: access key ed25519:\w+ does not exist while viewing$/);
         return true;

@@ -33,7 +33,7 @@ import {
   encodeSignature,
   encodeTransaction,
   functionCallAccessKey,
-  KeyPair,
+  type KeyPair,
   ONE_NEAR as NEAR,
   sha256,
   signDelegateAction,
@@ -45,6 +45,9 @@ import { post, postRpc, type RawAnswer, sortedJson } from './support/raw-rpc.js'
 import { headHash, keyNonce, rpc, viewAccountJson } from './support/rpc-calls.js';
 import { startTestNode, type TestNode } from './support/test-node.js';
 import { buildTx, createAccount, sendTx } from './support/transactions.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/rpc-invalid-tx.test.ts');
 
 const U128_MAX = 2n ** 128n - 1n;
 
@@ -168,8 +171,8 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     url = t.url;
     alice = await createAccount(url, t.rootSigner, 'alice.test.near', 50n * NEAR);
     await createAccount(url, t.rootSigner, 'bob.test.near', 5n * NEAR);
-    fcKey = KeyPair.fromRandom();
-    poorKey = KeyPair.fromRandom();
+    fcKey = rng.keyPair();
+    poorKey = rng.keyPair();
     await sendTx(url, {
       signerId: alice.accountId,
       key: alice.key,
@@ -241,7 +244,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     });
 
   test('InvalidAccessKeyError: AccessKeyNotFound', async () => {
-    const stranger = KeyPair.fromRandom();
+    const stranger = rng.keyPair();
     const tx = await buildTx(url, {
       signerId: alice.accountId,
       key: stranger,
@@ -308,7 +311,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
   });
 
   test('InvalidSignerId and InvalidReceiverId (documented deviation: nearcore fails decoding)', async () => {
-    const key = KeyPair.fromRandom();
+    const key = rng.keyPair();
     const base = {
       version: 0 as const,
       priorityFee: 0n,
@@ -332,7 +335,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
   });
 
   test('SignerDoesNotExist', async () => {
-    const key = KeyPair.fromRandom();
+    const key = rng.keyPair();
     const tx = await buildTx(url, {
       signerId: 'ghost.test.near',
       key,
@@ -379,7 +382,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     const tx = await buildTx(url, {
       signerId: alice.accountId,
       key: alice.key,
-      signWith: KeyPair.fromRandom(),
+      signWith: rng.keyPair(),
       receiverId: 'bob.test.near',
       actions: [{ type: 'Transfer', deposit: 1n }],
     });
@@ -461,7 +464,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     });
     const addFcKey = (receiverId: string, methodNames: string[]): Action => ({
       type: 'AddKey',
-      publicKey: KeyPair.fromRandom().publicKey,
+      publicKey: rng.keyPair().publicKey,
       accessKey: functionCallAccessKey(receiverId, methodNames, null),
     });
     const rejects = async (actions: Action[], error: unknown) =>
@@ -509,7 +512,7 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     await rejects([fc({ args: new Uint8Array(4 * 1024 * 1024 + 1) })], {
       FunctionCallArgumentsLengthExceeded: { length: 4_194_305, limit: 4_194_304 },
     });
-    const secp = KeyPair.fromRandom('secp256k1');
+    const secp = rng.keyPair('secp256k1');
     await rejects([{ type: 'Stake', stake: NEAR, publicKey: secp.publicKey }], {
       UnsuitableStakingKey: { public_key: secp.publicKeyString },
     });

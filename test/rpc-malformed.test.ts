@@ -19,7 +19,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { base58Encode, KeyPair, ONE_NEAR as NEAR, sha256, transactionHash } from '@shadebox/primitives';
+import { base58Encode, ONE_NEAR as NEAR, sha256, transactionHash } from '@shadebox/primitives';
 import {
   httpStatusOf,
   internalError,
@@ -30,6 +30,9 @@ import { post, postRpc, type RawAnswer, sortedJson } from './support/raw-rpc.js'
 import { rpc } from './support/rpc-calls.js';
 import { startTestNode, type TestNode } from './support/test-node.js';
 import { buildTx, createAccount } from './support/transactions.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/rpc-malformed.test.ts');
 
 const PLAIN = /^text\/plain/;
 
@@ -282,7 +285,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
   async function validTx() {
     return buildTx(url, {
       signerId: 'alice.test.near',
-      key: KeyPair.fromRandom(),
+      key: rng.keyPair(),
       nonce: 1n,
       receiverId: 'test.near',
       actions: [{ type: 'Transfer', deposit: 1n }],
@@ -477,7 +480,7 @@ describe('malformed requests', { timeout: 120_000 }, () => {
         3,
       ),
     );
-    const key = KeyPair.fromRandom().publicKeyString;
+    const key = rng.keyPair().publicKeyString;
     assertBody(
       await q({ request_type: 'view_access_key', account_id: 'alice.test.near', public_key: key }),
       200,

@@ -8,11 +8,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { base58Decode, KeyPair, ONE_NEAR as NEAR } from '@shadebox/primitives';
+import { base58Decode, ONE_NEAR as NEAR } from '@shadebox/primitives';
 import { postRpc } from './support/raw-rpc.js';
 import { rpc, viewAccountJson } from './support/rpc-calls.js';
 import { startTestNode, type TestNode } from './support/test-node.js';
 import { buildTx, sendTx } from './support/transactions.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/rpc-sandbox.test.ts');
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -59,7 +62,7 @@ describe('sandbox_patch_state', () => {
     assert.ok(after1.block_height > h0, 'applied by a new block');
 
     // A new account with a full-access key, then a transaction signed with that key.
-    const key = KeyPair.fromRandom();
+    const key = rng.keyPair();
     await rpc(t.url, 'sandbox_patch_state', {
       records: [
         {

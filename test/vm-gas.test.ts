@@ -15,6 +15,9 @@ import { receiptView } from './support/receipts.js';
 import { applyGasPrice, balanceOf, blockHeight, viewAccessKey } from './support/rpc-calls.js';
 import { newKey, startTestNode, type TestNode } from './support/test-node.js';
 import { refOf, type TxRef, txStatus } from './support/transactions.js';
+import { testRandom } from './test-random.js';
+
+const rng = testRandom('test/vm-gas.test.ts');
 
 const HELLO = readFileSync(new URL('../node_modules/near-hello/dist/main.wasm', import.meta.url));
 
@@ -233,7 +236,7 @@ describe('gas bookkeeping of contract calls', () => {
   });
 
   it('a function-call access key spends its allowance and gets the unused part back', async () => {
-    const key = KeyPair.fromRandom('ed25519');
+    const key = KeyPair.fromString(rng.keyPair('ed25519').toString() as never);
     const allowance = NEAR / 10n;
     const add = await user.addFunctionCallAccessKey({
       publicKey: key.getPublicKey(),

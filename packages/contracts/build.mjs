@@ -14,25 +14,31 @@ export const CONTRACTS = [
   { entry: 'assembly/signer/index.ts', out: 'build/signer.wasm' },
   { entry: 'assembly/agent/index.ts', out: 'build/agent.wasm' },
 ];
+const CONTRACT_FLAGS = [
+  '--runtime',
+  'stub',
+  '-O3z',
+  '--noAssert',
+  '--use',
+  'abort=assembly/lib/panic/nearAbort',
+  '--initialMemory',
+  '2',
+];
+
+/** The flags the crypto functions are tested with: the contracts' (no GC, -O3z, AssemblyScript's default
+ * features), with AssemblyScript's own `abort` import so the test can trap on it. */
+export const CRYPTO_TEST_FLAGS = ['--runtime', 'stub', '-O3z', '--noAssert'];
+
+/** Test artifacts built with the contracts, so that the unit tests read them instead of compiling. */
+const TEST_ARTIFACTS = [
+  { entry: 'test-crypto/entry.ts', out: 'build/test/crypto.wasm', flags: CRYPTO_TEST_FLAGS },
+];
 
 export async function build({ quiet = false } = {}) {
-  mkdirSync(join(root, 'build'), { recursive: true });
-  for (const { entry, out } of CONTRACTS) {
-    const args = [
-      entry,
-      '--baseDir',
-      root,
-      '--outFile',
-      out,
-      '--runtime',
-      'stub',
-      '-O3z',
-      '--noAssert',
-      '--use',
-      'abort=assembly/lib/panic/nearAbort',
-      '--initialMemory',
-      '2',
-    ];
+  mkdirSync(join(root, 'build', 'test'), { recursive: true });
+  const units = [...CONTRACTS.map((c) => ({ ...c, flags: CONTRACT_FLAGS })), ...TEST_ARTIFACTS];
+  for (const { entry, out, flags } of units) {
+    const args = [entry, '--baseDir', root, '--outFile', out, ...flags];
     let stderr = '';
     const { error } = await asc.main(args, {
       stdout: {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KeyPair } from '@shadebox/primitives';
+import { testRandom } from '../../../test/test-random.js';
 import { ConfigError, loadAgentApiConfig } from './config.js';
 
-const KEY = KeyPair.fromRandom().toString();
+const rng = testRandom('packages/agent-api/src/config.test.ts');
+
+const KEY = rng.keyPair().toString();
 const base = {
   CHAIN_ACCOUNT_ID: 'test.near',
   CHAIN_ACCOUNT_SECRET_KEY: KEY,

@@ -1,12 +1,13 @@
 /**
- * The command line itself, through real processes: help texts, version, the usage errors (exit 2, one line on
- * stderr naming the flag, nothing done) and the bin launcher.
+ * The command line in process (`runCli` with its output captured, nothing spawned): help texts, version, and
+ * the usage errors (exit 2, one line on stderr naming the flag, nothing done). cli.e2e.test.ts checks the
+ * same through the real executable.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCli, tempDir } from '../test-support/cli-process.js';
+import { runCliInProcess as runCli, tempDir } from '../test-support/cli-in-process.js';
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -95,7 +96,7 @@ describe('shadebox help and version', () => {
   });
 });
 
-describe('shadebox usage errors', { concurrency: 4 }, () => {
+describe('shadebox usage errors', () => {
   const cases: Array<{ args: string[]; names: string[] }> = [
     { args: ['node', '--rpc-port', 'abc'], names: ['--rpc-port', 'abc'] },
     { args: ['node', '--rpc-port', '65536'], names: ['--rpc-port'] },
@@ -138,22 +139,13 @@ describe('shadebox usage errors', { concurrency: 4 }, () => {
   });
 });
 
-describe('bin/shadebox.js', () => {
-  it('runs the CLI (built, or from source when not built)', async () => {
-    const { code, stdout } = await runCli(['--version'], { bin: true });
-    assert.equal(code, 0);
-    assert.equal(stdout, `shadebox ${VERSION}\n`);
-  });
-
-  it('runs from source with SHADEBOX_FROM_SOURCE=1, workspace packages included', async () => {
-    const cwd = await tempDir();
-    const { code, stdout, stderr } = await runCli(['node', 'init', '--home', join(cwd, 'home')], {
-      bin: true,
-      cwd,
-      env: { SHADEBOX_FROM_SOURCE: '1' },
-    });
-    assert.equal(code, 0, stderr);
-    assert.match(stdout, /Initialised node home/);
-    assert.ok(existsSync(join(cwd, 'home', 'genesis.json')));
+describe('shadebox node --mpc flags', () => {
+  it('--mpc-contract-id needs --mpc and a valid account id', async () => {
+    const a = await runCli(['node', '--memory', '--mpc-contract-id', 'signer.test.near']);
+    assert.equal(a.code, 2);
+    assert.match(a.stderr, /--mpc-contract-id needs --mpc/);
+    const b = await runCli(['node', '--memory', '--mpc', '--mpc-contract-id', 'Not Valid']);
+    assert.equal(b.code, 2);
+    assert.match(b.stderr, /not a valid NEAR account id/);
   });
 });

@@ -2,6 +2,7 @@
  * The `shadebox` command line: dispatches to the commands, prints the top-level help and version, and turns a
  * {@link UsageError} into one line on stderr and exit code 2. `runCli(argv)` resolves with the exit code.
  */
+import { type CliIo, processIo } from './cli-io.js';
 import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
 import { cliVersion } from './version.js';
@@ -24,7 +25,7 @@ Options:
 Run 'shadebox <command> --help' for a command's options.
 `;
 
-type Command = (args: readonly string[]) => Promise<number>;
+type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
   up: async () => (await import('./commands/up.js')).upCommand,
@@ -32,40 +33,41 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   agent: async () => (await import('./commands/agent.js')).agentCommand,
 };
 
-export async function runCli(argv: readonly string[]): Promise<number> {
+/** Runs `argv` writing to `io` (the process's streams by default); resolves with the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   try {
-    return await dispatch(argv);
+    return await dispatch(argv, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`${error.line}\n`);
+      io.stderr.write(`${error.line}\n`);
       return EXIT_USAGE;
     }
     throw error;
   }
 }
 
-async function dispatch(argv: readonly string[]): Promise<number> {
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) {
     // No command is a usage error: the help goes to stderr and the exit code is 2.
-    process.stderr.write(MAIN_HELP);
+    io.stderr.write(MAIN_HELP);
     return EXIT_USAGE;
   }
   if (first === '-h' || first === '--help') {
-    process.stdout.write(MAIN_HELP);
+    io.stdout.write(MAIN_HELP);
     return EXIT_OK;
   }
   if (first === '-v' || first === '--version') {
     if (rest.length > 0) throw new UsageError('shadebox', `unexpected argument '${rest[0]}'`, rest[0]);
-    process.stdout.write(`shadebox ${cliVersion()}\n`);
+    io.stdout.write(`shadebox ${cliVersion()}\n`);
     return EXIT_OK;
   }
   if (first === 'help') {
     if (rest.length === 0) {
-      process.stdout.write(MAIN_HELP);
+      io.stdout.write(MAIN_HELP);
       return EXIT_OK;
     }
-    return dispatch([...rest, '--help']);
+    return dispatch([...rest, '--help'], io);
   }
   const load = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
   if (load === undefined) {
@@ -73,5 +75,5 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     throw new UsageError('shadebox', what, first);
   }
   const command = await load();
-  return command(rest);
+  return command(rest, io);
 }

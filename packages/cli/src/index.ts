@@ -3,5 +3,6 @@
  * this package exports the CLI itself for wrappers and tests.
  */
 export { MAIN_HELP, runCli } from './cli.js';
+export { type CliIo, processIo } from './cli-io.js';
 export { type ReadyEvent, readyEvent } from './print-ready.js';
 export { UsageError } from './usage-error.js';

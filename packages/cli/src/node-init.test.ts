@@ -1,10 +1,13 @@
-/** `shadebox node init` through a real process: the four files, their modes, refusing to overwrite, --force. */
+/**
+ * `shadebox node init` in process (`runCli` with its output captured; without --mpc it starts no node): the four
+ * files, their modes, refusing to overwrite, --force.
+ */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCli, tempDir } from '../test-support/cli-process.js';
+import { runCliInProcess as runCli, tempDir } from '../test-support/cli-in-process.js';
 
 const FILES = ['genesis.json', 'config.json', 'validator_key.json', 'node_key.json'];
 

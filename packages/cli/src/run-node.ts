@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import type { Logger, RunningNode, StartNodeOptions } from '@shadebox/node';
+import type { CliIo } from './cli-io.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import type { LogLevel } from './log-level.js';
 import { formatReadyLine, formatSummary } from './print-ready.js';
@@ -16,6 +17,8 @@ const STOP_TIMEOUT_MS = 10_000;
 export interface RunNodeOptions {
   /** The command, for messages (`shadebox node`). */
   command: string;
+  /** Where the ready line, the summary and the errors go. */
+  io: CliIo;
   /** What to start (the logger is made here). */
   start: Omit<StartNodeOptions, 'log'>;
   /** Print the JSON ready line instead of the summary. */
@@ -41,7 +44,7 @@ export interface RunningService {
 }
 
 export async function runNode(options: RunNodeOptions): Promise<number> {
-  const { command } = options;
+  const { command, io } = options;
   // Signals first: a Ctrl+C during start-up stops the node as soon as it is up.
   const shutdown = new ShutdownSignal();
   const { createLogger, loadHome, startNode } = await import('@shadebox/node');
@@ -54,7 +57,7 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
     log.debug({ err: error }, 'start failed');
     await flush(log);
     const listen = { host: options.start.host ?? '127.0.0.1', port: options.start.rpcPort };
-    process.stderr.write(`${command}: error: ${describeStartError(error, listen)}\n`);
+    io.stderr.write(`${command}: error: ${describeStartError(error, listen)}\n`);
     return EXIT_FAILURE;
   }
 
@@ -64,7 +67,7 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
       service = await options.services(node, log);
     } catch (error) {
       log.debug({ err: error }, 'services failed to start');
-      process.stderr.write(`${command}: error: ${(error as Error).message}\n`);
+      io.stderr.write(`${command}: error: ${(error as Error).message}\n`);
       await node.stop().catch(() => undefined);
       await flush(log);
       return EXIT_FAILURE;
@@ -73,16 +76,16 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
 
   if (!shutdown.requested) {
     for (const warning of options.warnings?.(node) ?? [])
-      process.stderr.write(`${command}: warning: ${warning}\n`);
+      io.stderr.write(`${command}: warning: ${warning}\n`);
     if (options.json) {
-      process.stdout.write(formatReadyLine(node, service?.ready));
+      io.stdout.write(formatReadyLine(node, service?.ready));
     } else {
       let keyFile: string | null = null;
       if (node.home !== null) {
         const home = await loadHome(node.home).catch(() => null);
         keyFile = join(node.home, home?.config.validator_key_file ?? 'validator_key.json');
       }
-      process.stdout.write(
+      io.stdout.write(
         formatSummary({
           title: options.title,
           node,
@@ -97,15 +100,15 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
   service?.later?.then(
     ({ json, text }) => {
       if (shutdown.requested) return;
-      process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+      io.stdout.write(options.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
     },
     (error: unknown) => log.debug({ err: error }, 'service did not become ready'),
   );
 
   const signal = await shutdown.received;
-  if (!options.json) process.stderr.write(`${signal}: stopping the node...\n`);
+  if (!options.json) io.stderr.write(`${signal}: stopping the node...\n`);
   const timeout = setTimeout(() => {
-    process.stderr.write(`${command}: error: the node did not stop within ${STOP_TIMEOUT_MS / 1000} s\n`);
+    io.stderr.write(`${command}: error: the node did not stop within ${STOP_TIMEOUT_MS / 1000} s\n`);
     process.exit(EXIT_FAILURE);
   }, STOP_TIMEOUT_MS);
   timeout.unref();
@@ -113,13 +116,13 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
     await service?.stop();
     await node.stop();
   } catch (error) {
-    process.stderr.write(`${command}: error: stopping the node failed: ${(error as Error).message}\n`);
+    io.stderr.write(`${command}: error: stopping the node failed: ${(error as Error).message}\n`);
     return EXIT_FAILURE;
   } finally {
     clearTimeout(timeout);
     await flush(log);
   }
-  if (!options.json) process.stderr.write('stopped\n');
+  if (!options.json) io.stderr.write('stopped\n');
   return EXIT_OK;
 }
 

@@ -278,14 +278,12 @@ describe('agent API client (against a test double)', () => {
 
   it('a slow answer throws AgentApiTimeoutError after timeoutMs', async () => {
     const client = createAgentClient({ baseUrl: double.url, timeoutMs: 150 });
-    const started = Date.now();
     await assert.rejects(client.agent('slow'), (e: unknown) => {
       assert.ok(e instanceof AgentApiTimeoutError);
       assert.equal(e.timeoutMs, 150);
       assert.match(e.url, /\/slow$/);
       return true;
     });
-    assert.ok(Date.now() - started < 1_500);
   });
 
   it('a caller signal aborts the call with its own reason', async () => {

@@ -4,13 +4,13 @@
  * bit that recovers the key), and the EVM forms are recovered with viem.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { base58 } from '@scure/base';
 import { recoverAddress, serializeSignature } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
+import { testRandom } from '../../../test/test-random.js';
 import {
   type EcdsaSignatureResponse,
   type EddsaSignatureResponse,
@@ -23,6 +23,8 @@ import {
   toSolanaSignature,
   toSolanaSignatureBase58,
 } from './index.js';
+
+const rng = testRandom('packages/client/src/signatures.test.ts');
 
 const N = secp256k1.Point.CURVE().n;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -49,8 +51,8 @@ function nearEcdsa(secret: Uint8Array, hash: Uint8Array): EcdsaSignatureResponse
 
 function sample(count: number) {
   return Array.from({ length: count }, () => {
-    const secret = secp256k1.utils.randomSecretKey();
-    const hash = new Uint8Array(randomBytes(32));
+    const secret = rng.secp256k1SecretKey();
+    const hash = new Uint8Array(rng.bytes(32));
     return { secret, hash, address: privateKeyToAddress(`0x${hex(secret)}`), sig: nearEcdsa(secret, hash) };
   });
 }
@@ -124,8 +126,8 @@ describe('signature conversions', () => {
   });
 
   it('Solana: the 64 bytes of an Ed25519 response verify; base58 matches @scure/base', () => {
-    const secret = ed25519.utils.randomSecretKey();
-    const message = new Uint8Array(randomBytes(100));
+    const secret = rng.bytes(32);
+    const message = new Uint8Array(rng.bytes(100));
     const signature = ed25519.sign(message, secret);
     const response: EddsaSignatureResponse = { scheme: 'Ed25519', signature: Array.from(signature) };
     const bytes = toSolanaSignature(response);

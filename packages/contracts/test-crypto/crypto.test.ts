@@ -1,27 +1,31 @@
-// Compiles the AssemblyScript crypto functions (through test-crypto/entry.ts) with the flags the signer
-// contract uses and checks them against @noble/hashes and @noble/curves, the reference vectors of
-// docs/chain-signatures.md, and NEAR's gas metering (the node's contract preparation).
+// Checks the AssemblyScript crypto functions (test-crypto/entry.ts, compiled by build.mjs with the flags the
+// signer contract uses into build/test/crypto.wasm) against @noble/hashes and @noble/curves, the reference
+// vectors of docs/chain-signatures.md, and NEAR's gas metering (the node's contract preparation).
+// ASC_OPT=-O3 compiles the entry here with that optimisation level instead, to compare.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
-import asc from 'assemblyscript/asc';
+import { testRandom } from '../../../test/test-random.js';
 import { prepareContract } from '../../node/src/vm/prepare/prepare-contract.ts';
 import { config, gasUsed, instantiate } from '../../node/src/vm/prepare/test-helpers.ts';
 
+const rng = testRandom('packages/contracts/test-crypto/crypto.test.ts');
+
 const ENTRY = fileURLToPath(new URL('./entry.ts', import.meta.url));
+const BUILT = fileURLToPath(new URL('../build/test/crypto.wasm', import.meta.url));
 
-/** The flags of the contract build (build.mjs: -O3z; ASC_OPT=-O3 to compare): no GC, and AssemblyScript's default
- * features, which are those NEAR enables at protocol 85 (checked below by the node's preparation). */
-const ASC_FLAGS = ['--runtime', 'stub', process.env.ASC_OPT ?? '-O3z', '--noAssert'];
-
-async function compile(): Promise<Uint8Array> {
+/** Compiles the entry in this process with the contract build's flags, `-O3z` replaced by ASC_OPT. */
+async function compile(opt: string): Promise<Uint8Array> {
+  const { default: asc } = await import('assemblyscript/asc');
+  const { CRYPTO_TEST_FLAGS } = await import('../build.mjs');
+  const flags = CRYPTO_TEST_FLAGS.map((f: string) => (f === '-O3z' ? opt : f));
   let wasm: Uint8Array | undefined;
   const errors: string[] = [];
-  const { error } = await asc.main([ENTRY, '--outFile', 'crypto.wasm', ...ASC_FLAGS], {
+  const { error } = await asc.main([ENTRY, '--outFile', 'crypto.wasm', ...flags], {
     writeFile(name: string, contents: Uint8Array | string) {
       if (name.endsWith('.wasm')) wasm = contents as Uint8Array;
     },
@@ -36,7 +40,16 @@ async function compile(): Promise<Uint8Array> {
   return wasm;
 }
 
-const wasm = await compile();
+/** The module `npm install` built (build.mjs), unless ASC_OPT asks for another optimisation level. */
+function builtModule(): Uint8Array {
+  try {
+    return readFileSync(BUILT);
+  } catch {
+    throw new Error(`${BUILT} is missing: run \`npm run build -w @shadebox/contracts\``);
+  }
+}
+
+const wasm = process.env.ASC_OPT ? await compile(process.env.ASC_OPT) : builtModule();
 
 class Abort extends Error {}
 const instance = new WebAssembly.Instance(new WebAssembly.Module(wasm), {
@@ -113,7 +126,7 @@ const ed = {
     const point = ed25519.Point.fromBytes(root);
     return k === 0n ? point.toBytes() : point.add(ed25519.Point.BASE.multiply(k)).toBytes();
   },
-  randomPoint: () => ed25519.Point.BASE.multiply((beToBig(randomBytes(32)) % (L - 1n)) + 1n).toBytes(),
+  randomPoint: () => ed25519.Point.BASE.multiply((beToBig(rng.bytes(32)) % (L - 1n)) + 1n).toBytes(),
 };
 
 const secp = {
@@ -129,7 +142,7 @@ const secp = {
     return (t === 0n ? root : root.add(secp256k1.Point.BASE.multiply(t))).toBytes(false).slice(1);
   },
   randomRoot: () =>
-    secp256k1.Point.BASE.multiply((beToBig(randomBytes(32)) % (N - 1n)) + 1n)
+    secp256k1.Point.BASE.multiply((beToBig(rng.bytes(32)) % (N - 1n)) + 1n)
       .toBytes(false)
       .slice(1),
 };
@@ -172,11 +185,11 @@ describe('sha3_256', () => {
 
   test('matches @noble/hashes on every length 0..700 and on random data', () => {
     for (let len = 0; len <= 700; len++) {
-      const data = randomBytes(len);
+      const data = rng.bytes(len);
       assert.equal(hex(call('sha3', [data])), hex(sha3_256(data)), `length ${len}`);
     }
     for (const len of [1088, 1360, 2047, 4096]) {
-      const data = randomBytes(len);
+      const data = rng.bytes(len);
       assert.equal(hex(call('sha3', [data])), hex(sha3_256(data)), `length ${len}`);
     }
   });
@@ -185,7 +198,7 @@ describe('sha3_256', () => {
 describe('ed25519', () => {
   test('scalar reduction mod ℓ matches BigInt', () => {
     const cases = [0n, 1n, L - 1n, L, L + 1n, 2n * L, 15n * L, 15n * L + L - 1n, 2n ** 256n - 1n, 2n ** 253n];
-    for (let i = 0; i < 300; i++) cases.push(leToBig(randomBytes(32)));
+    for (let i = 0; i < 300; i++) cases.push(leToBig(rng.bytes(32)));
     for (const k of cases) assert.equal(leToBig(call('edReduce', [bigToLe(k)])), k % L, k.toString(16));
   });
 
@@ -200,7 +213,7 @@ describe('ed25519', () => {
   test('matches @noble/curves on random roots and tweaks', () => {
     for (let i = 0; i < 150; i++) {
       const root = ed.randomPoint();
-      const tweak = randomBytes(32);
+      const tweak = rng.bytes(32);
       assert.equal(hex(ed.derive(root, tweak)), hex(ed.expected(root, tweak)), `${hex(root)} ${hex(tweak)}`);
     }
   });
@@ -213,7 +226,7 @@ describe('ed25519', () => {
     }
     // The identity (y = 1) and the points of small order are valid encodings.
     const identity = bigToLe(1n);
-    const tweak = randomBytes(32);
+    const tweak = rng.bytes(32);
     assert.equal(hex(ed.derive(identity, tweak)), hex(ed.expected(identity, tweak)));
     const minusOne = bigToLe(ED_P - 1n); // (0, −1), order 2
     assert.equal(hex(ed.derive(minusOne, tweak)), hex(ed.expected(minusOne, tweak)));
@@ -228,7 +241,7 @@ describe('ed25519', () => {
   });
 
   test('refuses invalid encodings and wrong lengths with an empty result', () => {
-    const tweak = randomBytes(32);
+    const tweak = rng.bytes(32);
     // y ≥ p (non-canonical), with and without the sign bit.
     for (const y of [ED_P, ED_P + 1n, 2n ** 255n - 1n]) {
       assert.equal(ed.derive(bigToLe(y), tweak).length, 0, y.toString(16));
@@ -243,7 +256,7 @@ describe('ed25519', () => {
     // y values with no x: about half of all y.
     let refused = 0;
     for (let i = 0; i < 60; i++) {
-      const enc = randomBytes(32);
+      const enc = rng.bytes(32);
       enc[31] &= 0x7f;
       let ok = true;
       try {
@@ -287,7 +300,7 @@ describe('secp256k1', () => {
   test('the ecrecover input gives root + G·t on random roots and tweaks', () => {
     for (let i = 0; i < 100; i++) {
       const root = secp.randomRoot();
-      const tweak = randomBytes(32);
+      const tweak = rng.bytes(32);
       const out = secp.derive(root, tweak);
       if (beToBig(tweak) >= N) {
         assert.equal(out.length, 0);
@@ -312,7 +325,7 @@ describe('secp256k1', () => {
       assert.equal(hex(secp.recover(out)), hex(secp.expected(root, bigToBe(t))), t.toString(16));
     }
     for (const t of [N, N + 1n, 2n ** 256n - 1n]) assert.equal(secp.derive(root, bigToBe(t)).length, 0);
-    const tweak = randomBytes(32);
+    const tweak = rng.bytes(32);
     tweak[0] = 0;
     for (const x of [0n, N, P256 - 1n]) {
       const bad = new Uint8Array([...bigToBe(x), ...root.slice(32)]);
@@ -362,7 +375,7 @@ describe('secp256k1', () => {
       assert.equal(check('belowN', v), below, v.toString(16));
     }
     for (let i = 0; i < 200; i++) {
-      const v = beToBig(randomBytes(32)) >> BigInt(i % 3);
+      const v = beToBig(rng.bytes(32)) >> BigInt(i % 3);
       assert.equal(check('lowS', v), v <= half ? 1 : 0);
       assert.equal(check('belowN', v), v < N ? 1 : 0);
     }
@@ -400,7 +413,7 @@ describe('gas (NEAR metering at regular_op_cost)', () => {
 
   test('ed25519 derivation stays well under 5 Tgas', () => {
     const root = ed.randomPoint();
-    const tweak = randomBytes(32);
+    const tweak = rng.bytes(32);
     const r = run('edDerive', [root, tweak]);
     assert.equal(hex(r.out.slice(0, 32)), hex(ed.expected(root, tweak)));
     console.log(`ed25519DerivePublicKey: ${r.ops} ops, ${(Number(r.gas) / 1e12).toFixed(3)} Tgas`);

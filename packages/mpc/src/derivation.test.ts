@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
+import { testRandom } from '../../../test/test-random.js';
 import {
   bitcoinP2wpkhAddress,
   evmAddress,
@@ -34,6 +35,8 @@ import {
   secp256k1PublicKeyOf,
   secp256k1PublicKeyToNaj,
 } from './derivation.js';
+
+const rng = testRandom('packages/mpc/src/derivation.test.ts');
 
 // The reference's [verified] vectors (chainsig.js ROOT_PUBLIC_KEYS, the live testnet contract).
 const TESTNET = {
@@ -166,7 +169,7 @@ describe('EVM address vectors', () => {
 describe('secret-side derivation matches the public side', () => {
   test('secp256k1: (root + t) mod n · G = root + t·G', () => {
     for (let i = 0; i < 8; i++) {
-      const root = secp256k1.utils.randomSecretKey();
+      const root = rng.secp256k1SecretKey();
       const tweak = deriveTweak(`user${i}.test.near`, `path-${i}`);
       const child = deriveSecp256k1SecretKey(root, tweak);
       assert.deepEqual(
@@ -178,7 +181,7 @@ describe('secret-side derivation matches the public side', () => {
 
   test('ed25519: (root + t) mod ℓ · B = root + t·B', () => {
     for (let i = 0; i < 8; i++) {
-      const rootScalar = (BigInt(`0x${bytesToHex(secp256k1.utils.randomSecretKey())}`) % ED25519_ORDER) + 1n;
+      const rootScalar = (BigInt(`0x${bytesToHex(rng.secp256k1SecretKey())}`) % ED25519_ORDER) + 1n;
       const tweak = deriveTweak(`user${i}.test.near`, `solana-${i}`);
       const child = deriveEd25519SecretScalar(rootScalar, tweak);
       assert.deepEqual(
@@ -192,7 +195,7 @@ describe('secret-side derivation matches the public side', () => {
     const one = new Uint8Array(32);
     one[31] = 1; // 1 big-endian, 2^248 little-endian
     const G = secp256k1.Point.BASE;
-    const root = secp256k1.utils.randomSecretKey();
+    const root = rng.secp256k1SecretKey();
     const rootPoint = secp256k1.Point.fromBytes(secp256k1.getPublicKey(root, false));
     assert.deepEqual(
       deriveSecp256k1PublicKey(secp256k1PublicKeyOf(root), one),
@@ -212,11 +215,11 @@ describe('secret-side derivation matches the public side', () => {
   });
 
   test('a secp256k1 tweak ≥ n is an error; a zero tweak gives the root', () => {
-    const root = secp256k1PublicKeyOf(secp256k1.utils.randomSecretKey());
+    const root = secp256k1PublicKeyOf(rng.secp256k1SecretKey());
     assert.throws(() => deriveSecp256k1PublicKey(root, bigIntToBytesBE(SECP256K1_ORDER)), DerivationError);
     assert.throws(() => deriveSecp256k1PublicKey(root, new Uint8Array(32).fill(0xff)), DerivationError);
     assert.throws(
-      () => deriveSecp256k1SecretKey(secp256k1.utils.randomSecretKey(), bigIntToBytesBE(SECP256K1_ORDER)),
+      () => deriveSecp256k1SecretKey(rng.secp256k1SecretKey(), bigIntToBytesBE(SECP256K1_ORDER)),
       DerivationError,
     );
     assert.deepEqual(deriveSecp256k1PublicKey(root, bigIntToBytesBE(SECP256K1_ORDER - 1n)).length, 64);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { testRandom } from '../../../test/test-random.js';
 import {
   bytesToBigIntBE,
   bytesToHex,
@@ -25,6 +25,8 @@ import {
   verifyEddsaResponse,
 } from './signing.js';
 
+const rng = testRandom('packages/mpc/src/signing.test.ts');
+
 function ecdsaShape(r: EcdsaSignatureResponse) {
   assert.deepEqual(Object.keys(r).sort(), ['big_r', 'recovery_id', 's', 'scheme']);
   assert.equal(r.scheme, 'Secp256k1');
@@ -39,7 +41,7 @@ describe('ECDSA', () => {
     for (let i = 0; i < 16; i++) {
       const tweak = deriveTweak('user.test.near', `eth-${i}`);
       const child = keys.childSecret(0, tweak);
-      const payload = new Uint8Array(randomBytes(32));
+      const payload = new Uint8Array(rng.bytes(32));
       const response = signEcdsa(child, payload);
       ecdsaShape(response);
       const r = response.big_r.affine_point.slice(2);
@@ -55,12 +57,12 @@ describe('ECDSA', () => {
   });
 
   test('high-S normalisation: s flipped, recovery id flipped, R (and its prefix) kept', () => {
-    const secret = secp256k1.utils.randomSecretKey();
+    const secret = rng.secp256k1SecretKey();
     const publicKey = secp256k1PublicKeyOf(secret);
     let flipped = 0;
     let kept = 0;
     for (let i = 0; i < 64 && (flipped < 3 || kept < 3); i++) {
-      const payload = new Uint8Array(randomBytes(32));
+      const payload = new Uint8Array(rng.bytes(32));
       const raw = secp256k1.Signature.fromBytes(
         secp256k1.sign(payload, secret, { prehash: false, lowS: false, format: 'recovered' }),
         'recovered',
@@ -90,8 +92,8 @@ describe('ECDSA', () => {
   });
 
   test('recoverEcdsaPublicKey refuses high S (ecrecover with the malleability flag)', () => {
-    const secret = secp256k1.utils.randomSecretKey();
-    const payload = new Uint8Array(randomBytes(32));
+    const secret = rng.secp256k1SecretKey();
+    const payload = new Uint8Array(rng.bytes(32));
     const response = signEcdsa(secret, payload);
     const highS = SECP256K1_ORDER - BigInt(`0x${response.s.scalar}`);
     const malleated: EcdsaSignatureResponse = {
@@ -111,7 +113,7 @@ describe('ECDSA', () => {
   });
 
   test('the contract unit test recipe: root secret + tweak signs for root public + tweak·G', () => {
-    const root = secp256k1.utils.randomSecretKey();
+    const root = rng.secp256k1SecretKey();
     const tweak = deriveTweak('my-contract.test.near', 'ethereum-1');
     const payload = new Uint8Array(32).fill(7);
     const response = signEcdsa(deriveSecp256k1SecretKey(root, tweak), payload);
@@ -129,7 +131,7 @@ describe('EdDSA (expanded-key signing from a scalar)', () => {
     for (const length of [0, 1, 31, 32, 100, 1232]) {
       const tweak = deriveTweak('solana-user.test.near', `sol-${length}`);
       const child = keys.childSecret(1, tweak);
-      const message = new Uint8Array(randomBytes(length));
+      const message = new Uint8Array(rng.bytes(length));
       const response = signEddsa(child, message);
       assert.equal(response.scheme, 'Ed25519');
       assert.equal(response.signature.length, 64);

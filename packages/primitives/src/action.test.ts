@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { testRandom } from '../../../test/test-random.js';
 import { ACTION_TAG, decodeAction, decodeActions, encodeAction, encodeActions } from './action.js';
 import { encodeBorsh } from './borsh.js';
 import {
@@ -15,8 +16,9 @@ import {
 import { hexDecode, hexEncode } from './encoding.js';
 import { BorshError } from './errors.js';
 import { sha256 } from './hash.js';
-import { KeyPair } from './key-pair.js';
 import type { Action, DelegateAction } from './types.js';
+
+const rng = testRandom('packages/primitives/src/action.test.ts');
 
 describe('actions', () => {
   it('use the discriminants 0..8 in nearcore order', () => {
@@ -94,7 +96,7 @@ describe('delegate actions', () => {
 
   it('are signed over sha256(u32_le(2^30 + 366) ‖ borsh(DelegateAction))', () => {
     assert.equal(DELEGATE_ACTION_PREFIX, 1073742190);
-    const kp = KeyPair.fromRandom();
+    const kp = rng.keyPair();
     const d: DelegateAction = {
       senderId: 'alice.near',
       receiverId: 'app.near',
@@ -113,7 +115,7 @@ describe('delegate actions', () => {
     assert.equal(
       verifySignedDelegateAction({
         ...signed,
-        delegateAction: { ...d, publicKey: KeyPair.fromRandom().publicKey },
+        delegateAction: { ...d, publicKey: rng.keyPair().publicKey },
       }),
       false,
     );
@@ -121,7 +123,7 @@ describe('delegate actions', () => {
   });
 
   it('signing with secp256k1 works the same way', () => {
-    const kp = KeyPair.fromRandom('secp256k1');
+    const kp = rng.keyPair('secp256k1');
     const d: DelegateAction = {
       senderId: 'alice.near',
       receiverId: 'app.near',

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { testRandom } from '../../../test/test-random.js';
 import { decodeAccessKey, encodeAccessKey } from './access-key.js';
 import { decodeAction } from './action.js';
 import { BorshReader, BorshWriter, decodeBorsh, encodeBorsh } from './borsh.js';
@@ -7,10 +8,11 @@ import { signDelegateAction } from './delegate-action.js';
 import { hexDecode, hexEncode } from './encoding.js';
 import { BorshError } from './errors.js';
 import { decodePublicKey, decodeSignature, encodePublicKey } from './key-borsh.js';
-import { KeyPair } from './key-pair.js';
 import { decodeReceipt, encodeReceipt } from './receipt.js';
 import { decodeSignedTransaction, encodeSignedTransaction, signTransaction } from './transaction.js';
 import type { Receipt, Transaction } from './types.js';
+
+const rng = testRandom('packages/primitives/src/borsh.test.ts');
 
 function isBorshError(err: unknown): boolean {
   return err instanceof BorshError && typeof err.details.reason === 'string';
@@ -168,14 +170,14 @@ describe('malformed borsh input throws BorshError', () => {
     const ak = { nonce: 7n, permission: { kind: 'FullAccess' } } as const;
     assert.equal(hexEncode(encodeAccessKey(ak)), '070000000000000001');
     assert.deepEqual(decodeAccessKey(hexDecode('070000000000000001')), ak);
-    const pk = KeyPair.fromRandom().publicKey;
+    const pk = rng.keyPair().publicKey;
     assert.deepEqual(decodePublicKey(encodePublicKey(pk)), pk);
   });
 });
 
 describe('fuzzing the decoders', () => {
-  const signer = KeyPair.fromRandom('ed25519');
-  const secp = KeyPair.fromRandom('secp256k1');
+  const signer = rng.keyPair('ed25519');
+  const secp = rng.keyPair('secp256k1');
   const tx: Transaction = {
     version: 1,
     signerId: 'alice.near',

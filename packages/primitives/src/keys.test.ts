@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import { KeyPair as NearJsKeyPair, PublicKey as NearJsPublicKey } from '@near-js/crypto';
+import { testRandom } from '../../../test/test-random.js';
 import { base58Decode, base58Encode, utf8Encode } from './encoding.js';
 import { InvalidPublicKeyError, InvalidSecretKeyError, InvalidSignatureError } from './errors.js';
 import { sha256 } from './hash.js';
@@ -18,6 +19,8 @@ import {
 } from './keys.js';
 import { KEY_TYPE_ED25519, KEY_TYPE_SECP256K1 } from './types.js';
 import { verifySignature } from './verify-signature.js';
+
+const rng = testRandom('packages/primitives/src/keys.test.ts');
 
 // Vectors from nearcore's own tests: core/crypto/src/signature.rs (`test_json_serialize_ed25519`,
 // `test_json_serialize_secp256k1`) and core/primitives/src/utils.rs (`test_derive_*_implicit_account_id`).
@@ -106,7 +109,7 @@ describe('public key and signature strings', () => {
   it('compare keys and signatures by type and bytes', () => {
     const a = parsePublicKey(ED_PUBLIC);
     assert.equal(publicKeysEqual(a, parsePublicKey(ED_PUBLIC.slice(8))), true);
-    assert.equal(publicKeysEqual(a, KeyPair.fromRandom().publicKey), false);
+    assert.equal(publicKeysEqual(a, rng.keyPair().publicKey), false);
     const s = parseSignature(ED_SIG_OF_123);
     assert.equal(signaturesEqual(s, parseSignature(ED_SIG_OF_123)), true);
     assert.equal(signaturesEqual(s, { keyType: KEY_TYPE_ED25519, data: new Uint8Array(64) }), false);
@@ -116,7 +119,7 @@ describe('public key and signature strings', () => {
 describe('KeyPair', () => {
   it('round trips through its string form for both curves', () => {
     for (const type of ['ed25519', 'secp256k1'] as const) {
-      const kp = KeyPair.fromRandom(type);
+      const kp = rng.keyPair(type);
       const again = KeyPair.fromString(kp.toString());
       assert.equal(again.publicKeyString, kp.publicKeyString);
       assert.equal(again.toString(), kp.toString());
@@ -132,7 +135,7 @@ describe('KeyPair', () => {
       KeyPair.fromString(ED_SECRET.replace('ed25519', 'ED25519')).publicKeyString,
       kp.publicKeyString,
     );
-    const theirs = NearJsKeyPair.fromRandom('secp256k1');
+    const theirs = NearJsKeyPair.fromString(rng.keyPair('secp256k1').toString() as never);
     const ours = KeyPair.fromString(theirs.toString());
     assert.equal(ours.publicKeyString, theirs.getPublicKey().toString());
   });
@@ -172,8 +175,8 @@ describe('KeyPair', () => {
 
   it('signs and verifies; tampering, wrong keys and wrong types fail', () => {
     for (const type of ['ed25519', 'secp256k1'] as const) {
-      const kp = KeyPair.fromRandom(type);
-      const other = KeyPair.fromRandom(type);
+      const kp = rng.keyPair(type);
+      const other = rng.keyPair(type);
       const message = sha256(utf8Encode(`message for ${type}`));
       const sig = kp.sign(message);
       assert.equal(sig.keyType, kp.keyType);
@@ -187,18 +190,18 @@ describe('KeyPair', () => {
       badSig.data[5] ^= 0x10;
       assert.equal(verifySignature(message, badSig, kp.publicKey), false);
     }
-    const ed = KeyPair.fromRandom('ed25519');
-    const secp = KeyPair.fromRandom('secp256k1');
+    const ed = rng.keyPair('ed25519');
+    const secp = rng.keyPair('secp256k1');
     const message = new Uint8Array(32);
     assert.equal(verifySignature(message, ed.sign(message), secp.publicKey), false);
     assert.equal(verifySignature(message, secp.sign(message), ed.publicKey), false);
   });
 
   it('ed25519 signs messages of any length; secp256k1 only 32-byte messages', () => {
-    const ed = KeyPair.fromRandom('ed25519');
+    const ed = rng.keyPair('ed25519');
     const long = new Uint8Array(1000).fill(7);
     assert.equal(ed.verify(long, ed.sign(long)), true);
-    const secp = KeyPair.fromRandom('secp256k1');
+    const secp = rng.keyPair('secp256k1');
     assert.throws(() => secp.sign(new Uint8Array(31)), RangeError);
     const sig = secp.sign(new Uint8Array(32));
     // nearcore's verify refuses a message that is not 32 bytes long.
@@ -228,7 +231,7 @@ describe('KeyPair', () => {
   });
 
   it('ed25519 verification rejects keys that are not curve points', () => {
-    const kp = KeyPair.fromRandom('ed25519');
+    const kp = rng.keyPair('ed25519');
     const message = new Uint8Array(32);
     const notAPoint = { keyType: KEY_TYPE_ED25519, data: new Uint8Array(32).fill(0xff) } as const;
     assert.equal(verifySignature(message, kp.sign(message), notAPoint), false);
@@ -238,7 +241,7 @@ describe('KeyPair', () => {
 describe('interop with @near-js/crypto', () => {
   it('their signatures verify with ours and ours with theirs, for both curves', () => {
     for (const type of ['ed25519', 'secp256k1'] as const) {
-      const theirs = NearJsKeyPair.fromRandom(type);
+      const theirs = NearJsKeyPair.fromString(rng.keyPair(type).toString() as never);
       const ours = KeyPair.fromString(theirs.toString());
       assert.equal(ours.publicKeyString, theirs.getPublicKey().toString());
       const message = sha256(utf8Encode(`interop ${type}`));
@@ -255,16 +258,13 @@ describe('interop with @near-js/crypto', () => {
   });
 
   it('derive the same NEAR-implicit account id', () => {
-    const theirs = NearJsKeyPair.fromRandom('ed25519');
+    const theirs = NearJsKeyPair.fromString(rng.keyPair('ed25519').toString() as never);
     const ours = KeyPair.fromString(theirs.toString());
     assert.equal(
       nearImplicitAccountId(ours.publicKey),
       Buffer.from(theirs.getPublicKey().data).toString('hex'),
     );
-    assert.throws(
-      () => nearImplicitAccountId(KeyPair.fromRandom('secp256k1').publicKey),
-      InvalidPublicKeyError,
-    );
+    assert.throws(() => nearImplicitAccountId(rng.keyPair('secp256k1').publicKey), InvalidPublicKeyError);
     assert.throws(() => ethImplicitAccountId(ours.publicKey), InvalidPublicKeyError);
   });
 });

@@ -21,6 +21,7 @@ import {
   encodeSignedDelegate as nearJsEncodeSignedDelegate,
   encodeTransaction as nearJsEncodeTransaction,
 } from '@near-js/transactions';
+import { testRandom } from '../../../test/test-random.js';
 import { decodeAction, encodeAction } from './action.js';
 import {
   delegateActionHash,
@@ -45,10 +46,12 @@ import {
 import type { Action, DelegateAction, PublicKey, Signature, Transaction } from './types.js';
 import { verifySignature } from './verify-signature.js';
 
+const rng = testRandom('packages/primitives/src/near-js-oracle.test.ts');
+
 type NearJsAction = ReturnType<typeof ac.transfer>;
 
-const theirEd = NearJsKeyPair.fromRandom('ed25519');
-const theirSecp = NearJsKeyPair.fromRandom('secp256k1');
+const theirEd = NearJsKeyPair.fromString(rng.keyPair('ed25519').toString() as never);
+const theirSecp = NearJsKeyPair.fromString(rng.keyPair('secp256k1').toString() as never);
 const ourEd = KeyPair.fromString(theirEd.toString());
 const ourSecp = KeyPair.fromString(theirSecp.toString());
 

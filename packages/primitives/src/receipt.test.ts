@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { testRandom } from '../../../test/test-random.js';
 import { hexDecode, hexEncode } from './encoding.js';
 import { BorshError } from './errors.js';
-import { KeyPair } from './key-pair.js';
 import { decodeReceipt, encodeReceipt } from './receipt.js';
 import {
   createActionHash,
@@ -14,6 +14,8 @@ import {
   createReceiptIdFromTransaction,
 } from './receipt-id.js';
 import type { Receipt } from './types.js';
+
+const rng = testRandom('packages/primitives/src/receipt.test.ts');
 
 const DATA_RECEIPT_V0_HEX = [
   '05000000616c696365', // predecessor "alice"
@@ -62,7 +64,7 @@ describe('receipts', () => {
   });
 
   it('round trip all four ReceiptEnum variants', () => {
-    const kp = KeyPair.fromRandom('secp256k1');
+    const kp = rng.keyPair('secp256k1');
     const action = {
       kind: 'Action' as const,
       signerId: 'alice.near',

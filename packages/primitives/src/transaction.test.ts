@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { testRandom } from '../../../test/test-random.js';
 import { base58Encode, hexDecode, hexEncode } from './encoding.js';
 import { BorshError } from './errors.js';
 import { cryptoHashToString, sha256 } from './hash.js';
-import { KeyPair } from './key-pair.js';
 import { parsePublicKey } from './keys.js';
 import {
   createTransaction,
@@ -16,6 +16,8 @@ import {
   verifyTransactionSignature,
 } from './transaction.js';
 import type { SignedTransaction, Transaction } from './types.js';
+
+const rng = testRandom('packages/primitives/src/transaction.test.ts');
 
 // nearcore's change-checker test (core/primitives/src/transaction.rs, `test_serialize_transaction`): this
 // transaction, signed with an all-zero ed25519 signature, has the hash below.
@@ -122,7 +124,7 @@ describe('TransactionV1', () => {
 
   it('signs, decodes with hash and size, and verifies', () => {
     for (const type of ['ed25519', 'secp256k1'] as const) {
-      const kp = KeyPair.fromRandom(type);
+      const kp = rng.keyPair(type);
       const signed = signTransaction({ ...tx, publicKey: kp.publicKey }, kp);
       const bytes = encodeSignedTransaction(signed);
       const { signedTransaction, hash, size } = decodeSignedTransaction(bytes);
@@ -143,7 +145,7 @@ describe('TransactionV1', () => {
 });
 
 describe('transaction decoding', () => {
-  const kp = KeyPair.fromRandom();
+  const kp = rng.keyPair();
   const base = createTransaction({
     signerId: 'alice.near',
     publicKey: kp.publicKey,
@@ -194,9 +196,8 @@ describe('transaction decoding', () => {
 describe('lenient account ids', () => {
   it('decodes an invalid signer id only when asked to', async () => {
     const { BorshWriter } = await import('./borsh.js');
-    const { KeyPair } = await import('./key-pair.js');
     const { writePublicKey, writeSignature } = await import('./key-borsh.js');
-    const key = KeyPair.fromRandom('ed25519');
+    const key = rng.keyPair('ed25519');
     const w = new BorshWriter();
     w.string('Bad..Id');
     writePublicKey(w, key.publicKey);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { testRandom } from '../../../test/test-random.js';
 import { signDelegateAction } from './delegate-action.js';
 import { base64Encode, utf8Encode } from './encoding.js';
 import { InvalidViewError } from './errors.js';
 import { cryptoHashToString, sha256 } from './hash.js';
-import { KeyPair } from './key-pair.js';
 import { signatureToString } from './keys.js';
 import { signTransaction, transactionHash } from './transaction.js';
 import type { AccessKey, Action, Receipt, Transaction } from './types.js';
@@ -22,7 +22,9 @@ import {
   signedTransactionToView,
 } from './views.js';
 
-const kp = KeyPair.fromRandom('ed25519');
+const rng = testRandom('packages/primitives/src/views.test.ts');
+
+const kp = rng.keyPair('ed25519');
 const pk = kp.publicKeyString;
 const code = utf8Encode('\0asm fake code');
 

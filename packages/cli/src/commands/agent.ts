@@ -5,6 +5,7 @@
 
 import { createLogger } from '@shadebox/node';
 import { parseFlags } from '../args.js';
+import { type CliIo, processIo } from '../cli-io.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
 import { ShutdownSignal } from '../shutdown-signal.js';
@@ -34,34 +35,35 @@ Exit codes: 0 stopped by a signal, 1 a missing or invalid setting or the port in
 
 const OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
-export async function agentCommand(args: readonly string[]): Promise<number> {
+export async function agentCommand(args: readonly string[], io: CliIo = processIo()): Promise<number> {
   const flags = parseFlags(COMMAND, args, OPTIONS);
   if (flags.help) {
-    process.stdout.write(AGENT_HELP);
+    io.stdout.write(AGENT_HELP);
     return EXIT_OK;
   }
   const json = flags.json === true;
-  const shutdown = new ShutdownSignal();
   const { ConfigError, loadAgentApiConfig, startAgentApi } = await import('@shadebox/agent-api');
   let config: ReturnType<typeof loadAgentApiConfig>;
   try {
-    config = loadAgentApiConfig(process.env);
+    config = loadAgentApiConfig(io.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${COMMAND}: error: ${error.message}\n`);
+      io.stderr.write(`${COMMAND}: error: ${error.message}\n`);
       return EXIT_FAILURE;
     }
     throw error;
   }
-  const log = createLogger('shadebox-agent', resolveLogLevel(COMMAND, json));
+  const log = createLogger('shadebox-agent', resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG));
+  // Signals from here on: a configuration error above returns without having touched the process.
+  const shutdown = new ShutdownSignal();
   let api: Awaited<ReturnType<typeof startAgentApi>>;
   try {
     api = await startAgentApi(config, { log });
   } catch (error) {
-    process.stderr.write(`${COMMAND}: error: ${(error as Error).message}\n`);
+    io.stderr.write(`${COMMAND}: error: ${(error as Error).message}\n`);
     return EXIT_FAILURE;
   }
-  process.stdout.write(
+  io.stdout.write(
     json
       ? `${JSON.stringify({ event: 'ready', agentApiUrl: api.url })}\n`
       : `Agent API listening on ${api.url}\n`,
@@ -69,7 +71,7 @@ export async function agentCommand(args: readonly string[]): Promise<number> {
   api.onReady().then(
     (agentAccountId) => {
       if (shutdown.requested) return;
-      process.stdout.write(
+      io.stdout.write(
         json
           ? `${JSON.stringify({ event: 'agent-ready', agentAccountId })}\n`
           : `Agent account ${agentAccountId} registered in ${config.agentContractId}\n`,

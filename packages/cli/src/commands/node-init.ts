@@ -5,6 +5,7 @@
 import { rm } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseFlags, textFlag } from '../args.js';
+import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { MAX_SHARDS, numShardsFlag } from '../shared-flags.js';
@@ -45,13 +46,16 @@ const OPTIONS = {
 
 const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export async function nodeInitCommand(args: readonly string[]): Promise<number> {
+export async function nodeInitCommand(args: readonly string[], io: CliIo = processIo()): Promise<number> {
   const flags = parseFlags(COMMAND, args, OPTIONS);
   if (flags.help) {
-    process.stdout.write(NODE_INIT_HELP);
+    io.stdout.write(NODE_INIT_HELP);
     return EXIT_OK;
   }
-  const dir = resolve(flags.home === undefined ? DEFAULT_NODE_HOME : textFlag(COMMAND, '--home', flags.home));
+  const dir = resolve(
+    io.cwd,
+    flags.home === undefined ? DEFAULT_NODE_HOME : textFlag(COMMAND, '--home', flags.home),
+  );
   const chainId = flags['chain-id'];
   if (chainId !== undefined && !CHAIN_ID.test(chainId)) {
     throw new UsageError(
@@ -74,7 +78,7 @@ export async function nodeInitCommand(args: readonly string[]): Promise<number> 
       home.config.validator_key_file,
       home.config.node_key_file,
     ];
-    process.stdout.write(
+    io.stdout.write(
       `Initialised node home ${dir}\n` +
         files.map((file) => `  ${join(dir, file)}\n`).join('') +
         `  chain id ${home.genesis.chain_id}, ${home.genesis.shard_layout.V0.num_shards} shard(s), ` +
@@ -83,9 +87,9 @@ export async function nodeInitCommand(args: readonly string[]): Promise<number> 
     );
     if (flags.mpc) {
       try {
-        await deployChainSignaturesInto(dir);
+        await deployChainSignaturesInto(dir, io);
       } catch (error) {
-        process.stderr.write(
+        io.stderr.write(
           `${COMMAND}: error: chain signatures could not be set up: ${(error as Error).message}\n`,
         );
         return EXIT_FAILURE;
@@ -95,25 +99,25 @@ export async function nodeInitCommand(args: readonly string[]): Promise<number> 
   } catch (error) {
     if ((error as Error).name === 'HomeExistsError') {
       const existing = (error as Error & { existing?: readonly string[] }).existing ?? [];
-      process.stderr.write(
+      io.stderr.write(
         `${COMMAND}: error: ${dir} already holds a node home (${existing.map((p) => basename(p)).join(', ')}); ` +
           'pass --force to overwrite it and delete its chain\n',
       );
     } else {
-      process.stderr.write(`${COMMAND}: error: cannot write ${dir}: ${(error as Error).message}\n`);
+      io.stderr.write(`${COMMAND}: error: cannot write ${dir}: ${(error as Error).message}\n`);
     }
     return EXIT_FAILURE;
   }
 }
 
 /** `--mpc`: starts the new home's node on a free loopback port, deploys the contracts, stops it. */
-async function deployChainSignaturesInto(dir: string): Promise<void> {
+async function deployChainSignaturesInto(dir: string, io: CliIo): Promise<void> {
   const { startNode, silentLogger } = await import('@shadebox/node');
   const { startChainSignaturesOn } = await import('../chain-signatures/service.js');
   const node = await startNode({ home: dir, host: '127.0.0.1', rpcPort: 0, log: silentLogger });
   try {
     const cs = await startChainSignaturesOn(node, { log: silentLogger, deployOnly: true });
-    process.stdout.write(
+    io.stdout.write(
       `  chain signatures: ${cs.mpcContractId} (signer), ${cs.agentContractId} (agent), ` +
         `root keys ${cs.publicKeys.secp256k1} ${cs.publicKeys.ed25519}\n`,
     );

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { Logger, ProductionMode, RunningNode, StartNodeOptions } from '@shadebox/node';
 import { isValidAccountId } from '@shadebox/primitives';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
+import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
@@ -77,14 +78,14 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export async function nodeCommand(args: readonly string[]): Promise<number> {
+export async function nodeCommand(args: readonly string[], io: CliIo = processIo()): Promise<number> {
   if (args[0] === 'init') {
     const { nodeInitCommand } = await import('./node-init.js');
-    return nodeInitCommand(args.slice(1));
+    return nodeInitCommand(args.slice(1), io);
   }
   const flags = parseFlags(COMMAND, args, OPTIONS);
   if (flags.help) {
-    process.stdout.write(NODE_HELP);
+    io.stdout.write(NODE_HELP);
     return EXIT_OK;
   }
   exclusiveFlags(COMMAND, { '--home': flags.home !== undefined, '--memory': flags.memory === true });
@@ -97,6 +98,7 @@ export async function nodeCommand(args: readonly string[]): Promise<number> {
   if (flags.memory) start.memory = true;
   else
     start.home = resolve(
+      io.cwd,
       flags.home === undefined ? DEFAULT_NODE_HOME : textFlag(COMMAND, '--home', flags.home),
     );
   if (flags.host !== undefined) start.host = textFlag(COMMAND, '--host', flags.host);
@@ -120,10 +122,11 @@ export async function nodeCommand(args: readonly string[]): Promise<number> {
 
   return runNode({
     command: COMMAND,
+    io,
     start,
     json,
     services: flags.mpc ? (node, log) => chainSignaturesService(node, log, mpcContractId) : undefined,
-    logLevel: resolveLogLevel(COMMAND, json),
+    logLevel: resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG),
     title: 'Shadebox node ready',
     warnings: (node) =>
       numShards !== undefined && node.chain.numShards !== numShards

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { StartNodeOptions } from '@shadebox/node';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
+import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_STACK_HOME, nodeHomeOf } from '../default-homes.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
@@ -61,10 +62,10 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export async function upCommand(args: readonly string[]): Promise<number> {
+export async function upCommand(args: readonly string[], io: CliIo = processIo()): Promise<number> {
   const flags = parseFlags(COMMAND, args, OPTIONS);
   if (flags.help) {
-    process.stdout.write(UP_HELP);
+    io.stdout.write(UP_HELP);
     return EXIT_OK;
   }
   exclusiveFlags(COMMAND, { '--home': flags.home !== undefined, '--memory': flags.memory === true });
@@ -76,7 +77,7 @@ export async function upCommand(args: readonly string[]): Promise<number> {
       ? DEFAULT_AGENT_PORT
       : portFlag(COMMAND, '--agent-port', flags['agent-port']);
   const json = flags.json === true;
-  const logLevel = resolveLogLevel(COMMAND, json);
+  const logLevel = resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG);
 
   const start: Omit<StartNodeOptions, 'log'> = { rpcPort };
   // The stack offers both endpoints a NEAR developer uses: {rpc_url} and {archival_rpc_url}.
@@ -90,29 +91,31 @@ export async function upCommand(args: readonly string[]): Promise<number> {
     start.memory = true;
   } else {
     const stackHome = resolve(
+      io.cwd,
       flags.home === undefined ? DEFAULT_STACK_HOME : textFlag(COMMAND, '--home', flags.home),
     );
     if (flags.reset) {
       try {
         await resetStackHome(stackHome);
       } catch (error) {
-        process.stderr.write(`${COMMAND}: error: ${(error as Error).message}\n`);
+        io.stderr.write(`${COMMAND}: error: ${(error as Error).message}\n`);
         return EXIT_FAILURE;
       }
-      if (!json) process.stderr.write(`reset: deleted ${stackHome}\n`);
+      if (!json) io.stderr.write(`reset: deleted ${stackHome}\n`);
     }
     start.home = nodeHomeOf(stackHome);
   }
 
   return runNode({
     command: COMMAND,
+    io,
     start,
     json,
     logLevel,
     title: 'Shadebox stack ready',
     services: async (node, log) => {
       const { startStackServices } = await import('../stack-services.js');
-      return startStackServices(node, log, { agentPort, codehash: process.env.AGENT_CODEHASH || undefined });
+      return startStackServices(node, log, { agentPort, codehash: io.env.AGENT_CODEHASH || undefined });
     },
   });
 }

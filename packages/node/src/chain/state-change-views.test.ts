@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { base64Encode, encodeAccessKey, fullAccessKey, KeyPair } from '@shadebox/primitives';
+import { base64Encode, encodeAccessKey, fullAccessKey } from '@shadebox/primitives';
+import { testRandom } from '../../../../test/test-random.js';
 import { encodeAccount, newAccount } from '../state/account.js';
 import { decodeStateKey } from '../state/decode-state-key.js';
 import {
@@ -12,6 +13,8 @@ import {
 } from '../state/state-keys.js';
 import type { StateChangeCause } from '../state/state-update.js';
 import { BlockStateChanges, type StoredStateChange } from './state-change-views.js';
+
+const rng = testRandom('packages/node/src/chain/state-change-views.test.ts');
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const b64 = (b: Uint8Array) => base64Encode(b);
@@ -25,7 +28,7 @@ function stored(key: Uint8Array, value: Uint8Array | null, cause: StateChangeCau
 
 describe('decodeStateKey', () => {
   it('reads back every per-account column, and nothing else', () => {
-    const pk = KeyPair.fromRandom().publicKey;
+    const pk = rng.keyPair().publicKey;
     assert.deepEqual(decodeStateKey(accountKey('a.near')), { column: 'account', accountId: 'a.near' });
     assert.deepEqual(decodeStateKey(contractCodeKey('a.near')), {
       column: 'contract_code',
@@ -122,7 +125,7 @@ describe('BlockStateChanges', () => {
   });
 
   it('an account id that prefixes another does not match its keys', () => {
-    const pk = KeyPair.fromRandom().publicKey;
+    const pk = rng.keyPair().publicKey;
     const c = new BlockStateChanges([
       stored(accessKeyKey('ab.near', pk), encodeAccessKey(fullAccessKey(3n)), r1),
       stored(contractDataKey('ab.near', utf8('k')), utf8('v'), r1),

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KeyPair } from '@shadebox/primitives';
+import { testRandom } from '../../../../test/test-random.js';
 import { execFee, feeContextFrom, totalSendFees, transactionCost } from './fees.js';
 import { loadRuntimeConfig } from './runtime-config.js';
+
+const rng = testRandom('packages/node/src/config/fees.test.ts');
 
 const config = loadRuntimeConfig();
 const params = feeContextFrom(config);
@@ -24,7 +26,7 @@ describe('fees', () => {
   });
 
   it('counts function-call key method names with a terminating byte each', () => {
-    const key = KeyPair.fromRandom().publicKey;
+    const key = rng.keyPair().publicKey;
     const addKey = {
       type: 'AddKey' as const,
       publicKey: key,

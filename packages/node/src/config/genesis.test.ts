@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { KeyPair, publicKeyToString } from '@shadebox/primitives';
+import { publicKeyToString } from '@shadebox/primitives';
+import { testRandom } from '../../../../test/test-random.js';
 import { accountIdToShardId, EMPTY_CODE_HASH, type GenesisConfig, numSeatsPerShard } from './genesis.js';
 import { createDefaultGenesis, NEAR } from './genesis-defaults.js';
 import { GENESIS_FIELD_ORDER, parseGenesis, serializeGenesis } from './genesis-json.js';
@@ -10,8 +11,10 @@ import { formatGenesisTime, parseGenesisTime } from './genesis-time.js';
 import { GENESIS_RULES, InvalidGenesisError, validateGenesis } from './genesis-validation.js';
 import { loadRuntimeConfig } from './runtime-config.js';
 
+const rng = testRandom('packages/node/src/config/genesis.test.ts');
+
 const runtimeConfig = loadRuntimeConfig();
-const publicKey = publicKeyToString(KeyPair.fromRandom('ed25519').publicKey);
+const publicKey = publicKeyToString(rng.keyPair('ed25519').publicKey);
 const validatorKey = { account_id: 'test.near', public_key: publicKey };
 
 function fresh(options: Partial<Parameters<typeof createDefaultGenesis>[0]> = {}): GenesisConfig {

@@ -3,11 +3,14 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { KeyPair, publicKeyToString } from '@shadebox/primitives';
+import { publicKeyToString } from '@shadebox/primitives';
+import { testRandom } from '../../../../test/test-random.js';
 import { ConfigFileError } from './config-file-error.js';
 import { validateGenesis } from './genesis-validation.js';
 import { createEphemeralHome, HomeExistsError, initHome, loadHome } from './init-home.js';
 import { createKeyFile, serializeKeyFile } from './node-config.js';
+
+const rng = testRandom('packages/node/src/config/init-home.test.ts');
 
 let dir: string;
 
@@ -106,7 +109,7 @@ describe('initHome and loadHome', () => {
   });
 
   it('reuses a given validator key and account', async () => {
-    const pair = KeyPair.fromRandom('ed25519');
+    const pair = rng.keyPair('ed25519');
     const home = await initHome(dir, {
       validatorSecretKey: pair.toString(),
       accountId: 'validator.test.near',
@@ -202,7 +205,7 @@ describe('loadHome errors', () => {
   it('refuses a key file whose public key does not match its secret', async () => {
     await initHome(dir);
     await editJson(join(dir, 'node_key.json'), (k) => {
-      k.public_key = publicKeyToString(KeyPair.fromRandom('ed25519').publicKey);
+      k.public_key = publicKeyToString(rng.keyPair('ed25519').publicKey);
     });
     const error = await rejectsWithConfigError(loadHome(dir));
     assert.equal(error.file, join(dir, 'node_key.json'));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KeyPair, publicKeyToString } from '@shadebox/primitives';
+import { publicKeyToString } from '@shadebox/primitives';
+import { testRandom } from '../../../../test/test-random.js';
 import { ConfigFileError } from './config-file-error.js';
 import {
   createKeyFile,
@@ -14,6 +15,8 @@ import {
   serializeKeyFile,
   serializeNodeConfig,
 } from './node-config.js';
+
+const rng = testRandom('packages/node/src/config/node-config.test.ts');
 
 function configError(fn: () => unknown): ConfigFileError {
   try {
@@ -159,7 +162,7 @@ describe('durations and addresses', () => {
 });
 
 describe('key files', () => {
-  const pair = KeyPair.fromRandom('ed25519');
+  const pair = rng.keyPair('ed25519');
 
   it('writes nearcore KeyFile fields and reads them back', () => {
     const key = createKeyFile('test.near', pair);
@@ -182,7 +185,7 @@ describe('key files', () => {
 
   it('refuses a public key that is not the secret key’s, without printing the secret', () => {
     const key = createKeyFile('test.near', pair);
-    const other = publicKeyToString(KeyPair.fromRandom('ed25519').publicKey);
+    const other = publicKeyToString(rng.keyPair('ed25519').publicKey);
     const error = configError(() => parseKeyFile({ ...key, public_key: other }, 'validator_key.json'));
     assert.equal(error.file, 'validator_key.json');
     assert.equal(error.field, 'public_key');

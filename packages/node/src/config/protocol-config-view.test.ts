@@ -8,7 +8,8 @@ import {
   JsonRpcResponseFor_RpcProtocolConfigResponseAnd_RpcErrorSchema,
   RpcProtocolConfigResponseSchema,
 } from '@near-js/jsonrpc-types';
-import { KeyPair, publicKeyToString } from '@shadebox/primitives';
+import { publicKeyToString } from '@shadebox/primitives';
+import { testRandom } from '../../../../test/test-random.js';
 import { createDefaultGenesis } from './genesis-defaults.js';
 import {
   type JsonObject,
@@ -19,10 +20,12 @@ import {
 } from './protocol-config-view.js';
 import { loadRuntimeConfig } from './runtime-config.js';
 
+const rng = testRandom('packages/node/src/config/protocol-config-view.test.ts');
+
 const runtimeConfig = loadRuntimeConfig();
 const validatorKey = {
   account_id: 'test.near',
-  public_key: publicKeyToString(KeyPair.fromRandom('ed25519').publicKey),
+  public_key: publicKeyToString(rng.keyPair('ed25519').publicKey),
 };
 const genesis = createDefaultGenesis({
   validatorKey,

@@ -12,7 +12,8 @@ function modelRange(model: Map<string, number>, start?: string, end?: string, re
 }
 
 describe('SortedMap', () => {
-  it('matches a reference model through inserts, updates, deletes, splits and snapshots', () => {
+  it('matches a reference model through inserts, updates, deletes, splits and snapshots', (t) => {
+    t.diagnostic('seed 42 (fixed)');
     const next = random(42);
     const map = new SortedMap<number>();
     const model = new Map<string, number>();

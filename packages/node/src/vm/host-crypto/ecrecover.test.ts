@@ -3,8 +3,11 @@ import { describe, it } from 'node:test';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { testRandom } from '../../../../../test/test-random.js';
 import { HostError } from '../vm-errors.js';
 import { ecrecover } from './ecrecover.js';
+
+const rng = testRandom('packages/node/src/vm/host-crypto/ecrecover.test.ts');
 
 const N = secp256k1.Point.CURVE().n;
 const be32 = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0'));
@@ -107,7 +110,7 @@ describe('ecrecover', () => {
 
 describe('ecrecover, repeated inputs', () => {
   it('answers the same again (keys and "no key" alike), and a returned key cannot change the next answer', () => {
-    const sk = secp256k1.utils.randomSecretKey();
+    const sk = rng.secp256k1SecretKey();
     const hash = new Uint8Array(32).fill(9);
     const sig = secp256k1.sign(hash, sk, { prehash: false, format: 'recovered' });
     const v = BigInt(sig[0]);

@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { testRandom } from '../../../test/test-random.js';
 import { evmAddress } from './addresses.js';
 import {
   bytesToHex,
@@ -20,6 +20,8 @@ import {
 } from './derivation.js';
 import { RootKeys } from './root-keys.js';
 import { signEcdsa } from './signing.js';
+
+const rng = testRandom('packages/mpc/src/chainsig-compat.e2e.test.ts');
 
 const ORACLE = `
 import { utils } from 'chainsig.js';
@@ -81,7 +83,7 @@ describe('chainsig.js@1.1.16 and viem agree', () => {
       const expected = evmAddress(deriveSecp256k1PublicKey(local.secp256k1PublicKey, tweak));
       // Several payloads per key, so that both the flipped (high-S) and kept cases occur.
       for (let j = 0; j < 4; j++) {
-        const payload = new Uint8Array(randomBytes(32));
+        const payload = new Uint8Array(rng.bytes(32));
         payload[0] = i * 16 + j;
         signatures.push({
           payload: bytesToHex(payload),

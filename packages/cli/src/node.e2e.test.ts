@@ -72,7 +72,9 @@ describe('shadebox node', () => {
     assert.equal(exit.code, 0, exit.stderr);
   });
 
-  it('--home: a restart keeps the chain (height never goes back, same genesis, same test.near key)', async () => {
+  it('--home: a restart keeps the chain (height never goes back, same genesis, same test.near key)', {
+    timeout: 120_000,
+  }, async () => {
     const home = join(await tempDir(), 'home');
     const first = await startJson(['--home', home, '--rpc-port', '0', '--block-time', '20']);
     assertReadyShape(first.ready);
@@ -80,9 +82,8 @@ describe('shadebox node', () => {
     const target = 5 + (await genesisHeight(first.ready.rpcUrl));
     let status = await rpc<Status>(first.ready.rpcUrl, 'status');
     assert.match(status.genesis_hash, /^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
-    const deadline = Date.now() + 30_000;
+    // No wall-clock bound: a node that stopped making blocks runs into the test's timeout.
     while (status.sync_info.latest_block_height < target) {
-      assert.ok(Date.now() < deadline, 'blocks are made every 20 ms');
       await new Promise((resolve) => setTimeout(resolve, 50));
       status = await rpc<Status>(first.ready.rpcUrl, 'status');
     }

@@ -1,7 +1,7 @@
 /**
  * `--mpc` through real processes: `shadebox node init --mpc` leaves a home with the contracts deployed and
  * the keys saved; `shadebox node --home … --mpc` restarts on it without redeploying, with the same root keys
- * (so derived addresses are stable); bad flag combinations are usage errors.
+ * (so derived addresses are stable). Bad flag combinations are usage errors, tested in process (cli.test.ts).
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -61,14 +61,5 @@ describe('shadebox --mpc', () => {
       const exit = await node.exited;
       assert.equal(exit.code, 0, exit.stderr);
     }
-  });
-
-  it('--mpc-contract-id needs --mpc and a valid account id', async () => {
-    const a = await runCli(['node', '--memory', '--mpc-contract-id', 'signer.test.near']);
-    assert.equal(a.code, 2);
-    assert.match(a.stderr, /--mpc-contract-id needs --mpc/);
-    const b = await runCli(['node', '--memory', '--mpc', '--mpc-contract-id', 'Not Valid']);
-    assert.equal(b.code, 2);
-    assert.match(b.stderr, /not a valid NEAR account id/);
   });
 });

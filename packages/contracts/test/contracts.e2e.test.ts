@@ -1,9 +1,8 @@
 /**
- * The signer and agent contracts on a real node: built from source (build.mjs), deployed with near-api-js,
+ * The signer and agent contracts on a real node: as `npm install` built them (build/*.wasm), deployed with near-api-js,
  * answered by a JS responder that holds the root keys (noble), checked against NEAR's messages.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
@@ -15,8 +14,7 @@ import { type Json, rpcRaw } from '../../../test/support/raw-rpc.js';
 import { rpc } from '../../../test/support/rpc-calls.js';
 import { newKey, startTestNode, type TestNode } from '../../../test/support/test-node.js';
 import { base64Of } from '../../../test/support/transactions.js';
-import { build } from '../build.mjs';
-import { agentWasmPath, signerWasmPath } from '../index.js';
+import { readAgentWasm, readSignerWasm } from '../index.js';
 
 const PREFIX = 'near-mpc-recovery v0.1.0 epsilon derivation:';
 const N = secp256k1.Point.Fn.ORDER;
@@ -202,12 +200,11 @@ describe('signer and agent contracts', () => {
   }
 
   before(async () => {
-    await build({ quiet: true });
     t = await startTestNode();
-    signer = await account('signer', 50n * NEAR, readFileSync(signerWasmPath));
+    signer = await account('signer', 50n * NEAR, readSignerWasm());
     responder = await account('responder');
     alice = await account('alice', 100n * NEAR);
-    agent = await account('agent', 50n * NEAR, readFileSync(agentWasmPath));
+    agent = await account('agent', 50n * NEAR, readAgentWasm());
     for (const w of ['worker1', 'worker2', 'worker3']) workers.push(await account(w));
   });
 

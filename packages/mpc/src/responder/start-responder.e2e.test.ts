@@ -17,8 +17,9 @@ import {
   viewFunctionRaw,
 } from '@shadebox/near-client';
 import { type RunningNode, silentLogger, startNode } from '@shadebox/node';
-import { type Action, fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
+import { type Action, fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
 import wabtInit from 'wabt';
+import { testRandom } from '../../../../test/test-random.js';
 import {
   bytesToHex,
   deriveEd25519PublicKey,
@@ -39,7 +40,8 @@ import { latencySummary } from './responder-stats.js';
 import type { PendingSignatureRequest } from './signature-request.js';
 import { startResponder } from './start-responder.js';
 
-const TGAS = 1_000_000_000_000n;
+const rng = testRandom('packages/mpc/src/responder/start-responder.e2e.test.ts');
+
 // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC answers
 type Json = any;
 
@@ -80,7 +82,7 @@ class Sender {
 
   /** Creates `<name>` (a sub-account of this one) with a fresh key, 50 NEAR and optionally a contract. */
   async createAccount(accountId: string, code?: Uint8Array): Promise<Sender> {
-    const keyPair = KeyPair.fromRandom('ed25519');
+    const keyPair = rng.keyPair('ed25519');
     const actions: Action[] = [
       { type: 'CreateAccount' },
       { type: 'Transfer', deposit: 50n * ONE_NEAR },
@@ -355,7 +357,7 @@ describe('responder', () => {
         rpcUrl: node.rpcUrl,
         signerContractId: 'nobody.test.near',
         responderAccountId: 'nobody.test.near',
-        responderSecretKey: KeyPair.fromRandom('ed25519').toString(),
+        responderSecretKey: rng.keyPair('ed25519').toString(),
         rootKeys,
       }),
     );
@@ -368,10 +370,9 @@ describe('responder', () => {
       log: {},
     });
     await until('a failed poll', async () => running.stats.pollErrors > 0);
-    const started = Date.now();
+    // Stopping twice resolves both times (no wall-clock bound: speed is the benchmark's business).
     await running.stop();
     await running.stop();
-    assert.ok(Date.now() - started < 1000);
   });
 
   const signerWasm = fileURLToPath(new URL('../../../contracts/build/signer.wasm', import.meta.url));

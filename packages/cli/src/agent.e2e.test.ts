@@ -1,0 +1,55 @@
+/**
+ * `shadebox agent` through real processes: against the JSON-RPC of a running `shadebox up` it boots its own
+ * agent account (the original tool's variable names), serves the API and stops cleanly on SIGINT without
+ * printing any secret. A missing setting is tested in process (agent.test.ts).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CliProcess } from '../test-support/cli-process.js';
+import type { ReadyEvent } from './print-ready.js';
+import { LOCAL_AGENT_CODEHASH } from './stack-services.js';
+
+describe('shadebox agent', () => {
+  let stack: CliProcess;
+  let ready: ReadyEvent & { agentApiUrl: string; agentContractId: string };
+
+  before(async () => {
+    stack = new CliProcess(['up', '--memory', '--rpc-port', '0', '--agent-port', '0', '--json']);
+    ready = JSON.parse(await stack.firstLine());
+  });
+  after(async () => {
+    await stack?.stop('SIGTERM');
+  });
+
+  it('runs alone against a NEAR RPC with the original names, registers, serves, SIGINT exits 0', async () => {
+    const funder = ready.accounts[0]!;
+    const agent = new CliProcess(['agent', '--json'], {
+      env: {
+        NEAR_ACCOUNT_ID: funder.accountId,
+        CHAIN_ACCOUNT_SECRET_KEY: funder.secretKey,
+        NEXT_PUBLIC_contractId: ready.agentContractId,
+        NEAR_RPC_JSON: JSON.stringify({ nearRpcProviders: [{ connectionInfo: { url: ready.rpcUrl } }] }),
+        API_CODEHASH: LOCAL_AGENT_CODEHASH,
+        SHADE_AGENT_PORT: '0',
+        TEE_MODE: 'local',
+      },
+    });
+    const listening = JSON.parse(await agent.firstLine());
+    assert.equal(listening.event, 'ready');
+    assert.match(listening.agentApiUrl, /^http:\/\/127\.0\.0\.1:\d+\/api\/agent$/);
+    assert.notEqual(listening.agentApiUrl, ready.agentApiUrl);
+    await agent.stdoutIncludes('"agent-ready"');
+    const { agentAccountId } = JSON.parse(agent.stdout.split('\n')[1]!);
+    assert.match(agentAccountId, /^[0-9a-f]{64}$/);
+    const id = await fetch(`${listening.agentApiUrl}/getAccountId`, { method: 'POST' }).then((r) => r.json());
+    assert.deepEqual(id, { accountId: agentAccountId });
+    const record = await fetch(`${listening.agentApiUrl}/view`, {
+      method: 'POST',
+      body: JSON.stringify({ methodName: 'get_agent', args: { account_id: agentAccountId } }),
+    }).then((r) => r.json());
+    assert.deepEqual(record, { codehash: LOCAL_AGENT_CODEHASH });
+    const exit = await agent.stop('SIGINT');
+    assert.equal(exit.code, 0, exit.stderr);
+    assert.ok(!`${exit.stdout}${exit.stderr}`.includes(funder.secretKey.slice(8)), 'no secret in the output');
+  });
+});
