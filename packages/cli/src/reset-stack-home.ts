@@ -3,19 +3,22 @@
  * nothing but the folders shadebox writes there), so a mistyped `--home ~` never wipes a real directory.
  */
 import { readdir, rm, stat } from 'node:fs/promises';
+import { ShadeboxError } from '@shadebox/errors';
 import { NODE_SUBDIR } from './default-homes.js';
 
 /** The entries shadebox creates in a stack home. */
 const STACK_ENTRIES: ReadonlySet<string> = new Set([NODE_SUBDIR]);
 
 /** A stack home that `--reset` refuses to delete. */
-export class UnsafeResetError extends Error {
+export class UnsafeResetError extends ShadeboxError<{ dir: string; reason: string }> {
   constructor(
     readonly dir: string,
     reason: string,
   ) {
-    super(`refusing to delete ${dir} for --reset: ${reason}`);
-    this.name = 'UnsafeResetError';
+    super(`refusing to delete ${dir} for --reset: ${reason}`, {
+      details: { dir, reason },
+      docsPath: 'docs/cli.md',
+    });
   }
 }
 

@@ -3,7 +3,9 @@
  * The CLI prints it on one line of stderr (`shadebox node: error: ... (see 'shadebox node --help')`)
  * and exits with code 2 without doing anything.
  */
-export class UsageError extends Error {
+import { ShadeboxError } from '@shadebox/errors';
+
+export class UsageError extends ShadeboxError<{ command: string; flag?: string }> {
   constructor(
     /** The command whose line was wrong, e.g. `shadebox node`. */
     readonly command: string,
@@ -11,8 +13,10 @@ export class UsageError extends Error {
     /** The flag (`--rpc-port`) or argument the problem is about, when there is one. */
     readonly flag?: string,
   ) {
-    super(message);
-    this.name = 'UsageError';
+    super(message, {
+      details: flag === undefined ? { command } : { command, flag },
+      docsPath: 'docs/cli.md',
+    });
   }
 
   /** The one line printed on stderr. */

@@ -2,27 +2,12 @@
  * Sending signed transactions: `send_tx` waiting for any `wait_until` level, and `broadcast_tx_async` (the
  * hash at once). The signed transaction is its borsh bytes or their base64.
  */
-import { base64Encode } from '@shadebox/primitives';
+import { base64Encode, TX_EXECUTION_LEVELS, type TxExecutionLevel } from '@shadebox/primitives';
+
+export { TX_EXECUTION_LEVELS, type TxExecutionLevel };
+
 import type { Outcome } from './outcome-result.js';
 import type { CallOptions, RpcClient } from './rpc-client.js';
-
-/** nearcore's `TxExecutionStatus`, in order: how far a transaction must have gone before `send_tx` answers. */
-export type TxExecutionLevel =
-  | 'NONE'
-  | 'INCLUDED'
-  | 'EXECUTED_OPTIMISTIC'
-  | 'INCLUDED_FINAL'
-  | 'EXECUTED'
-  | 'FINAL';
-
-export const TX_EXECUTION_LEVELS: readonly TxExecutionLevel[] = [
-  'NONE',
-  'INCLUDED',
-  'EXECUTED_OPTIMISTIC',
-  'INCLUDED_FINAL',
-  'EXECUTED',
-  'FINAL',
-];
 
 export function signedTxBase64(signed: Uint8Array | string): string {
   return typeof signed === 'string' ? signed : base64Encode(signed);

@@ -15,6 +15,7 @@ export * from './keys.js';
 export * from './receipt.js';
 export * from './receipt-id.js';
 export * from './transaction.js';
+export * from './tx-execution-status.js';
 export * from './types.js';
 export * from './units.js';
 export * from './verify-signature.js';

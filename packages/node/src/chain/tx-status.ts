@@ -6,19 +6,11 @@
  * INCLUDED_FINAL (its block final) < EXECUTED (both) < FINAL (every receipt, refunds included, executed in final
  * blocks).
  */
-import { base58Decode, base58Encode } from '@shadebox/primitives';
+import { base58Decode, base58Encode, TX_EXECUTION_LEVELS, type TxExecutionLevel } from '@shadebox/primitives';
 import type { Chain } from './chain.js';
 import type { OutcomeRecord, OutcomeView, TransactionRecord } from './records.js';
 
-export const TX_EXECUTION_LEVELS = [
-  'NONE',
-  'INCLUDED',
-  'EXECUTED_OPTIMISTIC',
-  'INCLUDED_FINAL',
-  'EXECUTED',
-  'FINAL',
-] as const;
-export type TxExecutionLevel = (typeof TX_EXECUTION_LEVELS)[number];
+export { TX_EXECUTION_LEVELS, type TxExecutionLevel };
 
 /** Which reached levels satisfy a wait for `wanted`. */
 const SATISFIES: Record<TxExecutionLevel, readonly TxExecutionLevel[]> = {
