@@ -8,19 +8,15 @@ import {
   parseBlockReference,
   resolveBlock,
 } from '../block-reference.js';
-import { failParse, objectParams } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
 
 export function block(ctx: RpcContext, params: unknown) {
-  let ref: BlockReference;
-  if (Array.isArray(params) && params.length === 1) {
-    ref = { block_id: parseBlockId(params[0]) };
-  } else {
-    // nearcore: anything but a singleton is read as `RpcBlockRequest` (a struct with a flattened reference).
-    if (Array.isArray(params)) failParse('invalid type: sequence, expected struct RpcBlockRequest');
-    ref = parseBlockReference(objectParams(params))!;
-  }
+  // nearcore: `[block_id]`, else `RpcBlockRequest` (a struct with a flattened reference, read as a map only).
+  const ref: BlockReference =
+    Array.isArray(params) && params.length === 1
+      ? { block_id: parseBlockId(params[0]) }
+      : parseBlockReference(params, 'RpcBlockRequest');
   const record = resolveBlock(ctx.chain, ref);
   if (!record) {
     const text =
