@@ -8,44 +8,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { base58Encode, KeyPair, sha256 } from '@shadebox/primitives';
-import { BlockProducer } from '../chain/block-producer.js';
-import { Chain } from '../chain/chain.js';
-import { TransactionService } from '../chain/transaction-service.js';
-import { TxPool } from '../chain/tx-pool.js';
-import { createEphemeralHome } from '../config/init-home.js';
-import { loadRuntimeConfig } from '../config/runtime-config.js';
-import { runtimeParamsFrom } from '../runtime/runtime-params.js';
-import { openMemoryStore } from '../store/memory-store.js';
+import { createInMemoryRpcContext } from './in-memory-context.js';
 import { handleJsonRpc } from './jsonrpc.js';
 import type { RpcContext } from './rpc-context.js';
-
-function inProcessContext(): RpcContext {
-  const home = createEphemeralHome({ epochLength: 5 });
-  const runtimeConfig = loadRuntimeConfig();
-  const chain = new Chain({
-    store: openMemoryStore(),
-    genesis: home.genesis,
-    params: runtimeParamsFrom(runtimeConfig, home.genesis.chain_id),
-    validatorKey: KeyPair.fromString(home.validatorKey.secret_key),
-    validatorAccountId: home.validatorKey.account_id,
-  });
-  const pool = new TxPool();
-  const transactions = new TransactionService(chain, pool);
-  const producer = new BlockProducer(chain, pool, { kind: 'manual' }, { hasWaiters: () => false });
-  transactions.producer = producer;
-  producer.produce(7);
-  return {
-    chain,
-    transactions,
-    producer,
-    runtimeConfig,
-    rpcAddr: '127.0.0.1:0',
-    nodePublicKey: home.nodeKey.public_key,
-    startedAt: Date.now(),
-    version: { version: 'test', build: 'test', commit: 'test', rustc_version: 'test' },
-    txTimeoutMs: 50,
-  };
-}
 
 interface Answer {
   status: number;
@@ -59,7 +24,7 @@ describe('request parsing as nearcore', () => {
   const KEY = KeyPair.fromRandom().publicKeyString;
 
   before(() => {
-    ctx = inProcessContext();
+    ctx = createInMemoryRpcContext({ blocks: 7 });
   });
 
   async function call(method: string, params: unknown): Promise<Answer> {

@@ -47,7 +47,7 @@ export function status(ctx: RpcContext) {
     node_key: null,
     uptime_sec: Math.floor((Date.now() - ctx.startedAt) / 1000),
     genesis_hash: chain.genesisBlock.hash,
-    detailed_debug_status: null,
+    // `detailed_debug_status` is skip_serializing_if none: absent.
   };
 }
 
@@ -114,7 +114,6 @@ export function validators(ctx: RpcContext, params: unknown) {
       is_slashed: false,
       stake: v.amount,
       shards,
-      shards_endorsed: shards,
       num_produced_blocks: produced,
       num_expected_blocks: produced,
       num_produced_chunks: produced * shards.length,
@@ -125,6 +124,7 @@ export function validators(ctx: RpcContext, params: unknown) {
       num_expected_endorsements: produced * shards.length,
       num_produced_endorsements_per_shard: shards.map(() => produced),
       num_expected_endorsements_per_shard: shards.map(() => produced),
+      shards_endorsed: shards,
     })),
     next_validators: chain.genesis.validators.map((v) => ({
       account_id: v.account_id,
