@@ -285,14 +285,8 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
   });
 
   test('validators', async () => {
-    // The client sends `"latest"` as the whole params; nearcore reads params as `RpcValidatorRequest` (a struct
-    // with a flattened `EpochReference`) and refuses a string, and so does this node. `{latest: null}` is the form
-    // nearcore reads as the latest epoch
-    // (the client's request schema does not offer it, so it is sent raw).
-    await assert.rejects(validators(client, 'latest'), /Parse error/);
-    const v = await call(t.url, 'validators', { latest: null });
-    assert.equal(v.current_validators[0].account_id, 'test.near');
-    assert.equal((await validators(client, { blockId: 1 })).currentValidators[0].accountId, 'test.near');
+    const v = await validators(client, 'latest');
+    assert.equal(v.currentValidators[0].accountId, 'test.near');
     await validators(client, { blockId: 1 });
     const b = await block(client, { blockId: 1 });
     await validators(client, { epochId: b.header.epochId });

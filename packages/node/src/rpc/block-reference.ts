@@ -4,7 +4,7 @@
 import type { Chain } from '../chain/chain.js';
 import type { BlockRecord } from '../chain/records.js';
 import { failParse } from './params.js';
-import { isCryptoHash, structEntries, takeFlattenedVariant, unitVariant } from './serde.js';
+import { externallyTagged, isCryptoHash, structEntries, takeFlattenedVariant, unitVariant } from './serde.js';
 
 export type BlockReference =
   | { block_id: number | string }
@@ -49,6 +49,20 @@ export function takeBlockReference(entries: Array<[string, unknown]>): BlockRefe
 /** The block reference of a request struct whose only field is a flattened `BlockReference`. */
 export function parseBlockReference(params: unknown, structName: string): BlockReference {
   return takeBlockReference(structEntries(params, structName));
+}
+
+/**
+ * `BlockReference` itself, read from the whole params (what `block` and `EXPERIMENTAL_protocol_config` parse:
+ * nearcore's `Params<BlockReference>`): an externally tagged enum, so exactly one key, `block_id`, `finality`
+ * or `sync_checkpoint`; a second key, or none, is "map with a single key".
+ */
+export function parseBlockReferenceEnum(params: unknown): BlockReference {
+  const [key, value] = externallyTagged(params, {
+    block_id: 'newtype',
+    finality: 'newtype',
+    sync_checkpoint: 'newtype',
+  });
+  return referenceOf(key, value);
 }
 
 export function resolveBlockId(chain: Chain, id: number | string): BlockRecord | undefined {

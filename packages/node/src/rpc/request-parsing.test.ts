@@ -55,7 +55,7 @@ describe('request parsing as nearcore', () => {
 
   const args = (m: string) => `Failed parsing args: ${m}`;
 
-  test('block: `[block_id]` or RpcBlockRequest (a flattened BlockReference, read as a map only)', async () => {
+  test('block: `[block_id]`, or the params as a BlockReference (externally tagged: one key only)', async () => {
     for (const params of [
       [1],
       [HASH],
@@ -64,17 +64,28 @@ describe('request parsing as nearcore', () => {
       { sync_checkpoint: 'genesis' },
     ])
       await accepted('block', params);
-    // Keys that name no variant are left alone, as serde's flattened enum does.
-    assert.equal((await accepted('block', { block_id: 2, extra: true, other: [1] })).result.header.height, 2);
     assert.equal((await accepted('block', { finality: { final: null } })).result.header.height, 5);
-    await refused('block', {}, args('no variant of enum BlockReference found in flattened data'));
-    await refused('block', { blockId: 1 }, args('no variant of enum BlockReference found in flattened data'));
-    await refused('block', null, args('invalid type: null, expected struct RpcBlockRequest'));
-    await refused('block', undefined, args('invalid type: null, expected struct RpcBlockRequest'));
-    await refused('block', 'final', args('invalid type: string "final", expected struct RpcBlockRequest'));
-    await refused('block', 5, args('invalid type: integer `5`, expected struct RpcBlockRequest'));
-    await refused('block', [], args('invalid type: sequence, expected struct RpcBlockRequest'));
-    await refused('block', [1, 2], args('invalid type: sequence, expected struct RpcBlockRequest'));
+    const single = args('invalid value: map, expected map with a single key');
+    // Any second key is refused, a second reference or anything else.
+    await refused('block', { block_id: 2, extra: true }, single);
+    await refused('block', { finality: 'optimistic', block_id: 1 }, single);
+    await refused('block', {}, single);
+    await refused(
+      'block',
+      { blockId: 1 },
+      args('unknown variant `blockId`, expected one of `block_id`, `finality`, `sync_checkpoint`'),
+    );
+    await refused('block', null, args('invalid type: null, expected string or map'));
+    await refused('block', undefined, args('invalid type: null, expected string or map'));
+    await refused('block', 5, args('invalid type: integer `5`, expected string or map'));
+    await refused('block', [], args('invalid type: sequence, expected string or map'));
+    await refused('block', [1, 2], args('invalid type: sequence, expected string or map'));
+    await refused('block', 'finality', args('invalid type: unit variant, expected newtype variant'));
+    await refused(
+      'block',
+      'final',
+      args('unknown variant `final`, expected one of `block_id`, `finality`, `sync_checkpoint`'),
+    );
     await refused('block', ['nope'], args('data did not match any variant of untagged enum BlockId'));
     await refused('block', [-1], args('data did not match any variant of untagged enum BlockId'));
     await refused('block', [1.5], args('data did not match any variant of untagged enum BlockId'));
@@ -101,18 +112,31 @@ describe('request parsing as nearcore', () => {
     );
   });
 
-  test('a flattened BlockReference takes the first variant key in key order (a Value map is sorted)', async () => {
-    assert.equal((await accepted('block', { finality: 'optimistic', block_id: 1 })).result.header.height, 1);
+  test('a flattened BlockReference (query, changes) takes the first variant key in key order', async () => {
+    const q = { request_type: 'view_account', account_id: 'test.near' };
     assert.equal(
-      (await accepted('block', { sync_checkpoint: 'genesis', finality: 'final' })).result.header.height,
+      (await accepted('query', { ...q, finality: 'optimistic', block_id: 1 })).result.block_height,
+      1,
+    );
+    assert.equal(
+      (await accepted('query', { ...q, sync_checkpoint: 'genesis', finality: 'final' })).result.block_height,
       5,
     );
-    // The variant taken is the one whose value is checked; the others are ignored.
-    assert.equal((await accepted('block', { finality: 'nonsense', block_id: 3 })).result.header.height, 3);
+    // The variant taken is the one whose value is checked; the others are left to the request (and ignored).
+    assert.equal(
+      (await accepted('query', { ...q, finality: 'nonsense', block_id: 3 })).result.block_height,
+      3,
+    );
     await refused(
-      'block',
-      { finality: 'final', block_id: 'x' },
+      'query',
+      { ...q, finality: 'final', block_id: 'x' },
       args('data did not match any variant of untagged enum BlockId'),
+    );
+    const changes = { changes_type: 'account_changes', account_ids: ['test.near'] };
+    assert.equal(
+      (await accepted('EXPERIMENTAL_changes', { ...changes, finality: 'final', block_id: 2 })).result
+        .block_hash,
+      (await accepted('block', [2])).result.header.hash,
     );
   });
 
@@ -292,7 +316,7 @@ describe('request parsing as nearcore', () => {
     await refused('query', ['account/test.near', null], args('invalid type: null, expected a string'));
   });
 
-  test('chunk: `[chunk_id]`, `[[block_id, shard_id]]` or RpcChunkRequest (untagged ChunkReference)', async () => {
+  test('chunk: `[chunk_id]`, `[[block_id, shard_id]]`, or the params as a ChunkReference (untagged)', async () => {
     const chunkId = (await accepted('block', { block_id: 3 })).result.chunks[0].chunk_hash;
     for (const params of [
       [chunkId],
@@ -303,12 +327,8 @@ describe('request parsing as nearcore', () => {
     ])
       assert.equal((await accepted('chunk', params)).result.header.chunk_hash, chunkId);
     const noMatch = args('data did not match any variant of untagged enum ChunkReference');
-    await refused('chunk', {}, noMatch);
-    await refused('chunk', { block_id: 1 }, noMatch);
-    await refused('chunk', { chunk_id: 'x' }, noMatch);
-    await refused('chunk', null, args('invalid type: null, expected struct RpcChunkRequest'));
-    await refused('chunk', [], args('invalid type: sequence, expected struct RpcChunkRequest'));
-    await refused('chunk', [chunkId, 0], args('invalid type: sequence, expected struct RpcChunkRequest'));
+    for (const params of [{}, { block_id: 1 }, { chunk_id: 'x' }, null, 'x', [], [chunkId, 0], [3, 0]])
+      await refused('chunk', params, noMatch);
     await refused('chunk', ['x'], args('invalid length 1, expected base58-encoded 256-bit hash'));
     await refused('chunk', ['0OIl'], args("provided string contained invalid character '0' at byte 0"));
     await refused('chunk', [5], args('invalid type: integer `5`, expected base58-encoded 256-bit hash'));
@@ -342,29 +362,23 @@ describe('request parsing as nearcore', () => {
     );
   });
 
-  test('validators: `[block_id | null]` or RpcValidatorRequest (a flattened EpochReference)', async () => {
+  test('validators: `[block_id | null]`, or the params as an EpochReference (externally tagged)', async () => {
     const epochId = (await accepted('block', { block_id: 3 })).result.header.epoch_id;
-    for (const params of [
-      [null],
-      [3],
-      { block_id: 3 },
-      { epoch_id: epochId },
-      { latest: null },
-      { latest: null, other: 1 },
-    ])
+    for (const params of [[null], [3], 'latest', { latest: null }, { block_id: 3 }, { epoch_id: epochId }])
       assert.ok((await accepted('validators', params)).result.current_validators);
-    // The first variant key in key order: `block_id`, `epoch_id`, `latest`.
-    const byBlock = (await accepted('validators', { latest: null, block_id: 1 })).result;
-    assert.equal(byBlock.epoch_start_height, 1);
-    await refused('validators', null, args('invalid type: null, expected struct RpcValidatorRequest'));
-    await refused('validators', undefined, args('invalid type: null, expected struct RpcValidatorRequest'));
+    assert.equal((await accepted('validators', { block_id: 1 })).result.epoch_start_height, 1);
+    const single = args('invalid value: map, expected map with a single key');
+    await refused('validators', {}, single);
+    await refused('validators', { latest: null, block_id: 1 }, single);
+    await refused('validators', null, args('invalid type: null, expected string or map'));
+    await refused('validators', undefined, args('invalid type: null, expected string or map'));
+    await refused('validators', [], args('invalid type: sequence, expected string or map'));
     await refused(
       'validators',
-      'latest',
-      args('invalid type: string "latest", expected struct RpcValidatorRequest'),
+      'oldest',
+      args('unknown variant `oldest`, expected one of `epoch_id`, `block_id`, `latest`'),
     );
-    await refused('validators', [], args('invalid type: sequence, expected struct RpcValidatorRequest'));
-    await refused('validators', {}, args('no variant of enum EpochReference found in flattened data'));
+    await refused('validators', 'block_id', args('invalid type: unit variant, expected newtype variant'));
     await refused('validators', { latest: true }, args('invalid type: boolean `true`, expected unit'));
     await refused(
       'validators',
@@ -379,30 +393,39 @@ describe('request parsing as nearcore', () => {
     await refused('validators', ['x'], args('data did not match any variant of untagged enum BlockId'));
   });
 
-  test('EXPERIMENTAL_protocol_config and EXPERIMENTAL_receipt', async () => {
+  test('EXPERIMENTAL_protocol_config (the params as a BlockReference) and EXPERIMENTAL_receipt (ReceiptReference)', async () => {
     await accepted('EXPERIMENTAL_protocol_config', { finality: 'final' });
-    await accepted('EXPERIMENTAL_protocol_config', { block_id: 1, extra: 1 });
+    await accepted('EXPERIMENTAL_protocol_config', { block_id: 1 });
     await refused(
       'EXPERIMENTAL_protocol_config',
-      null,
-      args('invalid type: null, expected struct RpcProtocolConfigRequest'),
+      { block_id: 1, extra: 1 },
+      args('invalid value: map, expected map with a single key'),
     );
+    await refused('EXPERIMENTAL_protocol_config', null, args('invalid type: null, expected string or map'));
     await refused(
       'EXPERIMENTAL_protocol_config',
       {},
-      args('no variant of enum BlockReference found in flattened data'),
+      args('invalid value: map, expected map with a single key'),
     );
 
     assert.equal(
       (await accepted('EXPERIMENTAL_receipt', { receipt_id: HASH })).error.cause.name,
       'UNKNOWN_RECEIPT',
     );
+    // A plain struct: an array by position is one too.
+    assert.equal((await accepted('EXPERIMENTAL_receipt', [HASH])).error.cause.name, 'UNKNOWN_RECEIPT');
     await refused('EXPERIMENTAL_receipt', {}, args('missing field `receipt_id`'));
     await refused(
       'EXPERIMENTAL_receipt',
-      [HASH],
-      args('invalid type: sequence, expected struct RpcReceiptRequest'),
+      [],
+      args('invalid length 0, expected struct ReceiptReference with 1 element'),
     );
+    await refused(
+      'EXPERIMENTAL_receipt',
+      [HASH, 1],
+      args('invalid length 2, expected fewer elements in array'),
+    );
+    await refused('EXPERIMENTAL_receipt', null, args('invalid type: null, expected struct ReceiptReference'));
     await refused(
       'EXPERIMENTAL_receipt',
       { receipt_id: 'abc' },

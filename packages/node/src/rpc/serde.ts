@@ -278,3 +278,31 @@ export function readStruct<R extends Record<string, FieldRule>>(
   if (Array.isArray(value)) return readSeqFields(value, structName, rules, seqDefaults);
   return readFields(structEntries(value, structName), rules);
 }
+
+/**
+ * An externally tagged enum read from a JSON value (serde_json's `Value::deserialize_enum`): a string names a
+ * variant without a value, an object of exactly one key names a variant with its value; anything else is
+ * "expected string or map". `kinds` says which variants are unit (a value must be null) and which carry one.
+ */
+export function externallyTagged<T extends string>(
+  value: unknown,
+  kinds: Readonly<Record<T, 'unit' | 'newtype'>>,
+): [T, unknown] {
+  const variants = Object.keys(kinds) as T[];
+  let name: string;
+  let inner: unknown;
+  let hasValue = false;
+  if (typeof value === 'string') name = value;
+  else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value);
+    if (entries.length !== 1) failParse('invalid value: map, expected map with a single key');
+    [name, inner] = entries[0];
+    hasValue = true;
+  } else failParse(`invalid type: ${typeName(value)}, expected string or map`);
+  if (!variants.includes(name as T)) failParse(unknownVariantText(name, variants));
+  const kind = kinds[name as T];
+  if (kind === 'newtype' && !hasValue) failParse('invalid type: unit variant, expected newtype variant');
+  if (kind === 'unit' && hasValue && inner !== null)
+    failParse(`invalid type: ${typeName(inner)}, expected unit`);
+  return [name as T, inner];
+}

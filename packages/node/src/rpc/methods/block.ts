@@ -5,18 +5,18 @@ import {
   type BlockReference,
   notFoundText,
   parseBlockId,
-  parseBlockReference,
+  parseBlockReferenceEnum,
   resolveBlock,
 } from '../block-reference.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
 
 export function block(ctx: RpcContext, params: unknown) {
-  // nearcore: `[block_id]`, else `RpcBlockRequest` (a struct with a flattened reference, read as a map only).
+  // nearcore: `[block_id]`, else the params are a `BlockReference` (`Params<BlockReference>`), one key only.
   const ref: BlockReference =
     Array.isArray(params) && params.length === 1
       ? { block_id: parseBlockId(params[0]) }
-      : parseBlockReference(params, 'RpcBlockRequest');
+      : parseBlockReferenceEnum(params);
   const record = resolveBlock(ctx.chain, ref);
   if (!record) {
     const text =

@@ -20,9 +20,9 @@ export function chunk(ctx: RpcContext, params: unknown) {
     if (Array.isArray(inner)) [blockId, shardId] = blockShardTuple(inner);
     else chunkId = base58Encode(readCryptoHash(inner));
   } else {
-    // `RpcChunkRequest`: a flattened untagged `ChunkReference`, `BlockShardId {block_id, shard_id}` tried first,
-    // then `ChunkHash {chunk_id}`; nothing matching gets serde's untagged-enum message.
-    const entries = structEntries(params, 'RpcChunkRequest');
+    // Anything else is parsed as `ChunkReference` itself (`Params<ChunkReference>`), an untagged enum:
+    // `BlockShardId {block_id, shard_id}` is tried first, then `ChunkHash {chunk_id}`, each from an object only
+    // (untagged struct variants take no sequence); nothing matching gets serde's untagged-enum message.
     const attempt = <T>(read: () => T): T | undefined => {
       try {
         return read();
@@ -30,11 +30,13 @@ export function chunk(ctx: RpcContext, params: unknown) {
         return undefined;
       }
     };
-    const byBlock = attempt(() =>
-      readFields(entries, { block_id: { read: parseBlockId }, shard_id: { read: readU64 } }),
-    );
+    const entries = attempt(() => structEntries(params, 'ChunkReference')) ?? [];
+    const isMap = params !== null && typeof params === 'object' && !Array.isArray(params);
+    const byBlock = isMap
+      ? attempt(() => readFields(entries, { block_id: { read: parseBlockId }, shard_id: { read: readU64 } }))
+      : undefined;
     if (byBlock) [blockId, shardId] = [byBlock.block_id, byBlock.shard_id];
-    else
+    else if (isMap)
       chunkId = attempt(() =>
         base58Encode(readFields(entries, { chunk_id: { read: readCryptoHash } }).chunk_id),
       );

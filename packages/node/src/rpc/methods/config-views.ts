@@ -5,10 +5,10 @@
 import { base58Encode } from '@shadebox/primitives';
 import { stringifyJson } from '../../chain/json.js';
 import { protocolConfigView } from '../../config/protocol-config-view.js';
-import { parseBlockReference, resolveBlock } from '../block-reference.js';
+import { parseBlockReferenceEnum, resolveBlock } from '../block-reference.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
-import { readCryptoHash, readFields, structEntries } from '../serde.js';
+import { readCryptoHash, readStruct } from '../serde.js';
 
 export function genesisConfig(ctx: RpcContext) {
   const { records: _records, ...config } = ctx.chain.genesis;
@@ -16,7 +16,8 @@ export function genesisConfig(ctx: RpcContext) {
 }
 
 export function protocolConfig(ctx: RpcContext, params: unknown) {
-  const ref = parseBlockReference(params, 'RpcProtocolConfigRequest');
+  // nearcore parses the params as a `BlockReference` (one key only).
+  const ref = parseBlockReferenceEnum(params);
   const block = resolveBlock(ctx.chain, ref);
   if (!block) {
     // RpcProtocolConfigError::UnknownBlock: `error_message` is skip_serializing (info {}); data "Block Not Found: …".
@@ -31,9 +32,10 @@ export function protocolConfig(ctx: RpcContext, params: unknown) {
   return { rawJson: stringifyJson(protocolConfigView(ctx.chain.genesis, ctx.runtimeConfig)) };
 }
 
-/** `RpcReceiptRequest`: a flattened `ReceiptReference { receipt_id: CryptoHash }`. */
+/** nearcore parses the params as `ReceiptReference { receipt_id: CryptoHash }`, a plain struct (an object, or an
+ * array by position). */
 export function receipt(ctx: RpcContext, params: unknown) {
-  const { receipt_id: bytes } = readFields(structEntries(params, 'RpcReceiptRequest'), {
+  const { receipt_id: bytes } = readStruct(params, 'ReceiptReference', {
     receipt_id: { read: readCryptoHash },
   });
   const id = base58Encode(bytes);

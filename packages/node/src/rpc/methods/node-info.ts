@@ -4,10 +4,9 @@
 import { base58Encode } from '@shadebox/primitives';
 import { currentProposals } from '../../chain/current-proposals.js';
 import { notFoundText, parseBlockId, parseMaybeBlockId, resolveBlockId } from '../block-reference.js';
-import { failParse, typeName } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
-import { readCryptoHash, structEntries, takeFlattenedVariant } from '../serde.js';
+import { externallyTagged, readCryptoHash } from '../serde.js';
 
 function isoTime(ns: string): string {
   const n = BigInt(ns);
@@ -68,23 +67,19 @@ export function networkInfo(ctx: RpcContext) {
 
 type EpochReference = { latest: true } | { block_id: number | string } | { epoch_id: string };
 
-const EPOCH_REFERENCE_KEYS = ['epoch_id', 'block_id', 'latest'] as const;
-
 /**
  * The params of `validators` (nearcore's `RpcValidatorRequest::parse`): `[null]` is the latest epoch and
- * `[block_id]` the epoch of a block; anything else is `RpcValidatorRequest`, a struct with a flattened
- * `EpochReference` (`{epoch_id}`, `{block_id}` or `{latest: null}`, the first such key in key order).
+ * `[block_id]` the epoch of a block; anything else is parsed as `EpochReference` itself, an externally tagged
+ * enum: `"latest"`, `{latest: null}`, `{block_id}` or `{epoch_id}`, one key only.
  */
 export function parseEpochReference(params: unknown): EpochReference {
   if (Array.isArray(params) && params.length === 1) {
     const id = parseMaybeBlockId(params[0]);
     return id === null ? { latest: true } : { block_id: id };
   }
-  const entries = structEntries(params, 'RpcValidatorRequest');
-  const [key, value] = takeFlattenedVariant(entries, 'EpochReference', EPOCH_REFERENCE_KEYS);
+  const [key, value] = externallyTagged(params, { epoch_id: 'newtype', block_id: 'newtype', latest: 'unit' });
   if (key === 'epoch_id') return { epoch_id: base58Encode(readCryptoHash(value)) };
   if (key === 'block_id') return { block_id: parseBlockId(value) };
-  if (value !== null) failParse(`invalid type: ${typeName(value)}, expected unit`);
   return { latest: true };
 }
 
