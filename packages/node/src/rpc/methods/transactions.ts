@@ -75,8 +75,9 @@ function invalidTransaction(e: InvalidTxError) {
   return handlerError('INVALID_TRANSACTION', {}, { TxExecutionError: { InvalidTxError: e.json } });
 }
 
-function submit(ctx: RpcContext, base64: string, form: TxForm = 'positional'): string {
-  const { decoded, size } = decodeTransaction(base64, form);
+type DecodedTx = { decoded: DecodedSignedTransaction; size: number };
+
+function submit(ctx: RpcContext, { decoded, size }: DecodedTx): string {
   try {
     return ctx.transactions.submit(decoded, size).hash;
   } catch (e) {
@@ -132,10 +133,10 @@ function unknownTransaction(hash: string) {
  * `RpcSendTransactionRequest::parse`): `[base64]`, or `{signed_tx_base64, wait_until?}`. A two-element array is
  * refused; any other array falls through to the named form and fails there.
  */
-function sendParams(params: unknown): { base64: string; waitUntil: TxExecutionLevel; form: TxForm } {
+function sendParams(params: unknown): { tx: DecodedTx; waitUntil: TxExecutionLevel } {
   if (Array.isArray(params) && params.length === 1) {
     if (typeof params[0] !== 'string') failParse(`invalid type: ${typeName(params[0])}, expected a string`);
-    return { base64: params[0], waitUntil: 'EXECUTED_OPTIMISTIC', form: 'positional' };
+    return { tx: decodeTransaction(params[0], 'positional'), waitUntil: 'EXECUTED_OPTIMISTIC' };
   }
   if (Array.isArray(params) && params.length === 2) {
     if (typeof params[0] !== 'string') failParse(`invalid type: ${typeName(params[0])}, expected a string`);
@@ -148,39 +149,28 @@ function sendParams(params: unknown): { base64: string; waitUntil: TxExecutionLe
     params,
     'RpcSendTransactionRequest',
     {
-      signed_tx_base64: {
-        read: (v: unknown) => {
-          const base64 = readString(v);
-          decodeTransaction(base64, 'named');
-          return base64;
-        },
-      },
+      signed_tx_base64: { read: (v: unknown) => decodeTransaction(readString(v), 'named') },
       wait_until: { read: (v: unknown) => unitVariant(v, TX_EXECUTION_LEVELS), absent: () => undefined },
     },
     ['wait_until'],
   );
-  return {
-    base64: read.signed_tx_base64,
-    waitUntil: read.wait_until ?? 'EXECUTED_OPTIMISTIC',
-    form: 'named',
-  };
+  return { tx: read.signed_tx_base64, waitUntil: read.wait_until ?? 'EXECUTED_OPTIMISTIC' };
 }
 
 export async function sendTx(ctx: RpcContext, params: unknown) {
-  const { base64, waitUntil, form } = sendParams(params);
+  const { tx, waitUntil } = sendParams(params);
   if (waitUntil === 'NONE') {
     // nearcore hands the transaction to the client actor without waiting for its checks (`send_tx_async`):
     // an invalid transaction is dropped silently, exactly as with `broadcast_tx_async`.
-    broadcast(ctx, base64, form);
+    broadcast(ctx, tx);
     return { final_execution_status: 'NONE' };
   }
-  const hash = submit(ctx, base64, form);
+  const hash = submit(ctx, tx);
   return waitFor(ctx, base58Decode(hash), waitUntil, false);
 }
 
 /** Pools a transaction if it passes the checks; returns its hash either way. */
-function broadcast(ctx: RpcContext, base64: string, form: TxForm): string {
-  const { decoded, size } = decodeTransaction(base64, form);
+function broadcast(ctx: RpcContext, { decoded, size }: DecodedTx): string {
   try {
     return ctx.transactions.submit(decoded, size).hash;
   } catch (e) {
@@ -191,14 +181,12 @@ function broadcast(ctx: RpcContext, base64: string, form: TxForm): string {
 
 /** nearcore answers with the hash at once and drops an invalid transaction without telling. */
 export function broadcastTxAsync(ctx: RpcContext, params: unknown) {
-  const { base64, form } = sendParams(params);
-  return broadcast(ctx, base64, form);
+  return broadcast(ctx, sendParams(params).tx);
 }
 
 /** Like `send_tx` with `EXECUTED_OPTIMISTIC`; a `wait_until` in the named form is ignored, as in nearcore. */
 export async function broadcastTxCommit(ctx: RpcContext, params: unknown) {
-  const { base64, form } = sendParams(params);
-  const hash = submit(ctx, base64, form);
+  const hash = submit(ctx, sendParams(params).tx);
   return waitFor(ctx, base58Decode(hash), 'EXECUTED_OPTIMISTIC', false);
 }
 
