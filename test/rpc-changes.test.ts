@@ -592,7 +592,7 @@ describe('changes', { timeout: 120_000 }, () => {
         { finality: 'final', changes_type: 'account_changes', account_ids: 'alice' },
         'invalid type: string "alice", expected a sequence',
       ],
-      ['block_effects', [1], 'invalid type: sequence, expected a map'],
+      ['block_effects', [1], 'invalid type: sequence, expected struct RpcStateChangesInBlockRequest'],
     ];
     for (const [method, params, message] of cases) {
       const r = await postRpc(t.url, method, params);

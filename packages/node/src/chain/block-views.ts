@@ -75,10 +75,7 @@ export function chunkHeaderView(
     balance_burnt: f.balanceBurnt.toString(),
     outgoing_receipts_root: f.outgoingReceiptsRoot,
     tx_root: f.txRoot,
-    validator_proposals: f.validatorProposals.map((p) => ({
-      ...p,
-      validator_stake_struct_version: 'V1' as const,
-    })),
+    validator_proposals: f.validatorProposals.map(validatorStakeView),
     congestion_info: {
       delayed_receipts_gas: '0',
       buffered_receipts_gas: '0',
@@ -168,10 +165,7 @@ export function blockHeaderView(f: BlockHeaderFields, hash: string, signature: s
     timestamp: u64Json(f.timestampNs),
     timestamp_nanosec: f.timestampNs.toString(),
     random_value: f.randomValue,
-    validator_proposals: f.validatorProposals.map((p) => ({
-      ...p,
-      validator_stake_struct_version: 'V1' as const,
-    })),
+    validator_proposals: f.validatorProposals.map(validatorStakeView),
     chunk_mask: f.chunkMask,
     gas_price: f.gasPrice.toString(),
     block_ordinal: f.blockOrdinal,
@@ -192,3 +186,13 @@ export function blockHeaderView(f: BlockHeaderFields, hash: string, signature: s
 }
 
 export const ZERO_HASH_B58 = base58Encode(new Uint8Array(32));
+
+/** `ValidatorStakeView` (internally tagged): the tag, then `ValidatorStakeViewV1`'s fields. */
+function validatorStakeView(p: { account_id: string; public_key: string; stake: string }) {
+  return {
+    validator_stake_struct_version: 'V1' as const,
+    account_id: p.account_id,
+    public_key: p.public_key,
+    stake: p.stake,
+  };
+}

@@ -3,50 +3,66 @@
  */
 import type { Chain } from '../chain/chain.js';
 import type { BlockRecord } from '../chain/records.js';
-import { failParse, type Params, typeName } from './params.js';
+import { failParse } from './params.js';
+import { externallyTagged, isCryptoHash, structEntries, takeFlattenedVariant, unitVariant } from './serde.js';
 
 export type BlockReference =
   | { block_id: number | string }
   | { finality: 'optimistic' | 'near-final' | 'final' }
   | { sync_checkpoint: 'genesis' | 'earliest_available' };
 
-const FINALITIES = ['optimistic', 'near-final', 'final'];
-const CHECKPOINTS = ['genesis', 'earliest_available'];
-
-/** serde's "unknown variant" message: `unknown variant \`x\`, expected one of \`a\`, \`b\``. */
-export function unknownVariant(value: unknown, variants: readonly string[]): never {
-  const expected = `expected one of ${variants.map((v) => `\`${v}\``).join(', ')}`;
-  if (typeof value === 'string') failParse(`unknown variant \`${value}\`, ${expected}`);
-  failParse(`invalid type: ${typeName(value)}, ${expected}`);
-}
+const FINALITIES = ['optimistic', 'near-final', 'final'] as const;
+const CHECKPOINTS = ['genesis', 'earliest_available'] as const;
+/** `BlockReference`'s variants, in declaration order (also their key order). */
+const REFERENCE_KEYS = ['block_id', 'finality', 'sync_checkpoint'] as const;
 
 /** `BlockId`, nearcore's untagged `Height(u64) | Hash(CryptoHash)`. */
 export function parseBlockId(value: unknown): number | string {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-  if (typeof value === 'string' && /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) return value;
+  if (isCryptoHash(value)) return value;
   failParse('data did not match any variant of untagged enum BlockId');
 }
 
+/** `MaybeBlockId` (`Option<BlockId>`): null is none. */
+export function parseMaybeBlockId(value: unknown): number | string | null {
+  return value === null ? null : parseBlockId(value);
+}
+
+/** The value of one `BlockReference` variant. */
+function referenceOf(key: (typeof REFERENCE_KEYS)[number], value: unknown): BlockReference {
+  if (key === 'block_id') return { block_id: parseBlockId(value) };
+  if (key === 'finality') return { finality: unitVariant(value, FINALITIES) };
+  return { sync_checkpoint: unitVariant(value, CHECKPOINTS) };
+}
+
 /**
- * Reads the block reference of named params: nearcore's `#[serde(flatten)] BlockReference`, an externally
- * tagged enum read from the flattened keys. serde takes the first key, in document order, that names a variant
- * (`block_id`, `finality`, `sync_checkpoint`) and ignores the others; none at all is an error.
+ * Takes the block reference out of a struct's entries (serde.ts `structEntries`): nearcore's
+ * `#[serde(flatten)] BlockReference`, an externally tagged enum read from the flattened keys. serde takes the
+ * first key, in key order (`block_id`, `finality`, `sync_checkpoint`), that names a variant and leaves the others
+ * to the rest of the struct; none at all is an error.
  */
-export function parseBlockReference(p: Params, required = true): BlockReference | undefined {
-  const key = Object.keys(p).find((k) => k === 'block_id' || k === 'finality' || k === 'sync_checkpoint');
-  if (key === undefined) {
-    if (required) failParse('no variant of enum BlockReference found in flattened data');
-    return undefined;
-  }
-  if (key === 'block_id') return { block_id: parseBlockId(p.block_id) };
-  if (key === 'finality') {
-    if (typeof p.finality !== 'string' || !FINALITIES.includes(p.finality))
-      unknownVariant(p.finality, FINALITIES);
-    return { finality: p.finality as 'optimistic' | 'near-final' | 'final' };
-  }
-  if (typeof p.sync_checkpoint !== 'string' || !CHECKPOINTS.includes(p.sync_checkpoint))
-    unknownVariant(p.sync_checkpoint, CHECKPOINTS);
-  return { sync_checkpoint: p.sync_checkpoint as 'genesis' | 'earliest_available' };
+export function takeBlockReference(entries: Array<[string, unknown]>): BlockReference {
+  const [key, value] = takeFlattenedVariant(entries, 'BlockReference', REFERENCE_KEYS);
+  return referenceOf(key, value);
+}
+
+/** The block reference of a request struct whose only field is a flattened `BlockReference`. */
+export function parseBlockReference(params: unknown, structName: string): BlockReference {
+  return takeBlockReference(structEntries(params, structName));
+}
+
+/**
+ * `BlockReference` itself, read from the whole params (what `block` and `EXPERIMENTAL_protocol_config` parse:
+ * nearcore's `Params<BlockReference>`): an externally tagged enum, so exactly one key, `block_id`, `finality`
+ * or `sync_checkpoint`; a second key, or none, is "map with a single key".
+ */
+export function parseBlockReferenceEnum(params: unknown): BlockReference {
+  const [key, value] = externallyTagged(params, {
+    block_id: 'newtype',
+    finality: 'newtype',
+    sync_checkpoint: 'newtype',
+  });
+  return referenceOf(key, value);
 }
 
 export function resolveBlockId(chain: Chain, id: number | string): BlockRecord | undefined {

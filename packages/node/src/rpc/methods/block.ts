@@ -5,22 +5,18 @@ import {
   type BlockReference,
   notFoundText,
   parseBlockId,
-  parseBlockReference,
+  parseBlockReferenceEnum,
   resolveBlock,
 } from '../block-reference.js';
-import { failParse, objectParams } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
 
 export function block(ctx: RpcContext, params: unknown) {
-  let ref: BlockReference;
-  if (Array.isArray(params) && params.length === 1) {
-    ref = { block_id: parseBlockId(params[0]) };
-  } else {
-    // nearcore: anything but a singleton is read as `RpcBlockRequest` (a struct with a flattened reference).
-    if (Array.isArray(params)) failParse('invalid type: sequence, expected struct RpcBlockRequest');
-    ref = parseBlockReference(objectParams(params))!;
-  }
+  // nearcore: `[block_id]`, else the params are a `BlockReference` (`Params<BlockReference>`), one key only.
+  const ref: BlockReference =
+    Array.isArray(params) && params.length === 1
+      ? { block_id: parseBlockId(params[0]) }
+      : parseBlockReferenceEnum(params);
   const record = resolveBlock(ctx.chain, ref);
   if (!record) {
     const text =

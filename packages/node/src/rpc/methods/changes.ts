@@ -10,18 +10,27 @@
  * One deliberate addition (docs/deviations.md): more than `MAX_CHANGES_INPUTS` accounts or keys in one request
  * is refused with `TOO_MANY_INPUTS`; nearcore has no cap.
  */
-import { accountIdError, base64Decode, type PublicKey, parsePublicKey } from '@shadebox/primitives';
+import { base64Decode, type PublicKey, parsePublicKey } from '@shadebox/primitives';
 import type { BlockRecord } from '../../chain/records.js';
 import {
   BlockStateChanges,
   type StateChangesRequest,
   type StoredStateChange,
 } from '../../chain/state-change-views.js';
-import { parseBlockReference, resolveBlock, unknownVariant } from '../block-reference.js';
-import { failParse, objectParams, type Params, requireArray, requireString, typeName } from '../params.js';
+import { base64ErrorText } from '../base64-error.js';
+import { parseBlockReference, resolveBlock, takeBlockReference } from '../block-reference.js';
+import { failParse, typeName } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
-import { parseAccountErrorText } from './query.js';
+import {
+  readAccountId,
+  readFields,
+  readPublicKey,
+  readString,
+  readStruct,
+  structEntries,
+  takeTag,
+} from '../serde.js';
 
 /** Accounts (or keys) one typed request may name. */
 export const MAX_CHANGES_INPUTS = 1000;
@@ -34,39 +43,38 @@ const CHANGES_TYPES = [
   'data_changes',
 ] as const;
 
+const BY_TYPE = 'RpcStateChangesInBlockByTypeRequest';
+
 /** `EXPERIMENTAL_changes`: the typed form only (nearcore: "missing field `changes_type`" without it). */
 export function experimentalChanges(ctx: RpcContext, params: unknown) {
-  return changesByType(ctx, objectParams(params));
+  return changesByType(ctx, structEntries(params, BY_TYPE));
 }
 
 /** `changes`: the typed form, or the block-level form when `changes_type` is absent. */
 export function changes(ctx: RpcContext, params: unknown) {
-  const p = objectParams(params);
-  return p.changes_type === undefined ? changesInBlock(ctx, p) : changesByType(ctx, p);
+  const entries = structEntries(params, BY_TYPE);
+  return entries.some(([key]) => key === 'changes_type')
+    ? changesByType(ctx, entries)
+    : changesInBlock(ctx, params);
 }
 
 /** `EXPERIMENTAL_changes_in_block` / `block_effects`. */
 export function changesInBlock(ctx: RpcContext, params: unknown) {
-  const block = blockOf(ctx, objectParams(params));
+  const block = resolveBlock(ctx.chain, parseBlockReference(params, 'RpcStateChangesInBlockRequest'));
+  if (!block) throw stateChangesError('UNKNOWN_BLOCK', {});
   return { block_hash: block.hash, changes: blockChanges(ctx, block).kinds() };
 }
 
-function changesByType(ctx: RpcContext, p: Params) {
+function changesByType(ctx: RpcContext, entries: Array<[string, unknown]>) {
   // nearcore's request flattens the block reference first, then the tagged `StateChangesRequestView`.
-  const ref = parseBlockReference(p)!;
-  const request = parseRequest(p);
+  const ref = takeBlockReference(entries);
+  const request = parseRequest(entries);
   const count = 'keys' in request ? request.keys.length : request.accountIds.length;
   if (count > MAX_CHANGES_INPUTS)
     throw stateChangesError('TOO_MANY_INPUTS', { limit: MAX_CHANGES_INPUTS, count });
   const block = resolveBlock(ctx.chain, ref);
   if (!block) throw stateChangesError('UNKNOWN_BLOCK', {});
   return { block_hash: block.hash, changes: blockChanges(ctx, block).byType(request) };
-}
-
-function blockOf(ctx: RpcContext, p: Params): BlockRecord {
-  const block = resolveBlock(ctx.chain, parseBlockReference(p)!);
-  if (!block) throw stateChangesError('UNKNOWN_BLOCK', {});
-  return block;
 }
 
 /** The genesis block records no changes (nearcore does not apply genesis as a chunk): an empty list. */
@@ -80,61 +88,55 @@ function stateChangesError(name: string, info: Record<string, unknown>) {
   return handlerError(name, info, { name, info });
 }
 
-function parseRequest(p: Params): StateChangesRequest {
-  const type = p.changes_type;
-  if (type === undefined) failParse('missing field `changes_type`');
-  if (typeof type !== 'string' || !(CHANGES_TYPES as readonly string[]).includes(type))
-    unknownVariant(type, CHANGES_TYPES);
-  switch (type as (typeof CHANGES_TYPES)[number]) {
+/** `StateChangesRequestView`, internally tagged by `changes_type`; its fields read in key order. */
+function parseRequest(entries: Array<[string, unknown]>): StateChangesRequest {
+  const type = takeTag(entries, 'changes_type', CHANGES_TYPES);
+  switch (type) {
     case 'account_changes':
-      return { changesType: 'account_changes', accountIds: accountIds(p) };
     case 'all_access_key_changes':
-      return { changesType: 'all_access_key_changes', accountIds: accountIds(p) };
-    case 'contract_code_changes':
-      return { changesType: 'contract_code_changes', accountIds: accountIds(p) };
+    case 'contract_code_changes': {
+      const { account_ids } = readFields(entries, { account_ids: { read: accountIds } });
+      return { changesType: type, accountIds: account_ids };
+    }
     case 'data_changes': {
-      const ids = accountIds(p);
-      const prefix = requireString(p, 'key_prefix_base64');
-      let keyPrefix: Uint8Array;
-      try {
-        keyPrefix = base64Decode(prefix);
-      } catch {
-        failParse(`invalid value: ${typeName(prefix)} for \`key_prefix_base64\`, expected base64`);
-      }
-      return { changesType: 'data_changes', accountIds: ids, keyPrefix };
+      const f = readFields(entries, {
+        account_ids: { read: accountIds },
+        key_prefix_base64: { read: readBase64 },
+      });
+      return { changesType: 'data_changes', accountIds: f.account_ids, keyPrefix: f.key_prefix_base64 };
     }
     case 'single_access_key_changes': {
-      const keys = requireArray(p, 'keys').map((item) => {
-        if (item === null || typeof item !== 'object' || Array.isArray(item))
-          failParse(`invalid type: ${typeName(item)}, expected struct AccountWithPublicKey`);
-        const k = item as Params;
-        return { accountId: accountId(requireString(k, 'account_id')), publicKey: publicKey(k) };
-      });
+      const { keys } = readFields(entries, { keys: { read: (v) => readSeq(v).map(accountWithPublicKey) } });
       return { changesType: 'single_access_key_changes', keys };
     }
   }
 }
 
-function accountIds(p: Params): string[] {
-  return requireArray(p, 'account_ids').map((item) => {
-    if (typeof item !== 'string') failParse(`invalid type: ${typeName(item)}, expected a string`);
-    return accountId(item);
+/** A `Vec<_>`: a JSON array. */
+function readSeq(value: unknown): unknown[] {
+  if (!Array.isArray(value)) failParse(`invalid type: ${typeName(value)}, expected a sequence`);
+  return value;
+}
+
+function accountIds(value: unknown): string[] {
+  return readSeq(value).map(readAccountId);
+}
+
+/** `AccountWithPublicKey { account_id, public_key }`, a plain struct (an object, or an array by position). */
+function accountWithPublicKey(item: unknown): { accountId: string; publicKey: PublicKey } {
+  const k = readStruct(item, 'AccountWithPublicKey', {
+    account_id: { read: readAccountId },
+    public_key: { read: readPublicKey },
   });
+  return { accountId: k.account_id, publicKey: parsePublicKey(k.public_key) };
 }
 
-/** near-account-id's deserializer: `invalid value: "<id>", <ParseAccountError>`. */
-function accountId(id: string): string {
-  const reason = accountIdError(id);
-  if (reason !== null)
-    failParse(`invalid value: ${JSON.stringify(id)}, ${parseAccountErrorText(id, reason)}`);
-  return id;
-}
-
-function publicKey(k: Params): PublicKey {
-  const text = requireString(k, 'public_key');
+/** A `StoreKey`: base64, with the `base64` crate's error text. */
+function readBase64(value: unknown): Uint8Array {
+  const text = readString(value);
   try {
-    return parsePublicKey(text);
-  } catch (e) {
-    failParse(`invalid value: ${typeName(text)}: ${(e as Error).message}`);
+    return base64Decode(text);
+  } catch {
+    failParse(base64ErrorText(text));
   }
 }

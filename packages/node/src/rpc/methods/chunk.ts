@@ -1,24 +1,28 @@
 /**
  * `chunk`: by `chunk_id`, or by `block_id` and `shard_id` (also `[chunk_hash]` and `[[block_id, shard_id]]`).
  */
+
+import { base58Encode } from '@shadebox/primitives';
 import { stringifyJson } from '../../chain/json.js';
 import { notFoundText, parseBlockId, resolveBlockId } from '../block-reference.js';
-import { failParse, objectParams, typeName } from '../params.js';
+import { failParse } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
+import { readCryptoHash, readFields, readU64, structEntries } from '../serde.js';
 
 export function chunk(ctx: RpcContext, params: unknown) {
   let chunkId: string | undefined;
   let blockId: number | string | undefined;
   let shardId: number | undefined;
-  if (Array.isArray(params)) {
-    if (params.length !== 1) failParse(`invalid length ${params.length}, expected a tuple of size 1`);
-    if (Array.isArray(params[0])) [blockId, shardId] = [parseBlockId(params[0][0]), parseShard(params[0][1])];
-    else chunkId = parseChunkHash(params[0]);
+  if (Array.isArray(params) && params.length === 1) {
+    // `[[block_id, shard_id]]` (a tuple) or `[chunk_id]`.
+    const [inner] = params;
+    if (Array.isArray(inner)) [blockId, shardId] = blockShardTuple(inner);
+    else chunkId = base58Encode(readCryptoHash(inner));
   } else {
-    // nearcore's untagged `ChunkReference`: `BlockShardId {block_id, shard_id}` is tried first, then
-    // `ChunkHash {chunk_id}`; nothing matching gets serde's untagged-enum message.
-    const p = objectParams(params);
+    // Anything else is parsed as `ChunkReference` itself (`Params<ChunkReference>`), an untagged enum:
+    // `BlockShardId {block_id, shard_id}` is tried first, then `ChunkHash {chunk_id}`, each from an object only
+    // (untagged struct variants take no sequence); nothing matching gets serde's untagged-enum message.
     const attempt = <T>(read: () => T): T | undefined => {
       try {
         return read();
@@ -26,9 +30,16 @@ export function chunk(ctx: RpcContext, params: unknown) {
         return undefined;
       }
     };
-    const byBlock = attempt(() => [parseBlockId(p.block_id), parseShard(p.shard_id)] as const);
-    if (byBlock) [blockId, shardId] = byBlock;
-    else chunkId = attempt(() => parseChunkHash(p.chunk_id));
+    const entries = attempt(() => structEntries(params, 'ChunkReference')) ?? [];
+    const isMap = params !== null && typeof params === 'object' && !Array.isArray(params);
+    const byBlock = isMap
+      ? attempt(() => readFields(entries, { block_id: { read: parseBlockId }, shard_id: { read: readU64 } }))
+      : undefined;
+    if (byBlock) [blockId, shardId] = [byBlock.block_id, byBlock.shard_id];
+    else if (isMap)
+      chunkId = attempt(() =>
+        base58Encode(readFields(entries, { chunk_id: { read: readCryptoHash } }).chunk_id),
+      );
     if (!byBlock && chunkId === undefined)
       failParse('data did not match any variant of untagged enum ChunkReference');
   }
@@ -51,14 +62,12 @@ export function chunk(ctx: RpcContext, params: unknown) {
   return { rawJson: stringifyJson(record.view) };
 }
 
-function parseChunkHash(v: unknown): string {
-  if (typeof v !== 'string' || !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(v))
-    failParse(`invalid value: ${typeName(v)}, expected a chunk hash`);
-  return v;
-}
-
-function parseShard(v: unknown): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
-    failParse(`invalid type: ${typeName(v)}, expected u64`);
-  return v;
+/** serde's `(BlockId, ShardId)` from an array. */
+function blockShardTuple(items: unknown[]): [number | string, number] {
+  if (items.length < 1) failParse('invalid length 0, expected a tuple of size 2');
+  const blockId = parseBlockId(items[0]);
+  if (items.length < 2) failParse('invalid length 1, expected a tuple of size 2');
+  const shardId = readU64(items[1]);
+  if (items.length > 2) failParse(`invalid length ${items.length}, expected fewer elements in array`);
+  return [blockId, shardId];
 }

@@ -2,13 +2,13 @@
  * `EXPERIMENTAL_genesis_config` (alias `genesis_config`), `EXPERIMENTAL_protocol_config` and
  * `EXPERIMENTAL_receipt`.
  */
-import { base58Decode } from '@shadebox/primitives';
+import { base58Encode } from '@shadebox/primitives';
 import { stringifyJson } from '../../chain/json.js';
 import { protocolConfigView } from '../../config/protocol-config-view.js';
-import { parseBlockReference, resolveBlock } from '../block-reference.js';
-import { failParse, objectParams, requireString, typeName } from '../params.js';
+import { parseBlockReferenceEnum, resolveBlock } from '../block-reference.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
+import { readCryptoHash, readStruct } from '../serde.js';
 
 export function genesisConfig(ctx: RpcContext) {
   const { records: _records, ...config } = ctx.chain.genesis;
@@ -16,7 +16,8 @@ export function genesisConfig(ctx: RpcContext) {
 }
 
 export function protocolConfig(ctx: RpcContext, params: unknown) {
-  const ref = parseBlockReference(objectParams(params))!;
+  // nearcore parses the params as a `BlockReference` (one key only).
+  const ref = parseBlockReferenceEnum(params);
   const block = resolveBlock(ctx.chain, ref);
   if (!block) {
     // RpcProtocolConfigError::UnknownBlock: `error_message` is skip_serializing (info {}); data "Block Not Found: …".
@@ -31,16 +32,13 @@ export function protocolConfig(ctx: RpcContext, params: unknown) {
   return { rawJson: stringifyJson(protocolConfigView(ctx.chain.genesis, ctx.runtimeConfig)) };
 }
 
+/** nearcore parses the params as `ReceiptReference { receipt_id: CryptoHash }`, a plain struct (an object, or an
+ * array by position). */
 export function receipt(ctx: RpcContext, params: unknown) {
-  const p = objectParams(params);
-  const id = requireString(p, 'receipt_id');
-  let bytes: Uint8Array;
-  try {
-    bytes = base58Decode(id);
-  } catch {
-    failParse(`invalid value: ${typeName(id)}, expected a receipt id`);
-  }
-  if (bytes.length !== 32) failParse(`invalid value: ${typeName(id)}, expected a receipt id`);
+  const { receipt_id: bytes } = readStruct(params, 'ReceiptReference', {
+    receipt_id: { read: readCryptoHash },
+  });
+  const id = base58Encode(bytes);
   const record = ctx.chain.receipt(bytes);
   if (!record) {
     const error = { name: 'UNKNOWN_RECEIPT', info: { receipt_id: id } };

@@ -1,20 +1,17 @@
 /**
- * `gas_price`: `[null | height | hash]` or `{block_id}`; the price of the block (for the block after it).
+ * `gas_price`: `[null | height | hash]` or `RpcGasPriceRequest { block_id: MaybeBlockId }`; the price of the block
+ * (for the block after it).
  */
-import { notFoundText, parseBlockId, resolveBlockId } from '../block-reference.js';
-import { failParse, objectParams } from '../params.js';
+import { notFoundText, parseBlockId, parseMaybeBlockId, resolveBlockId } from '../block-reference.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
+import { optional, readStruct } from '../serde.js';
 
 export function gasPrice(ctx: RpcContext, params: unknown) {
-  let id: number | string | null = null;
-  if (Array.isArray(params)) {
-    if (params.length !== 1) failParse(`invalid length ${params.length}, expected a tuple of size 1`);
-    id = params[0] === null ? null : parseBlockId(params[0]);
-  } else if (params !== null && params !== undefined) {
-    const p = objectParams(params);
-    id = p.block_id === undefined || p.block_id === null ? null : parseBlockId(p.block_id);
-  }
+  const id =
+    Array.isArray(params) && params.length === 1
+      ? parseMaybeBlockId(params[0])
+      : (readStruct(params, 'RpcGasPriceRequest', { block_id: optional(parseBlockId) }).block_id ?? null);
   const block = id === null ? ctx.chain.head : resolveBlockId(ctx.chain, id);
   if (!block) throw handlerError('UNKNOWN_BLOCK', {}, notFoundText(id!, 'BLOCK'));
   return { gas_price: block.gasPrice };

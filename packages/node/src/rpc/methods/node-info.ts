@@ -1,10 +1,12 @@
 /**
  * `status`, `health`, `network_info` and `validators`: this node and its (single) validator.
  */
-import { notFoundText, parseBlockId, resolveBlockId } from '../block-reference.js';
-import { failParse, objectParams } from '../params.js';
+import { base58Encode } from '@shadebox/primitives';
+import { currentProposals } from '../../chain/current-proposals.js';
+import { notFoundText, parseBlockId, parseMaybeBlockId, resolveBlockId } from '../block-reference.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
+import { externallyTagged, readCryptoHash } from '../serde.js';
 
 function isoTime(ns: string): string {
   const n = BigInt(ns);
@@ -44,7 +46,7 @@ export function status(ctx: RpcContext) {
     node_key: null,
     uptime_sec: Math.floor((Date.now() - ctx.startedAt) / 1000),
     genesis_hash: chain.genesisBlock.hash,
-    detailed_debug_status: null,
+    // `detailed_debug_status` is skip_serializing_if none: absent.
   };
 }
 
@@ -63,33 +65,38 @@ export function networkInfo(ctx: RpcContext) {
   };
 }
 
-/** `validators` (nearcore's `EpochReference`): `"latest"`, `[null]`, `[block_id]`, `{block_id}`, `{epoch_id}`; also
- * `null` for the current epoch. */
+type EpochReference = { latest: true } | { block_id: number | string } | { epoch_id: string };
+
+/**
+ * The params of `validators` (nearcore's `RpcValidatorRequest::parse`): `[null]` is the latest epoch and
+ * `[block_id]` the epoch of a block; anything else is parsed as `EpochReference` itself, an externally tagged
+ * enum: `"latest"`, `{latest: null}`, `{block_id}` or `{epoch_id}`, one key only.
+ */
+export function parseEpochReference(params: unknown): EpochReference {
+  if (Array.isArray(params) && params.length === 1) {
+    const id = parseMaybeBlockId(params[0]);
+    return id === null ? { latest: true } : { block_id: id };
+  }
+  const [key, value] = externallyTagged(params, { epoch_id: 'newtype', block_id: 'newtype', latest: 'unit' });
+  if (key === 'epoch_id') return { epoch_id: base58Encode(readCryptoHash(value)) };
+  if (key === 'block_id') return { block_id: parseBlockId(value) };
+  return { latest: true };
+}
+
+/** `validators`: the (single, fixed) validator set of an epoch, and the stake proposals made in it so far. */
 export function validators(ctx: RpcContext, params: unknown) {
   const chain = ctx.chain;
+  const ref = parseEpochReference(params);
   let height = chain.head.height;
-  let blockId: unknown = null;
-  if (typeof params === 'string') {
-    if (params !== 'latest') {
-      failParse(`unknown variant \`${params}\`, expected one of \`epoch_id\`, \`block_id\`, \`latest\``);
-    }
-  } else if (Array.isArray(params)) {
-    if (params.length !== 1) failParse(`invalid length ${params.length}, expected a tuple of size 1`);
-    blockId = params[0];
-  } else if (params !== null && params !== undefined) {
-    const p = objectParams(params);
-    if (p.epoch_id !== undefined) {
-      const found = [chain.head.height, ...epochStarts(ctx)].find(
-        (h) => chain.epochOf(h).epochId === p.epoch_id,
-      );
-      if (found === undefined) throw handlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
-      height = found;
-    } else if (p.block_id !== undefined) blockId = p.block_id;
-  }
-  if (blockId !== null && blockId !== undefined) {
-    const id = parseBlockId(blockId);
-    const block = resolveBlockId(chain, id);
-    if (!block) throw handlerError('UNKNOWN_BLOCK', {}, notFoundText(id, 'BLOCK'));
+  if ('epoch_id' in ref) {
+    const found = [chain.head.height, ...epochStarts(ctx)].find(
+      (h) => chain.epochOf(h).epochId === ref.epoch_id,
+    );
+    if (found === undefined) throw handlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
+    height = found;
+  } else if ('block_id' in ref) {
+    const block = resolveBlockId(chain, ref.block_id);
+    if (!block) throw handlerError('UNKNOWN_BLOCK', {}, notFoundText(ref.block_id, 'BLOCK'));
     height = block.height;
   }
   const epoch = chain.epochOf(height);
@@ -102,7 +109,6 @@ export function validators(ctx: RpcContext, params: unknown) {
       is_slashed: false,
       stake: v.amount,
       shards,
-      shards_endorsed: shards,
       num_produced_blocks: produced,
       num_expected_blocks: produced,
       num_produced_chunks: produced * shards.length,
@@ -113,6 +119,7 @@ export function validators(ctx: RpcContext, params: unknown) {
       num_expected_endorsements: produced * shards.length,
       num_produced_endorsements_per_shard: shards.map(() => produced),
       num_expected_endorsements_per_shard: shards.map(() => produced),
+      shards_endorsed: shards,
     })),
     next_validators: chain.genesis.validators.map((v) => ({
       account_id: v.account_id,
@@ -122,7 +129,7 @@ export function validators(ctx: RpcContext, params: unknown) {
     })),
     current_fishermen: [],
     next_fishermen: [],
-    current_proposals: [],
+    current_proposals: currentProposals(chain, 'epoch_id' in ref ? epochEnd(ctx, height) : height),
     prev_epoch_kickout: [],
     epoch_start_height: epoch.startHeight,
     epoch_height: epoch.epochHeight,
@@ -134,4 +141,10 @@ function epochStarts(ctx: RpcContext): number[] {
   const out: number[] = [];
   for (let h = ctx.chain.genesisHeight + 1; h <= ctx.chain.head.height; h += L) out.push(h);
   return out;
+}
+
+/** The last height of the epoch of `height` that this node has (an ended epoch: its last block). */
+function epochEnd(ctx: RpcContext, height: number): number {
+  const epoch = ctx.chain.epochOf(height);
+  return Math.min(ctx.chain.head.height, epoch.startHeight + ctx.chain.genesis.epoch_length - 1);
 }

@@ -8,12 +8,11 @@
 import {
   accessKeyToView,
   accountIdError,
-  base58Decode,
   base58Encode,
   base64Decode,
   base64Encode,
   decodeAccessKey,
-  isValidAccountId,
+  type PublicKey,
   parsePublicKey,
   publicKeyToString,
   sha256,
@@ -27,10 +26,24 @@ import {
   keySuffix,
 } from '../../state/state-keys.js';
 import { listAccessKeys } from '../../state/typed-state.js';
-import { type BlockReference, notFoundText, parseBlockReference, resolveBlock } from '../block-reference.js';
-import { failParse, objectParams, type Params, requireString, typeName } from '../params.js';
+import { parseAccountErrorText } from '../account-id-error.js';
+import { base64ErrorText } from '../base64-error.js';
+import { type BlockReference, notFoundText, resolveBlock, takeBlockReference } from '../block-reference.js';
+import { failParse } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError, parseError } from '../rpc-error.js';
+import {
+  decodeBs58Into,
+  optional,
+  publicKeyErrorText,
+  readAccountId,
+  readBool,
+  readFields,
+  readPublicKey,
+  readString,
+  structEntries,
+  takeTag,
+} from '../serde.js';
 import { viewCall } from './view-call.js';
 
 const REQUEST_TYPES = [
@@ -47,31 +60,15 @@ type RequestType = (typeof REQUEST_TYPES)[number];
 export const STATE_VIEW_SIZE_LIMIT = 50_000n;
 
 export function query(ctx: RpcContext, params: unknown) {
-  const request = Array.isArray(params) ? legacyQuery(params) : objectParams(params);
-  // nearcore's RpcQueryRequest flattens the block reference first, then the request.
-  const ref = parseBlockReference(request)!;
-  const requestType = requireString(request, 'request_type');
-  if (!REQUEST_TYPES.includes(requestType as RequestType)) {
-    failParse(
-      `unknown variant \`${requestType}\`, expected one of ${REQUEST_TYPES.map((t) => `\`${t}\``).join(', ')}`,
-    );
-  }
-  const accountId = requireString(request, 'account_id');
-  const fields = readFields(requestType as RequestType, request);
+  const { ref, requestType, accountId, fields } =
+    Array.isArray(params) && params.length === 2 ? legacyQuery(params) : parseQueryRequest(params);
   const block = resolveBlock(ctx.chain, ref);
   if (!block) throw garbageCollectedBlock(ctx, ref) ?? unknownBlock(ref);
   const at = { block_height: block.height, block_hash: block.hash };
-  if (!isValidAccountId(accountId)) {
-    throw handlerError(
-      'INVALID_ACCOUNT',
-      { requested_account_id: accountId, ...at },
-      `Account ID ${accountId} is invalid`,
-    );
-  }
   const state = ctx.chain.stateAt(block.height);
   const accountBytes = ctx.chain.stateValue(accountKey(accountId), block.height);
 
-  switch (requestType as RequestType) {
+  switch (requestType) {
     case 'view_account': {
       if (!accountBytes) throw unknownAccount(accountId, at);
       return { ...accountToView(decodeAccount(accountBytes)), ...at };
@@ -149,57 +146,98 @@ export function query(ctx: RpcContext, params: unknown) {
   }
 }
 
-function readFields(type: RequestType, p: Params) {
-  switch (type) {
-    case 'view_access_key':
-      return { publicKey: parseKey(requireString(p, 'public_key')) };
+interface QueryFields {
+  publicKey?: PublicKey;
+  prefix?: Uint8Array;
+  page?: { afterKey?: Uint8Array; limit?: number; includeProof: boolean };
+  methodName?: string;
+  args?: Uint8Array;
+}
+
+interface ParsedQuery {
+  ref: BlockReference;
+  requestType: RequestType;
+  accountId: string;
+  fields: QueryFields;
+}
+
+const accountIdField = { read: readAccountId };
+const base64Field = { read: readBase64 };
+
+/**
+ * `RpcQueryRequest { #[serde(flatten)] block_reference, #[serde(flatten)] request: QueryRequest }`, read as serde
+ * does (serde.ts): the block reference takes its key first, then `request_type` picks the variant of the
+ * internally tagged `QueryRequest`, whose fields are read in key order.
+ */
+function parseQueryRequest(params: unknown): ParsedQuery {
+  const entries = structEntries(params, 'RpcQueryRequest');
+  const ref = takeBlockReference(entries);
+  const requestType = takeTag(entries, 'request_type', REQUEST_TYPES);
+  switch (requestType) {
+    case 'view_account':
+    case 'view_code':
+    case 'view_access_key_list': {
+      const f = readFields(entries, { account_id: accountIdField });
+      return { ref, requestType, accountId: f.account_id, fields: {} };
+    }
+    case 'view_access_key': {
+      const f = readFields(entries, { account_id: accountIdField, public_key: { read: readPublicKey } });
+      return {
+        ref,
+        requestType,
+        accountId: f.account_id,
+        fields: { publicKey: parsePublicKey(f.public_key) },
+      };
+    }
     case 'view_state': {
-      const prefix = decodeBase64Field(requireString(p, 'prefix_base64'), 'prefix_base64');
-      return { prefix, page: readPage(p, prefix) };
+      const f = readFields(entries, {
+        account_id: accountIdField,
+        prefix_base64: base64Field,
+        include_proof: { read: readBool, absent: () => false },
+        after_key_base64: optional(readBase64),
+        limit: optional(readLimit),
+      });
+      const prefix = f.prefix_base64;
+      const afterKey = f.after_key_base64;
+      if (afterKey && !Buffer.from(afterKey).subarray(0, prefix.length).equals(Buffer.from(prefix)))
+        failParse('after_key_base64 must start with prefix_base64');
+      return {
+        ref,
+        requestType,
+        accountId: f.account_id,
+        fields: { prefix, page: { afterKey, limit: f.limit, includeProof: f.include_proof } },
+      };
     }
     case 'call_function': {
-      const methodName = requireString(p, 'method_name');
-      return { methodName, args: decodeBase64Field(requireString(p, 'args_base64'), 'args_base64') };
+      const f = readFields(entries, {
+        account_id: accountIdField,
+        method_name: { read: readString },
+        args_base64: base64Field,
+      });
+      return {
+        ref,
+        requestType,
+        accountId: f.account_id,
+        fields: { methodName: f.method_name, args: f.args_base64 },
+      };
     }
-    default:
-      return {};
   }
 }
 
-/** view_state paging: `after_key_base64` (exclusive, must start with the prefix), `limit` ≥ 1, and
- * `include_proof`. */
-function readPage(p: Params, prefix: Uint8Array) {
-  let afterKey: Uint8Array | undefined;
-  if (p.after_key_base64 !== undefined && p.after_key_base64 !== null) {
-    afterKey = decodeBase64Field(requireString(p, 'after_key_base64'), 'after_key_base64');
-    if (!Buffer.from(afterKey).subarray(0, prefix.length).equals(Buffer.from(prefix))) {
-      failParse('after_key_base64 must start with prefix_base64');
-    }
-  }
-  let limit: number | undefined;
-  if (p.limit !== undefined && p.limit !== null) {
-    if (typeof p.limit !== 'number' || !Number.isInteger(p.limit) || p.limit < 1 || p.limit > 0xffffffff) {
-      failParse(`invalid value: ${JSON.stringify(p.limit)}, expected a nonzero u32 for limit`);
-    }
-    limit = p.limit;
-  }
-  const includeProof = p.include_proof === true;
-  return { afterKey, limit, includeProof };
+/** view_state's `limit`: a nonzero u32. */
+function readLimit(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 0xffffffff)
+    failParse(`invalid value: ${JSON.stringify(value)}, expected a nonzero u32 for limit`);
+  return value;
 }
 
-function parseKey(text: string) {
-  try {
-    return parsePublicKey(text);
-  } catch (e) {
-    failParse(`invalid value: ${typeName(text)}: ${(e as Error).message}`);
-  }
-}
-
-function decodeBase64Field(text: string, field: string): Uint8Array {
+/** A base64 blob (`StoreKey`, `FunctionArgs`): the `base64` crate's error text. */
+function readBase64(value: unknown): Uint8Array {
+  const text = readString(value);
   try {
     return base64Decode(text);
   } catch {
-    failParse(`invalid value: ${typeName(text)} for \`${field}\`, expected base64`);
+    failParse(base64ErrorText(text));
   }
 }
 
@@ -238,14 +276,10 @@ function unknownAccount(accountId: string, at: { block_height: number; block_has
 
 /**
  * The legacy form `[path, data]` (nearcore's `parse_path_data`), at finality optimistic. Its errors are bare
- * parse errors, without the "Failed parsing args: " prefix. Any other array is read as named params (and fails).
+ * parse errors, without the "Failed parsing args: " prefix, except the two strings' types.
  */
-function legacyQuery(params: unknown[]): Params {
-  if (params.length !== 2) return objectParams(params);
-  for (const item of params) {
-    if (typeof item !== 'string') failParse(`invalid type: ${typeName(item)}, expected a string`);
-  }
-  const [path, data] = params as [string, string];
+function legacyQuery(params: unknown[]): ParsedQuery {
+  const [path, data] = params.map(readString) as [string, string];
   const parts = path.split('/');
   // Rust's `splitn(3, '/')`: the third part keeps any further slashes.
   const [command, accountId, extra] = [
@@ -256,48 +290,30 @@ function legacyQuery(params: unknown[]): Params {
   if (accountId === undefined) throw parseError('Not enough query parameters provided');
   const reason = accountIdError(accountId);
   if (reason !== null) throw parseError(parseAccountErrorText(accountId, reason));
-  const base = { finality: 'optimistic', account_id: accountId } as Params;
+  const base = { ref: { finality: 'optimistic' } as BlockReference, accountId };
+  // nearcore's `parse_bs58_data`: decoded into a buffer of at most 10 KiB less the path.
   const b58 = () => {
-    let bytes: Uint8Array;
-    try {
-      bytes = data === '' ? new Uint8Array() : base58Decode(data);
-    } catch {
-      throw parseError('provided string contained invalid character');
-    }
-    if (bytes.length > Math.max(0, 10 * 1024 - path.length)) throw parseError('Query data size is too large');
-    return base64Encode(bytes);
+    const decoded = decodeBs58Into(data, Math.min(Math.max(0, 10 * 1024 - path.length), data.length));
+    if ('error' in decoded) throw parseError(decoded.error);
+    if ('tooSmall' in decoded) throw parseError('Query data size is too large');
+    return decoded.ok;
   };
   switch (command) {
     case 'account':
-      return { ...base, request_type: 'view_account' };
+      return { ...base, requestType: 'view_account', fields: {} };
     case 'code':
-      return { ...base, request_type: 'view_code' };
+      return { ...base, requestType: 'view_code', fields: {} };
     case 'contract':
-      return { ...base, request_type: 'view_state', prefix_base64: b58() };
-    case 'access_key':
-      if (extra === undefined) return { ...base, request_type: 'view_access_key_list' };
-      try {
-        parsePublicKey(extra);
-      } catch {
-        throw parseError('Invalid public key');
-      }
-      return { ...base, request_type: 'view_access_key', public_key: extra };
+      return { ...base, requestType: 'view_state', fields: { prefix: b58(), page: { includeProof: false } } };
+    case 'access_key': {
+      if (extra === undefined) return { ...base, requestType: 'view_access_key_list', fields: {} };
+      if (publicKeyErrorText(extra) !== null) throw parseError('Invalid public key');
+      return { ...base, requestType: 'view_access_key', fields: { publicKey: parsePublicKey(extra) } };
+    }
     case 'call':
       if (extra === undefined) throw parseError('Method name is missing');
-      return { ...base, request_type: 'call_function', method_name: extra, args_base64: b58() };
+      return { ...base, requestType: 'call_function', fields: { methodName: extra, args: b58() } };
     default:
       throw parseError(`Unknown path ${command}`);
   }
-}
-
-/** near-account-id's `ParseAccountError` text for a reason of `accountIdError`. */
-export function parseAccountErrorText(accountId: string, reason: string): string {
-  if (reason.startsWith('too short')) return 'the Account ID is too short';
-  if (reason.startsWith('too long')) return 'the Account ID is too long';
-  const at = /at (\d+)$/.exec(reason);
-  const index = at ? Number(at[1]) : reason.startsWith('starts') ? 0 : accountId.length - 1;
-  const char = JSON.stringify(accountId[index] ?? '').slice(1, -1);
-  if (reason.startsWith('invalid character'))
-    return `the Account ID contains an invalid character '${char}' at index ${index}`;
-  return `the Account ID has a redundant separator '${char}' at index ${index}`;
 }

@@ -9,16 +9,23 @@ import {
   base64Decode,
   type DecodedSignedTransaction,
   decodeSignedTransaction,
-  isValidAccountId,
 } from '@shadebox/primitives';
 import { stringifyJson } from '../../chain/json.js';
 import { TransactionTimeoutError } from '../../chain/transaction-service.js';
 import { TX_EXECUTION_LEVELS, type TxExecutionLevel, type TxStatus } from '../../chain/tx-status.js';
 import { InvalidTxError } from '../../runtime/errors.js';
-import { unknownVariant } from '../block-reference.js';
-import { failParse, objectParams, type Params, requireString, typeName } from '../params.js';
+import { base64ErrorText } from '../base64-error.js';
+import { failParse, type Params, typeName } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError, parseError } from '../rpc-error.js';
+import {
+  readAccountId,
+  readCryptoHash,
+  readString,
+  readStruct,
+  structEntries,
+  unitVariant,
+} from '../serde.js';
 
 /** How a signed transaction arrived: positional (`[base64]`, nearcore's `decode_signed_transaction`, errors
  * "Failed to decode transaction: …") or named (`signed_tx_base64`, serde, errors "Failed parsing args: …"). */
@@ -48,19 +55,6 @@ function decodeTransaction(
   }
 }
 
-const BASE64_ALPHABET = /[A-Za-z0-9+/]/;
-
-/** The `base64` crate's `DecodeError` text (STANDARD engine) for a string `base64Decode` refused. */
-function base64ErrorText(text: string): string {
-  const body = text.replace(/=+$/, '');
-  for (let i = 0; i < body.length; i++) {
-    if (!BASE64_ALPHABET.test(body[i])) return `Invalid symbol ${body.charCodeAt(i)}, offset ${i}.`;
-  }
-  if (body.length % 4 === 1) return `Invalid input length: ${body.length}`;
-  if (text.length % 4 !== 0 || text.length - body.length > 2) return 'Invalid padding';
-  return `Invalid last symbol ${body.charCodeAt(body.length - 1)}, offset ${body.length - 1}.`;
-}
-
 /** borsh-rs's io error text where ours has a direct counterpart. */
 function borshErrorText(e: BorshError): string {
   const reason = e.details.reason;
@@ -71,19 +65,19 @@ function borshErrorText(e: BorshError): string {
 }
 
 function parseWaitUntil(p: Params, fallback: TxExecutionLevel): TxExecutionLevel {
+  // `#[serde(default)] wait_until: TxExecutionStatus`: absent is the default; null is not a variant.
   const v = p.wait_until;
-  if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'string' || !TX_EXECUTION_LEVELS.includes(v as TxExecutionLevel))
-    unknownVariant(v, TX_EXECUTION_LEVELS);
-  return v as TxExecutionLevel;
+  if (v === undefined) return fallback;
+  return unitVariant(v, TX_EXECUTION_LEVELS);
 }
 
 function invalidTransaction(e: InvalidTxError) {
   return handlerError('INVALID_TRANSACTION', {}, { TxExecutionError: { InvalidTxError: e.json } });
 }
 
-function submit(ctx: RpcContext, base64: string, form: TxForm = 'positional'): string {
-  const { decoded, size } = decodeTransaction(base64, form);
+type DecodedTx = { decoded: DecodedSignedTransaction; size: number };
+
+function submit(ctx: RpcContext, { decoded, size }: DecodedTx): string {
   try {
     return ctx.transactions.submit(decoded, size).hash;
   } catch (e) {
@@ -139,36 +133,44 @@ function unknownTransaction(hash: string) {
  * `RpcSendTransactionRequest::parse`): `[base64]`, or `{signed_tx_base64, wait_until?}`. A two-element array is
  * refused; any other array falls through to the named form and fails there.
  */
-function sendParams(params: unknown): { base64: string; waitUntil: TxExecutionLevel; form: TxForm } {
+function sendParams(params: unknown): { tx: DecodedTx; waitUntil: TxExecutionLevel } {
   if (Array.isArray(params) && params.length === 1) {
     if (typeof params[0] !== 'string') failParse(`invalid type: ${typeName(params[0])}, expected a string`);
-    return { base64: params[0], waitUntil: 'EXECUTED_OPTIMISTIC', form: 'positional' };
+    return { tx: decodeTransaction(params[0], 'positional'), waitUntil: 'EXECUTED_OPTIMISTIC' };
   }
   if (Array.isArray(params) && params.length === 2) {
     if (typeof params[0] !== 'string') failParse(`invalid type: ${typeName(params[0])}, expected a string`);
     if (typeof params[1] !== 'string') failParse(`invalid type: ${typeName(params[1])}, expected a string`);
     throw parseError('Unable to parse send request: too many params passed');
   }
-  const p = objectParams(params);
-  const base64 = requireString(p, 'signed_tx_base64');
-  return { base64, waitUntil: parseWaitUntil(p, 'EXECUTED_OPTIMISTIC'), form: 'named' };
+  // `RpcSendTransactionRequest { signed_tx_base64, #[serde(default)] wait_until }`, a plain struct: the
+  // transaction is decoded as its field is read, before `wait_until` (key order).
+  const read = readStruct(
+    params,
+    'RpcSendTransactionRequest',
+    {
+      signed_tx_base64: { read: (v: unknown) => decodeTransaction(readString(v), 'named') },
+      wait_until: { read: (v: unknown) => unitVariant(v, TX_EXECUTION_LEVELS), absent: () => undefined },
+    },
+    ['wait_until'],
+  );
+  return { tx: read.signed_tx_base64, waitUntil: read.wait_until ?? 'EXECUTED_OPTIMISTIC' };
 }
 
 export async function sendTx(ctx: RpcContext, params: unknown) {
-  const { base64, waitUntil, form } = sendParams(params);
+  const { tx, waitUntil } = sendParams(params);
   if (waitUntil === 'NONE') {
     // nearcore hands the transaction to the client actor without waiting for its checks (`send_tx_async`):
     // an invalid transaction is dropped silently, exactly as with `broadcast_tx_async`.
-    broadcast(ctx, base64, form);
+    broadcast(ctx, tx);
     return { final_execution_status: 'NONE' };
   }
-  const hash = submit(ctx, base64, form);
+  const hash = submit(ctx, tx);
   return waitFor(ctx, base58Decode(hash), waitUntil, false);
 }
 
 /** Pools a transaction if it passes the checks; returns its hash either way. */
-function broadcast(ctx: RpcContext, base64: string, form: TxForm): string {
-  const { decoded, size } = decodeTransaction(base64, form);
+function broadcast(ctx: RpcContext, { decoded, size }: DecodedTx): string {
   try {
     return ctx.transactions.submit(decoded, size).hash;
   } catch (e) {
@@ -179,14 +181,12 @@ function broadcast(ctx: RpcContext, base64: string, form: TxForm): string {
 
 /** nearcore answers with the hash at once and drops an invalid transaction without telling. */
 export function broadcastTxAsync(ctx: RpcContext, params: unknown) {
-  const { base64, form } = sendParams(params);
-  return broadcast(ctx, base64, form);
+  return broadcast(ctx, sendParams(params).tx);
 }
 
 /** Like `send_tx` with `EXECUTED_OPTIMISTIC`; a `wait_until` in the named form is ignored, as in nearcore. */
 export async function broadcastTxCommit(ctx: RpcContext, params: unknown) {
-  const { base64, form } = sendParams(params);
-  const hash = submit(ctx, base64, form);
+  const hash = submit(ctx, sendParams(params).tx);
   return waitFor(ctx, base58Decode(hash), 'EXECUTED_OPTIMISTIC', false);
 }
 
@@ -208,7 +208,9 @@ export function txStatus(withReceipts: boolean) {
       hash = parseTxHash(params[0]);
       parseSender(params[1]);
     } else {
-      const p = objectParams(params);
+      // `RpcTransactionStatusRequest { #[serde(flatten)] transaction_info, #[serde(default)] wait_until }`:
+      // `wait_until` is read with the keys, the flattened untagged `TransactionInfo` after them.
+      const p = Object.fromEntries(structEntries(params, 'RpcTransactionStatusRequest'));
       level = parseWaitUntil(p, 'EXECUTED_OPTIMISTIC');
       const noMatch = () => failParse('data did not match any variant of untagged enum TransactionInfo');
       if (typeof p.signed_tx_base64 === 'string') {
@@ -249,19 +251,9 @@ export function txStatus(withReceipts: boolean) {
 }
 
 function parseTxHash(value: unknown): Uint8Array {
-  if (typeof value !== 'string') failParse(`invalid type: ${typeName(value)}, expected a string`);
-  let bytes: Uint8Array = new Uint8Array();
-  try {
-    bytes = base58Decode(value);
-  } catch {
-    // reported below
-  }
-  if (bytes.length !== 32) failParse(`invalid value: ${typeName(value)}, expected a CryptoHash`);
-  return bytes;
+  return readCryptoHash(value);
 }
 
 function parseSender(value: unknown): string {
-  if (typeof value !== 'string') failParse(`invalid type: ${typeName(value)}, expected a string`);
-  if (!isValidAccountId(value)) failParse(`invalid value: ${typeName(value)}, expected an account id`);
-  return value;
+  return readAccountId(value);
 }
