@@ -8,7 +8,7 @@
  * endpoint.
  */
 import { KeyPool, RpcClient, viewAccessKey } from '@shadebox/near-client';
-import { KeyPair } from '@shadebox/primitives';
+import { KeyPair, TGAS } from '@shadebox/primitives';
 import type { RootKeys } from '../root-keys.js';
 import { AbortOnStop } from './abort-on-stop.js';
 import { PendingRequestsWatcher } from './pending-requests.js';
@@ -55,8 +55,6 @@ export interface RunningResponder {
   /** Stops polling, waits for the sends under way, and resolves. */
   stop(): Promise<void>;
 }
-
-const TGAS = 1_000_000_000_000n;
 
 export async function startResponder(options: ResponderOptions): Promise<RunningResponder> {
   const { signerContractId, responderAccountId, rootKeys, log = {} } = options;

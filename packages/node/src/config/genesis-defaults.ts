@@ -5,6 +5,7 @@
  * the protocol treasury. nearcore also adds an account `near` whose key is derived from the public seed "near";
  * we leave that account out (a key anyone can derive), so the validator holds the whole supply.
  */
+import { ONE_NEAR as NEAR } from '@shadebox/primitives';
 import {
   EMPTY_CODE_HASH,
   type GenesisConfig,
@@ -17,8 +18,7 @@ import { formatGenesisTime } from './genesis-time.js';
 import { InvalidGenesisError, validateGenesis } from './genesis-validation.js';
 import { PROTOCOL_VERSION, type RuntimeConfig } from './runtime-config.js';
 
-/** One NEAR in yoctoNEAR. */
-export const NEAR = 10n ** 24n;
+export { NEAR };
 
 /** Defaults of `neard init` for localnet, with where nearcore defines them. */
 export const LOCALNET_DEFAULTS = {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { base58Decode } from '@shadebox/primitives';
+import { base58Decode, TGAS } from '@shadebox/primitives';
 import type { ActionCost } from '../config/runtime-config.js';
 import {
   buildVMLogic,
@@ -22,7 +22,6 @@ import {
 } from './test-support/vm-logic-builder.js';
 import { HostError } from './vm-errors.js';
 
-const TGAS = 10n ** 12n;
 /** nearcore's `test_pk()`, borsh-encoded. */
 const TEST_PK = Uint8Array.of(0, ...base58Decode('22W5rKuvbMRphnDoCj6nfrWhRKvh9Xf9SWXfGHaeXGde'));
 

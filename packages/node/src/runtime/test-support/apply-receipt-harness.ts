@@ -10,6 +10,7 @@ import {
   type Action,
   fullAccessKey,
   KEY_TYPE_ED25519,
+  ONE_NEAR as NEAR,
   type PublicKey,
   type Receipt,
 } from '@shadebox/primitives';
@@ -22,7 +23,7 @@ import { applyActionReceipt, type ReceiptExecution } from '../apply-action-recei
 import type { BlockContext, RuntimeParams } from '../runtime-context.js';
 import { runtimeParamsFrom } from '../runtime-params.js';
 
-export const NEAR = 10n ** 24n;
+export { NEAR };
 
 let pv85: RuntimeConfig | undefined;
 /** The runtime parameters of protocol 85 (read once), with `overrides` applied. */
