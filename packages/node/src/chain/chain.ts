@@ -43,6 +43,7 @@ import {
   ZERO_HASH_B58,
 } from './block-views.js';
 import { Col, heightKey, metaKey } from './columns.js';
+import { type FinalityPointers, finalityOf, nextFinality } from './doomslug-finality.js';
 import { nextGasPrice } from './gas-price.js';
 import { applyGenesisRecords, type StateRecordJson } from './genesis-state.js';
 import { stringifyJson, stringifyRecord } from './json.js';
@@ -193,10 +194,16 @@ export class Chain extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRe
     return height < this.servedFrom ? { block_height: height, block_hash: id } : undefined;
   }
 
-  /** Height of the block that is `near-final` (head - 1) and `final` (head - 2). */
+  /** Height of the block that is `near-final` and `final` (head - 1 and head - 2 without skipped heights;
+   * chain/doomslug-finality.ts). */
   finalHeight(kind: 'optimistic' | 'near-final' | 'final'): number {
-    const offset = kind === 'final' ? 2 : kind === 'near-final' ? 1 : 0;
-    return Math.max(this.genesisHeight, this.headRecord.height - offset);
+    if (kind === 'optimistic') return this.headRecord.height;
+    const f = this.finalityOf(this.headRecord);
+    return (kind === 'final' ? f.lastFinal : f.lastDsFinal)?.height ?? this.genesisHeight;
+  }
+
+  private finalityOf(block: BlockRecord): FinalityPointers {
+    return finalityOf(block, this.genesisHeight, (h) => this.storedBlockByHeight(h)?.hash);
   }
 
   // ---- reads ---------------------------------------------------------------------------------------------
@@ -320,11 +327,17 @@ export class Chain extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRe
 
   // ---- block production ----------------------------------------------------------------------------------
 
-  produceBlock(transactions: PendingTransaction[], options: { timestampNs?: bigint } = {}): ProducedBlock {
+  /** Makes the next block: at the next height, or at `options.height` above it (heights skipped, as
+   * `sandbox_fast_forward` makes them). */
+  produceBlock(
+    transactions: PendingTransaction[],
+    options: { timestampNs?: bigint; height?: number } = {},
+  ): ProducedBlock {
     this.pendingRecords = [];
     const patch = this.statePatch; // sandbox_patch_state: written at the end of this block's chunks
     const prev = this.headRecord;
-    const height = prev.height + 1;
+    const height = Math.max(options.height ?? 0, prev.height + 1);
+    const finality = nextFinality(prev, this.finalityOf(prev), height);
     const timestampNs = maxBigint(options.timestampNs ?? this.now(), BigInt(prev.timestampNs) + 1n);
     const gasPrice = BigInt(prev.gasPrice);
     const epoch = this.epochOf(height);
@@ -419,10 +432,10 @@ export class Chain extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRe
       validatorProposals: chunkFields.flatMap((f) => f.validatorProposals),
       chunkMask: chunkFields.map(() => true),
       gasPrice: nextGasPrice(this.genesis, gasPrice, gasUsed, gasLimit),
-      blockOrdinal: height - this.genesisHeight + 1,
+      blockOrdinal: prev.blockMerkleTree.size + 1,
       totalSupply: BigInt(prev.totalSupply) - burnt,
-      lastFinalBlock: this.hashAtOrGenesis(height - 2),
-      lastDsFinalBlock: prev.hash,
+      lastFinalBlock: finality.lastFinal?.hash ?? ZERO_HASH_B58,
+      lastDsFinalBlock: finality.lastDsFinal?.hash ?? ZERO_HASH_B58,
       nextBpHash: this.nextBpHash(),
       blockMerkleRoot: base58Encode(merkleTree.root()),
       approvals: [this.sign(sha256(combineHash(base58Decode(prev.hash), heightKey(height))))],
@@ -444,6 +457,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRe
       updates,
       merkleTree,
       epoch,
+      finality,
     );
     const cacheRecords = this.pendingRecords;
     this.pendingRecords = [];
@@ -469,6 +483,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRe
     updates: StateUpdate[],
     merkleTree: BlockMerkleTree,
     epoch: { epochId: string; nextEpochId: string },
+    finality: FinalityPointers,
   ): BlockRecord {
     const height = hdr.height;
     const hashBytes = base58Decode(hash);
@@ -580,6 +595,7 @@ export class Chain extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRe
       epochId: epoch.epochId,
       nextEpochId: epoch.nextEpochId,
       blockMerkleTree: merkleTree.toJSON(),
+      finality,
     };
     batch.put(Col.Block, hashBytes, utf8.encode(JSON.stringify(record)));
     batch.put(Col.BlockHeight, heightKey(height), hashBytes);

@@ -1,0 +1,59 @@
+// Runs one of the CLI's executables: the built entry (dist/, written by `tsc -b`, which the root `prepare`
+// script runs on `npm install` and `npm ci`), or, when that build is missing (installed with
+// --ignore-scripts, or a build that failed) or SHADEBOX_FROM_SOURCE=1 is set, the TypeScript sources in this
+// same process: tsx compiles them, and a resolve hook adds the `source` export condition so that the
+// workspace packages (@shadebox/node, @shadebox/primitives) resolve to their src/ too, as
+// `node --conditions=source` would.
+import { existsSync } from 'node:fs';
+import { register } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * @param {string} name the executable, for messages
+ * @param {string} built the built entry, relative to this folder (`../dist/main.js`)
+ * @param {string} source the TypeScript entry, relative to this folder (`../src/main.ts`)
+ */
+export async function launch(name, built, source) {
+  const fromSource = process.env.SHADEBOX_FROM_SOURCE === '1';
+  if (!fromSource && isBuilt(built)) {
+    await import(built);
+  } else {
+    await runFromSource(name, source, fromSource);
+  }
+}
+
+/** The entry and the workspace packages it imports are all built. */
+function isBuilt(built) {
+  const files = [new URL(built, import.meta.url).href];
+  try {
+    files.push(import.meta.resolve('@shadebox/node'), import.meta.resolve('@shadebox/primitives'));
+  } catch {
+    return false;
+  }
+  return files.every((url) => existsSync(fileURLToPath(url)));
+}
+
+async function runFromSource(name, source, fromSource) {
+  let tsxApi;
+  try {
+    tsxApi = await import('tsx/esm/api');
+  } catch {
+    process.stderr.write(
+      `${name}: the CLI is not built (packages/cli/dist is missing) and tsx, needed to run it from source, ` +
+        "is not installed: run 'npm install' (or 'npm run build') at the repository root\n",
+    );
+    process.exit(1);
+  }
+  if (!fromSource) {
+    process.stderr.write(
+      `${name}: not built, running from source (slower start); 'npm run build' builds it\n`,
+    );
+  }
+  tsxApi.register();
+  // Registered after tsx, so it runs first and hands the extra condition down to tsx and node's resolver.
+  const addSourceCondition =
+    'export async function resolve(specifier, context, next) {' +
+    " return next(specifier, { ...context, conditions: [...context.conditions, 'source'] }); }";
+  register(`data:text/javascript,${encodeURIComponent(addSourceCondition)}`);
+  await import(source);
+}
