@@ -4,7 +4,7 @@
 // same process: tsx compiles them, and a resolve hook adds the `source` export condition so that the
 // workspace packages (@shadebox/node, @shadebox/primitives) resolve to their src/ too, as
 // `node --conditions=source` would.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { register } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -12,13 +12,27 @@ import { fileURLToPath } from 'node:url';
  * @param {string} name the executable, for messages
  * @param {string} built the built entry, relative to this folder (`../dist/main.js`)
  * @param {string} source the TypeScript entry, relative to this folder (`../src/main.ts`)
+ * @param {string} [bundle] a bundle of the built entry (packages/cli/scripts/bundle-near-sandbox.mjs), run
+ *   instead of it when it is at least as new
  */
-export async function launch(name, built, source) {
+export async function launch(name, built, source, bundle) {
   const fromSource = process.env.SHADEBOX_FROM_SOURCE === '1';
-  if (!fromSource && isBuilt(built)) {
+  if (!fromSource && bundle !== undefined && isFreshBundle(bundle, built)) {
+    await import(bundle);
+  } else if (!fromSource && isBuilt(built)) {
     await import(built);
   } else {
     await runFromSource(name, source, fromSource);
+  }
+}
+
+/** The bundle exists and was made from the current build (a later `tsc -b` makes it stale). */
+function isFreshBundle(bundle, built) {
+  try {
+    const bundled = statSync(new URL(bundle, import.meta.url)).mtimeMs;
+    return bundled >= statSync(new URL(built, import.meta.url)).mtimeMs;
+  } catch {
+    return false;
   }
 }
 

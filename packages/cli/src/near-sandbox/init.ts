@@ -62,7 +62,8 @@ export async function initCommand(home: string, args: ParsedArgs): Promise<numbe
     );
   }
 
-  const { HomeExistsError, initHome } = await import('@shadebox/node');
+  // The config layer alone: init needs no chain, store or RPC.
+  const { HomeExistsError, initHome } = await import('@shadebox/node/config');
   const { isValidAccountId, KeyPair, KEY_TYPE_ED25519 } = await import('@shadebox/primitives');
   if (!isValidAccountId(accountId)) {
     throw new UsageError(COMMAND, `invalid value '${accountId}' for --account-id`, '--account-id');
