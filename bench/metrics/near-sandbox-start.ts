@@ -46,7 +46,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function measureNearSandboxStart(runs: number, timeoutMs = 20_000): Promise<NearSandboxStartResult> {
+export async function measureNearSandboxStart(
+  runs: number,
+  timeoutMs = 20_000,
+): Promise<NearSandboxStartResult> {
   const samples: number[] = [];
   const inits: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -68,7 +71,8 @@ export async function measureNearSandboxStart(runs: number, timeoutMs = 20_000):
         );
         if (ok) break;
         if (run.exitCode !== null) throw new Error(`near-sandbox run exited with ${run.exitCode}`);
-        if (performance.now() - t0 > timeoutMs) throw new Error(`no answer to GET /status within ${timeoutMs} ms`);
+        if (performance.now() - t0 > timeoutMs)
+          throw new Error(`no answer to GET /status within ${timeoutMs} ms`);
         await sleep(5);
       }
       samples.push(performance.now() - t0);
