@@ -22,6 +22,9 @@ const SANDBOX_ACCOUNT = {
   balance: 10_000n * 10n ** 24n,
 };
 
+/** The smallest Wasm module (magic and version), as a contract's code. */
+const WASM_MODULE = Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]).toString('base64');
+
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
 
@@ -277,6 +280,50 @@ describe('as near-sandbox-js 0.3 starts it', () => {
   });
 });
 
+describe('keys merged into the files between init and run', () => {
+  test('json_payload_max_size, consensus delays and genesis fields are honoured; other neard run flags are accepted', async () => {
+    const home = await tempDir();
+    assert.equal((await run(['--home', home, 'init', '--fast'])).code, 0);
+    const config = await readJson(join(home, 'config.json'));
+    config.rpc.limits_config.json_payload_max_size = 4096;
+    config.consensus.min_block_production_delay = { secs: 0, nanos: 50_000_000 };
+    config.store.max_open_files = 3000;
+    await writeFile(join(home, 'config.json'), JSON.stringify(config));
+    const genesis = await readJson(join(home, 'genesis.json'));
+    genesis.epoch_length = 7;
+    await writeFile(join(home, 'genesis.json'), JSON.stringify(genesis));
+
+    const port = await freePort();
+    const child = start([
+      '--home',
+      home,
+      'run',
+      '--rpc-addr',
+      `127.0.0.1:${port}`,
+      '--network-addr',
+      `127.0.0.1:${await freePort()}`,
+      '--boot-nodes',
+      '',
+      '--min-peers',
+      '0',
+      '--produce-empty-blocks',
+      'true',
+    ]);
+    const url = `http://127.0.0.1:${port}`;
+    await waitReady(url, child);
+    const big = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: ['x'.repeat(5000)] }),
+    });
+    assert.equal(big.status, 413, 'a body over json_payload_max_size is refused');
+    const protocol = await rpc(url, 'EXPERIMENTAL_genesis_config', {});
+    assert.equal(protocol.epoch_length, 7);
+    await nextBlock(url, (await height(url)) + 3);
+    assert.equal((await stop(child, 'SIGTERM')).code, 0);
+  });
+});
+
 function totalSupply(records: Json[]): string {
   let sum = 0n;
   for (const r of records)
@@ -317,6 +364,7 @@ describe('as near-kit 0.19 starts it', () => {
             account: { amount: '5000000000000000000000000', locked: '0' },
           },
         },
+        { Contract: { account_id: 'kit.test.near', code: WASM_MODULE } },
         {
           Data: {
             account_id: 'kit.test.near',
@@ -358,6 +406,12 @@ describe('as near-kit 0.19 starts it', () => {
       data.values.map((v: Json) => [v.key, v.value]),
       [[Buffer.from('k').toString('base64'), Buffer.from('v').toString('base64')]],
     );
+    const code = await rpc(url, 'query', {
+      request_type: 'view_code',
+      finality: 'final',
+      account_id: 'kit.test.near',
+    });
+    assert.equal(code.code_base64, WASM_MODULE);
     assert.ok((await height(url)) < 20, 'a new chain from the edited genesis');
     const exit = await stop(child, 'SIGINT');
     assert.equal(exit.code, 0, exit.stderr);
