@@ -26,11 +26,24 @@ export async function launch(name, built, source, bundle) {
   }
 }
 
-/** The bundle exists and was made from the current build (a later `tsc -b` makes it stale). */
+/** The workspace packages a bundle is made of (their builds' .tsbuildinfo say when they were last built). */
+const BUNDLED_PACKAGES = [
+  '@shadebox/node',
+  '@shadebox/primitives',
+  '@shadebox/http-fast-path',
+  '@shadebox/errors',
+];
+
+/**
+ * The bundle exists and was made after the current build: not older than the built entry, nor than the last
+ * `tsc -b` of the CLI or of a package it bundles (a later build makes it stale until it is bundled again).
+ */
 function isFreshBundle(bundle, built) {
   try {
     const bundled = statSync(new URL(bundle, import.meta.url)).mtimeMs;
-    return bundled >= statSync(new URL(built, import.meta.url)).mtimeMs;
+    const builds = [new URL(built, import.meta.url), new URL('../dist/.tsbuildinfo', import.meta.url)];
+    for (const name of BUNDLED_PACKAGES) builds.push(new URL('.tsbuildinfo', import.meta.resolve(name)));
+    return builds.every((url) => !existsSync(url) || statSync(url).mtimeMs <= bundled);
   } catch {
     return false;
   }

@@ -2,8 +2,8 @@
 // scripts, after `tsc -b`). Its start is measured (init + run to the first answered GET /status): resolving
 // and loading the hundreds of small modules of the node costs Node more than running them, so the built
 // entry (dist/near-sandbox/entry.js) and everything it imports from the workspace packages become a few
-// files. Each command's code stays in its own chunk, loaded when that command runs. lmdb (native) and pino
-// (worker threads) stay external, loaded from node_modules.
+// files. Each command's code stays in its own chunk, loaded when that command runs. lmdb stays external (its
+// native addon is found relative to its own package), loaded from node_modules.
 //
 // The bundle sits one folder below packages/cli, as dist/ does, so the relative paths the code reads stay
 // true: ../package.json (the CLI's version) and the protocol parameters, copied beside the chunks.
@@ -38,7 +38,7 @@ await esbuild.build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['lmdb', 'pino'],
+  external: ['lmdb'],
   // Some bundled dependencies are CommonJS and call require() for Node built-ins.
   banner: {
     js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
