@@ -41,8 +41,11 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
-function start(args: string[]): ChildProcess {
-  const env = { ...process.env, SHADEBOX_FROM_SOURCE: '1' };
+/** Children run the sources (SHADEBOX_FROM_SOURCE=1) unless `built`: then what `npm install` made (the
+ * bundle when it is fresh, else dist/), as node_modules/.bin/near-sandbox runs. */
+function start(args: string[], built = false): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, SHADEBOX_FROM_SOURCE: built ? undefined : '1' };
+  if (built) delete env.SHADEBOX_FROM_SOURCE;
   delete env.SHADEBOX_LOG;
   delete env.NODE_OPTIONS;
   const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -153,6 +156,16 @@ describe('near-sandbox --version and --help', () => {
     assert.equal(exit.code, 0);
     for (const word of ['init', 'run', 'dump-state', '--rpc-addr', '--fast'])
       assert.ok(exit.stdout.includes(word));
+  });
+
+  test('the built executable runs as the source does (--version, init)', async () => {
+    const version = await exitOf(start(['--version'], true));
+    assert.equal(version.code, 0, version.stderr);
+    assert.equal(version.stdout, (await run(['--version'])).stdout);
+    const home = await tempDir();
+    const init = await exitOf(start(['--home', home, 'init', '--chain-id', 'built'], true));
+    assert.equal(init.code, 0, init.stderr);
+    assert.equal((await readJson(join(home, 'genesis.json'))).chain_id, 'built');
   });
 
   test('an unknown command is a usage error', async () => {
