@@ -14,7 +14,8 @@ export type Phase =
   | 'agent'
   | 'history'
   | 'store-size'
-  | 'restart';
+  | 'restart'
+  | 'sandbox';
 const PHASES: readonly Phase[] = [
   'cold',
   'read',
@@ -25,6 +26,7 @@ const PHASES: readonly Phase[] = [
   'history',
   'store-size',
   'restart',
+  'sandbox',
 ];
 /** What runs without --only: the Shadebox-only archival metrics take minutes and are opt-in. */
 const DEFAULT_PHASES: readonly Phase[] = ['cold', 'read', 'transfers', 'contracts', 'chainsig', 'agent'];
@@ -53,8 +55,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --concurrency <n>   connections for reads and view calls, signers for transfers and contract calls
                       (default 32)
   --cold-runs <n>     cold starts per server, the median is reported (default 5)
-  --only <list>       comma-separated subset of: cold,read,transfers,contracts,chainsig,agent (the default), and the opt-in
-                      Shadebox-only archival metrics history,store-size,restart (minutes each)
+  --only <list>       comma-separated subset of: cold,read,transfers,contracts,chainsig,agent (the default), the opt-in
+                      Shadebox-only archival metrics history,store-size,restart (minutes each), and sandbox
+                      (the near-sandbox executable: init + run to the first GET /status, median of 10)
   --no-anvil          measure Shadebox alone
   --launcher <l>      how the Shadebox server is started: cli (shadebox node --json, built dist/; the default
                       when packages/cli exists), cli-source (the same from sources via tsx) or script

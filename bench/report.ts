@@ -12,6 +12,7 @@ import type { ContractResults } from './metrics/contracts.js';
 import { cpuUse } from './metrics/cpu.js';
 import type { HistoryResult } from './metrics/history.js';
 import type { MemoryReading } from './metrics/memory.js';
+import type { NearSandboxStartResult } from './metrics/near-sandbox-start.js';
 import type { RestartResult } from './metrics/restart.js';
 import type { StoreSizeResult } from './metrics/store-size.js';
 import type { TransferResult } from './metrics/transfers.js';
@@ -46,6 +47,8 @@ export interface ServerResults {
   storeSize?: StoreSizeResult | { error: string };
   /** Shadebox only (opt-in, archival LMDB home of 100,000 blocks): restart to ready. */
   restart?: RestartResult | { error: string };
+  /** Shadebox only (opt-in `sandbox` phase): `near-sandbox` init + run to the first answered GET /status. */
+  nearSandboxStart?: NearSandboxStartResult | { error: string };
 }
 
 export const TARGETS = {
@@ -54,6 +57,8 @@ export const TARGETS = {
   contractCallsPerSecond: 300,
   viewCallsPerSecond: 5000,
   coldStartMs: 1000,
+  /** Median ms of `near-sandbox` init + run to the first answered GET /status. */
+  nearSandboxStartMs: 500,
   /** Median ms of one request_signature to EXECUTED, sequential on an idle automine chain. */
   chainSignatureMedianMs: 100,
   /** Historical view_account req/s over head req/s. */
@@ -496,6 +501,15 @@ function archivalRows(
         '',
       ],
     );
+  }
+  if (s.nearSandboxStart) {
+    rows.push([
+      'near-sandbox init + run to GET /status (median)',
+      cell(s.nearSandboxStart, (v) => `${ms(v.medianMs)} (init ${ms(v.medianInitMs)}, ${v.runs} runs)`),
+      '-',
+      '',
+      '',
+    ]);
   }
   if (s.restart) {
     rows.push([

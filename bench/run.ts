@@ -15,6 +15,7 @@ import { measureAnvilColdStart, measureShadeboxColdStart } from './metrics/cold-
 import { measureAnvilContracts, measureShadeboxContracts, VIEW_BODIES } from './metrics/contracts.js';
 import { HISTORY_DEFAULTS, measureHistoricalReads } from './metrics/history.js';
 import { readMemory } from './metrics/memory.js';
+import { measureNearSandboxStart } from './metrics/near-sandbox-start.js';
 import { measureNoopNodeServer } from './metrics/noop-baseline.js';
 import { getBalanceBody, measureReadThroughput, viewAccountBody } from './metrics/read-throughput.js';
 import { measureRestart } from './metrics/restart.js';
@@ -209,6 +210,10 @@ async function benchShadeboxArchival(options: BenchOptions, results: ServerResul
         timeoutMs: 300_000,
       }),
     );
+  }
+  if (options.phases.has('sandbox')) {
+    progress('Shadebox: near-sandbox init + run to the first GET /status x10');
+    results.nearSandboxStart = await attempt('near-sandbox start', () => measureNearSandboxStart(10));
   }
   if (options.phases.has('restart')) {
     progress('Shadebox: restart of an archival home with 100,000 blocks (built first when missing)');

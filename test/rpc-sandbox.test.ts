@@ -108,7 +108,7 @@ describe('sandbox_patch_state', () => {
     assert.ok(BigInt(afterTx.amount) < 49n * NEAR);
   });
 
-  test('a Contract record sets the code, its hash and the storage usage', async () => {
+  test('a Contract record sets the code and its hash, and leaves the storage usage as it was (as nearcore)', async () => {
     const code = Buffer.from('not really wasm, but code bytes all the same');
     const before = await viewAccountJson(t.url, 'patched.test.near');
     await rpc(t.url, 'sandbox_patch_state', {
@@ -122,7 +122,47 @@ describe('sandbox_patch_state', () => {
     assert.equal(view.code_base64, code.toString('base64'));
     const account = await viewAccountJson(t.url, 'patched.test.near');
     assert.equal(account.code_hash, view.hash);
-    assert.equal(account.storage_usage, before.storage_usage + code.length);
+    assert.equal(account.storage_usage, before.storage_usage);
+    // An Account record with storage_usage is written as given; without it, the usage is counted again.
+    await rpc(t.url, 'sandbox_patch_state', {
+      records: [
+        {
+          Account: {
+            account_id: 'patched.test.near',
+            account: { amount: before.amount, locked: '0', code_hash: view.hash, storage_usage: 0 },
+          },
+        },
+      ],
+    });
+    assert.equal((await viewAccountJson(t.url, 'patched.test.near')).storage_usage, 0);
+    await rpc(t.url, 'sandbox_patch_state', {
+      records: [
+        { Account: { account_id: 'patched.test.near', account: { amount: before.amount, locked: '0' } } },
+      ],
+    });
+    assert.equal(
+      (await viewAccountJson(t.url, 'patched.test.near')).storage_usage,
+      before.storage_usage + code.length,
+    );
+  });
+
+  test("ignores fields beside records, as nearcore does (near-workspaces sends its builder's account_id)", async () => {
+    const amount = (4242n * NEAR).toString();
+    const patched = await rpc(t.url, 'sandbox_patch_state', {
+      records: [
+        { Account: { account_id: 'builder.test.near', account: { amount, locked: '0', storage_usage: 0 } } },
+      ],
+      account_id: 'builder.test.near',
+    });
+    assert.deepEqual(patched, {});
+    for (const finality of ['optimistic', 'near-final', 'final']) {
+      const view = await rpc(t.url, 'query', {
+        request_type: 'view_account',
+        finality,
+        account_id: 'builder.test.near',
+      });
+      assert.equal(view.amount, amount, `visible at ${finality} once the call returned`);
+    }
   });
 
   test('refuses malformed records with PARSE_ERROR and unknown accounts with a handler error', async () => {
@@ -154,6 +194,48 @@ describe('sandbox_patch_state', () => {
   });
 });
 
+describe('sandbox_fast_forward as nearcore (heights skipped within epochs, finality, epochs, time)', () => {
+  let t: TestNode;
+  after(() => t?.stop());
+
+  test('25 heights from genesis with 10-block epochs', async () => {
+    t = await startTestNode({ production: { kind: 'manual' }, epochLength: 10 });
+    const start = await head(t.url);
+    assert.equal(start.height, 0);
+    const unrelated = { delta_height: 25, unrelated: true }; // nearcore's request ignores other fields
+    assert.deepEqual(await rpc(t.url, 'sandbox_fast_forward', unrelated), {});
+    // nearcore: 1 (at an epoch start, one by one), skip to 3 before the epoch end (8), one by one across the
+    // boundary (9, 10, 11), skip again (18), 19, 20, 21, then the rest in one skip: 21 + 4 + 1 = 26.
+    const made = [1, 8, 9, 10, 11, 18, 19, 20, 21, 26];
+    const end = await head(t.url);
+    assert.equal(end.height, 26);
+    for (let h = 1; h <= 26; h++) {
+      const answer = await postRpc(t.url, 'block', { block_id: h });
+      if (made.includes(h)) assert.equal(answer.json.result?.header.height, h, `block ${h}`);
+      else assert.equal(answer.json.error?.cause.name, 'UNKNOWN_BLOCK', `height ${h} was skipped`);
+    }
+    const b26 = (await rpc(t.url, 'block', { block_id: 26 })).header;
+    assert.equal(b26.prev_height, 21);
+    // Doomslug by heights: 26 follows a gap, so it keeps 21's pointers (near-final 20, final 19).
+    assert.equal((await rpc(t.url, 'block', { finality: 'near-final' })).header.height, 20);
+    assert.equal((await rpc(t.url, 'block', { finality: 'final' })).header.height, 19);
+    assert.equal(b26.last_final_block, (await rpc(t.url, 'block', { block_id: 19 })).header.hash);
+    assert.equal(b26.block_ordinal, made.length + 1, 'ordinals count blocks, not heights');
+    // Epochs advance as on a running chain: heights 21-30 are the third epoch.
+    const b21 = (await rpc(t.url, 'block', { block_id: 21 })).header;
+    assert.equal(b26.epoch_id, b21.epoch_id);
+    assert.notEqual(b21.epoch_id, (await rpc(t.url, 'block', { block_id: 20 })).header.epoch_id);
+    const validators = await rpc(t.url, 'validators', [null]);
+    assert.equal(validators.epoch_height, 3);
+    // 6 + 6 + 4 heights skipped, each 1.3 s ahead.
+    const b1 = (await rpc(t.url, 'block', { block_id: 1 })).header;
+    assert.ok(BigInt(b26.timestamp_nanosec) - BigInt(b1.timestamp_nanosec) >= 16n * 1_300_000_000n);
+    // Two consecutive blocks later, the block after the gap is final.
+    await rpc(t.url, 'sandbox_produce_blocks', { count: 2 });
+    assert.equal((await rpc(t.url, 'block', { finality: 'final' })).header.height, 26);
+  });
+});
+
 describe('sandbox_patch_state (interval mode)', () => {
   let t: TestNode;
   after(() => t?.stop());
@@ -181,8 +263,9 @@ describe('sandbox_* on the archival endpoint', () => {
       records: [{ Account: { account_id: t.rootId, account: { amount: '1000', locked: '0' } } }],
     });
     assert.equal((await viewAccountJson(t.url, t.rootId)).amount, '1000');
+    assert.equal((await head(t.url)).height, h.height + 3, 'the patch block and the two that finalise it');
     await rpc(archival, 'sandbox_produce_blocks', { count: 2 });
-    assert.equal((await head(t.url)).height, h.height + 3);
+    assert.equal((await head(t.url)).height, h.height + 5);
     await rpc(archival, 'sandbox_revert', { snapshot_id: id });
     assert.equal((await head(t.url)).hash, h.hash);
     assert.equal((await head(archival)).hash, h.hash);
@@ -204,11 +287,18 @@ describe('sandbox_fast_forward, sandbox_produce_blocks, sandbox_set_next_block_t
 
     assert.deepEqual(await rpc(t.url, 'sandbox_fast_forward', { delta_height: 12 }), {});
     const h2 = await head(t.url);
+    // From height 3 with 5-block epochs, nearcore skips one height in each of the next two epochs (7 and 12)
+    // and ends on the last one by one block: 3 + 12.
+    assert.equal(h1.height, 3);
     assert.equal(h2.height, h1.height + 12);
     assert.notEqual(h2.epoch_id, h1.epoch_id, 'the epoch moved');
+    for (const skipped of [7, 12]) {
+      const missing = await errorOf(t.url, 'block', { block_id: skipped });
+      assert.equal(missing.error.cause.name, 'UNKNOWN_BLOCK', `height ${skipped} was skipped`);
+    }
     assert.ok(
-      BigInt(h2.timestamp_nanosec) - BigInt(h1.timestamp_nanosec) >= 12n * 1_000_000_000n,
-      'each fast-forwarded block is at least 1 s after the previous one',
+      BigInt(h2.timestamp_nanosec) - BigInt(h1.timestamp_nanosec) >= 2n * 1_300_000_000n,
+      'timestamps move 1.3 s (nearcore: (600 ms + 2 s) / 2) per skipped height',
     );
     const status = await rpc(t.url, 'status', null);
     assert.equal(status.sync_info.latest_block_height, h2.height);
@@ -303,7 +393,7 @@ describe('sandbox_snapshot / sandbox_revert (LMDB home)', () => {
   test('reverts blocks, state and transactions; drops later snapshots; keeps producing; survives restart', async () => {
     dir = await mkdtemp(join(tmpdir(), 'shadebox-sandbox-'));
     t = await startTestNode({ memory: false, home: dir });
-    const root = t.rootSigner;
+    const root = t.root;
     const bob = 'bob.test.near';
     await rpc(t.url, 'sandbox_patch_state', {
       records: [{ Account: { account_id: bob, account: { amount: (10n * NEAR).toString(), locked: '0' } } }],

@@ -116,6 +116,12 @@ describe('parseSimpleRequest', () => {
     for (const [name, bytes] of other) assert.equal(parseSimpleRequest(bytes), 'other', name);
   });
 
+  it("leaves bodies above the rule's own limit to node:http, which refuses them", () => {
+    const limited: SimpleRequestRule = { ...RPC, maxBodyBytes: body.length - 1 };
+    assert.equal(parse(simple(), limited), 'other');
+    assert.ok(typeof parse(simple(), { ...RPC, maxBodyBytes: body.length }) === 'object');
+  });
+
   it('with contentType "any", takes any Content-Type or none and the paths the rule accepts', () => {
     const rule: SimpleRequestRule = {
       acceptsPath: (path) => path.startsWith('/api/agent/'),

@@ -14,6 +14,9 @@ export interface SimpleRequestRule {
   acceptsPath(path: string): boolean;
   /** 'json': only `application/json` (with parameters) is simple; 'any': any Content-Type, or none. */
   contentType: 'json' | 'any';
+  /** The server's own body limit when it is below MAX_BODY_BYTES: larger bodies go to `node:http`, which
+   * refuses them (e.g. the RPC's `rpc.limits_config.json_payload_max_size`). */
+  maxBodyBytes?: number;
 }
 
 export interface SimpleRequest {
@@ -88,7 +91,9 @@ export function parseSimpleRequest(
         if (name.includes(' ') || name.includes('\t')) return 'other';
     }
   }
-  if (length < 0 || !host || length > MAX_BODY_BYTES) return 'other';
+  if (length < 0 || !host || length > Math.min(MAX_BODY_BYTES, rule.maxBodyBytes ?? MAX_BODY_BYTES)) {
+    return 'other';
+  }
   if (rule.contentType === 'json' && !contentType) return 'other';
   const bodyStart = headEnd + 4;
   if (buf.length < bodyStart + length) return 'incomplete';

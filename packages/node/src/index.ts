@@ -4,6 +4,8 @@
 
 export type { ProductionMode } from './chain/block-producer.js';
 export { Chain } from './chain/chain.js';
+export { dumpHomeState, type StateDump, stateRecordsAt } from './chain/dump-state.js';
+export { serializeGenesis } from './config/genesis-json.js';
 export { createEphemeralHome, type Home, HomeExistsError, initHome, loadHome } from './config/init-home.js';
 export { loadRuntimeConfig, PROTOCOL_VERSION } from './config/runtime-config.js';
 export { createLogger, type Logger, silentLogger } from './logger.js';

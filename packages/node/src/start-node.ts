@@ -60,6 +60,9 @@ export interface StartNodeOptions {
    * keeps its full history; its regular endpoint answers as a regular node (GC rules), the archival one
    * serves every height. */
   archivalRpcPort?: number;
+  /** nearcore's `consensus.min_block_production_delay` / `max_block_production_delay`, ms: their average is
+   * the time one height skipped by `sandbox_fast_forward` adds to block timestamps. Default 600 / 2000. */
+  blockProductionDelaysMs?: { min: number; max: number };
   log?: Logger;
 }
 
@@ -125,6 +128,10 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
     onError: (error) => log.error({ err: error }, 'block production failed'),
   });
   transactions.producer = producer;
+  if (options.blockProductionDelaysMs) {
+    const { min, max } = options.blockProductionDelaysMs;
+    producer.averageBlockTimeNs = BigInt(Math.round(((min + max) / 2) * 1_000_000));
+  }
   if (archivalTransactions) archivalTransactions.producer = producer;
   gc?.start();
   chain.on('block', (block) => log.debug({ height: block.height, hash: block.hash }, 'block'));

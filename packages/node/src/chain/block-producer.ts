@@ -34,6 +34,11 @@ export class BlockProducer {
   /** Height of the last block that included a transaction or executed a receipt. */
   private lastWorkHeight = Number.NEGATIVE_INFINITY;
   private nextTimestampNs: bigint | undefined;
+  /** How far block timestamps run ahead of the wall clock: heights skipped by `sandbox_fast_forward` ×
+   * `averageBlockTimeNs` (nearcore's `sandbox_delta_time`), for the life of the process. */
+  clockOffsetNs = 0n;
+  /** The average of the block production delays (nearcore: (min + max) / 2; its defaults 600 ms and 2 s). */
+  averageBlockTimeNs = 1_300_000_000n;
 
   constructor(
     /** The chain blocks are made on (public for chain/dev-controls.ts). */
@@ -97,6 +102,13 @@ export class BlockProducer {
     this.lastWorkHeight = Number.NEGATIVE_INFINITY;
   }
 
+  /** Makes one block now at `height` (above the head; the heights between are skipped). */
+  produceAt(height: number): BlockRecord {
+    const block = this.produceOne(height);
+    this.notify();
+    return block;
+  }
+
   /** Makes `count` blocks now, whatever the mode. */
   produce(count = 1): BlockRecord[] {
     const blocks: BlockRecord[] = [];
@@ -124,12 +136,18 @@ export class BlockProducer {
     }
   }
 
-  private produceOne(): BlockRecord {
+  private produceOne(height?: number): BlockRecord {
     const txs: PendingTransaction[] = this.pool.take(MAX_TRANSACTIONS_PER_BLOCK);
     const hadReceipts = this.chain.pendingReceiptCount > 0;
-    const timestampNs = this.nextTimestampNs;
+    let timestampNs = this.nextTimestampNs;
     this.nextTimestampNs = undefined;
-    const produced = this.chain.produceBlock(txs, timestampNs === undefined ? {} : { timestampNs });
+    if (timestampNs === undefined && this.clockOffsetNs > 0n) {
+      timestampNs = BigInt(Date.now()) * 1_000_000n + this.clockOffsetNs;
+    }
+    const options: { timestampNs?: bigint; height?: number } = {};
+    if (timestampNs !== undefined) options.timestampNs = timestampNs;
+    if (height !== undefined) options.height = height;
+    const produced = this.chain.produceBlock(txs, options);
     if (produced.included.length > 0 || hadReceipts) this.lastWorkHeight = produced.block.height;
     if (produced.dropped.length > 0) this.hooks.onDropped?.(produced.dropped);
     return produced.block;

@@ -8,6 +8,7 @@ import { BorshReader, base58Decode, base58Encode, type Receipt, readReceipt } fr
 import type { StateChangeCause } from '../state/state-update.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import { Col, heightKey, metaKey } from './columns.js';
+import { type FinalityPointers, finalityOf } from './doomslug-finality.js';
 import { RecentRecords } from './recent-records.js';
 import type { BlockRecord, ChunkRecord, OutcomeRecord, ReceiptRecord, TransactionRecord } from './records.js';
 
@@ -128,10 +129,16 @@ export class ChainStore extends EventEmitter<{ block: [BlockRecord]; rewind: [Bl
     return height < this.servedFrom ? { block_height: height, block_hash: id } : undefined;
   }
 
-  /** Height of the block that is `near-final` (head - 1) and `final` (head - 2). */
+  /** Height of the block that is `near-final` and `final` (head - 1 and head - 2 without skipped heights;
+   * chain/doomslug-finality.ts). */
   finalHeight(kind: 'optimistic' | 'near-final' | 'final'): number {
-    const offset = kind === 'final' ? 2 : kind === 'near-final' ? 1 : 0;
-    return Math.max(this.genesisHeight, this.headRecord.height - offset);
+    if (kind === 'optimistic') return this.headRecord.height;
+    const f = this.finalityOf(this.headRecord);
+    return (kind === 'final' ? f.lastFinal : f.lastDsFinal)?.height ?? this.genesisHeight;
+  }
+
+  protected finalityOf(block: BlockRecord): FinalityPointers {
+    return finalityOf(block, this.genesisHeight, (h) => this.storedBlockByHeight(h)?.hash);
   }
 
   // ---- reads ---------------------------------------------------------------------------------------------

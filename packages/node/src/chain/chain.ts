@@ -39,6 +39,7 @@ import {
 } from './block-views.js';
 import { ChainStore, HEAD_KEY } from './chain-store.js';
 import { Col, heightKey } from './columns.js';
+import { nextFinality } from './doomslug-finality.js';
 import { nextGasPrice } from './gas-price.js';
 import { nextBpHash, writeGenesisBlock } from './genesis-block.js';
 import { stringifyJson } from './json.js';
@@ -117,10 +118,16 @@ export class Chain extends ChainStore {
 
   // ---- block production ----------------------------------------------------------------------------------
 
-  produceBlock(transactions: PendingTransaction[], options: { timestampNs?: bigint } = {}): ProducedBlock {
+  /** Makes the next block: at the next height, or at `options.height` above it (heights skipped, as
+   * `sandbox_fast_forward` makes them). */
+  produceBlock(
+    transactions: PendingTransaction[],
+    options: { timestampNs?: bigint; height?: number } = {},
+  ): ProducedBlock {
     const patch = this.statePatch; // sandbox_patch_state: written at the end of this block's chunks
     const prev = this.headRecord;
-    const height = prev.height + 1;
+    const height = Math.max(options.height ?? 0, prev.height + 1);
+    const finality = nextFinality(prev, this.finalityOf(prev), height);
     const timestampNs = maxBigint(options.timestampNs ?? this.now(), BigInt(prev.timestampNs) + 1n);
     const gasPrice = BigInt(prev.gasPrice);
     const epoch = this.epochOf(height);
@@ -215,10 +222,10 @@ export class Chain extends ChainStore {
       validatorProposals: chunkFields.flatMap((f) => f.validatorProposals),
       chunkMask: chunkFields.map(() => true),
       gasPrice: nextGasPrice(this.genesis, gasPrice, gasUsed, gasLimit),
-      blockOrdinal: height - this.genesisHeight + 1,
+      blockOrdinal: prev.blockMerkleTree.size + 1,
       totalSupply: BigInt(prev.totalSupply) - burnt,
-      lastFinalBlock: this.hashAtOrGenesis(height - 2),
-      lastDsFinalBlock: prev.hash,
+      lastFinalBlock: finality.lastFinal?.hash ?? ZERO_HASH_B58,
+      lastDsFinalBlock: finality.lastDsFinal?.hash ?? ZERO_HASH_B58,
       nextBpHash: nextBpHash(this.genesis),
       blockMerkleRoot: base58Encode(merkleTree.root()),
       approvals: [this.sign(sha256(combineHash(base58Decode(prev.hash), heightKey(height))))],
@@ -239,6 +246,7 @@ export class Chain extends ChainStore {
       updates,
       merkleTree,
       epoch,
+      finality,
       prevChunkExtras: prev.chunkExtras,
       author: this.options.validatorAccountId,
       sign: (message) => this.sign(message),

@@ -12,14 +12,13 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ShadeboxError } from '@shadebox/errors';
 import type { BlockProducer } from './block-producer.js';
 import type { Chain } from './chain.js';
+import { nextFastForwardStep } from './fast-forward.js';
 import type { PatchRecord } from './patch-state.js';
 import type { BlockRecord } from './records.js';
 import { revertBatch } from './revert.js';
 
 /** Most blocks one `sandbox_fast_forward` or `sandbox_produce_blocks` call makes. */
 export const MAX_BLOCKS_PER_CALL = 100_000;
-/** How far apart the timestamps of fast-forwarded blocks are at least (1 s, like a real chain's blocks). */
-export const FAST_FORWARD_BLOCK_TIME_NS = 1_000_000_000n;
 /** Blocks made between two yields to the event loop, so the RPC keeps answering during a long run. */
 const BLOCKS_PER_TURN = 200;
 
@@ -55,29 +54,65 @@ export class DevControls {
     this.chain = producer.chain;
   }
 
-  /** Queues `records` for the next block and resolves once that block is committed. In `interval` mode the
-   * next block comes on its timer; in `automine` and `manual` mode a block is made now. */
+  /** Queues `records` for the next block and resolves with that block once it is final, so the patch is
+   * visible at every finality when the call returns. In `interval` mode the blocks come on their timer; in
+   * `automine` and `manual` mode the patch block and the two that finalise it are made now. */
   patchState(records: PatchRecord[]): Promise<BlockRecord> {
     return this.exclusive(async () => {
       if (this.producer.mode.kind === 'interval') {
         const block = new Promise<BlockRecord>((resolve) => this.chain.once('block', resolve));
         this.chain.queueStatePatch(records);
-        return block;
+        const patched = await block;
+        await this.untilFinal(patched.height);
+        return patched;
       }
       this.chain.queueStatePatch(records);
-      return this.producer.produce(1)[0];
+      const patched = this.producer.produce(1)[0];
+      while (this.chain.finalHeight('final') < patched.height) this.producer.produce(1);
+      return patched;
+    });
+  }
+
+  /** Resolves once the block at `height` is final (interval mode: the timer makes the blocks). */
+  private untilFinal(height: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.chain.finalHeight('final') < height) return;
+        this.chain.off('block', check);
+        resolve();
+      };
+      this.chain.on('block', check);
+      check();
     });
   }
 
   /** Makes `count` blocks now, whatever the production mode; resolves with the last one. */
   produceBlocks(count: number): Promise<BlockRecord> {
-    return this.exclusive(() => this.makeBlocks(count, 0n));
+    return this.exclusive(() => this.makeBlocks(count));
   }
 
-  /** Makes `delta` blocks, each at least FAST_FORWARD_BLOCK_TIME_NS after the previous one (so time and
-   * epochs move as on a real chain); resolves with the last one. */
+  /** Moves the chain `delta` heights on as nearcore's sandbox does (chain/fast-forward.ts): heights skipped
+   * within epochs, blocks made one by one around epoch boundaries, timestamps moved with the skipped heights;
+   * resolves with the last block. */
   fastForward(delta: number): Promise<BlockRecord> {
-    return this.exclusive(() => this.makeBlocks(delta, FAST_FORWARD_BLOCK_TIME_NS));
+    return this.exclusive(async () => {
+      const { epoch_length: epochLength } = this.chain.genesis;
+      let last = this.chain.head;
+      let remaining = delta;
+      for (let made = 1; remaining > 0; made++) {
+        const step = nextFastForwardStep(
+          this.chain.head.height,
+          remaining,
+          epochLength,
+          this.chain.genesisHeight,
+        );
+        remaining = step.remaining;
+        this.producer.clockOffsetNs += BigInt(step.skipped) * this.producer.averageBlockTimeNs;
+        last = this.producer.produceAt(step.height);
+        if (made % BLOCKS_PER_TURN === 0 && remaining > 0) await yieldToEventLoop();
+      }
+      return last;
+    });
   }
 
   /** The next block gets exactly `timestampNs`, which must be after the head's timestamp (the caller checks). */
@@ -127,14 +162,9 @@ export class DevControls {
     });
   }
 
-  private async makeBlocks(count: number, spacingNs: bigint): Promise<BlockRecord> {
+  private async makeBlocks(count: number): Promise<BlockRecord> {
     let last = this.chain.head;
     for (let i = 0; i < count; i++) {
-      if (spacingNs > 0n && this.producer.nextTimestamp === undefined) {
-        const now = BigInt(Date.now()) * 1_000_000n;
-        const earliest = BigInt(this.chain.head.timestampNs) + spacingNs;
-        this.producer.setNextTimestamp(now > earliest ? now : earliest);
-      }
       last = this.producer.produce(1)[0];
       if ((i + 1) % BLOCKS_PER_TURN === 0 && i + 1 < count) await yieldToEventLoop();
     }

@@ -3,11 +3,14 @@
  * decoded (`parseStatePatch`), then written at the end of the next block (`applyStatePatch`), after its
  * transactions and receipts, as nearcore's runtime applies a `SandboxStatePatch`.
  *
- * Unlike nearcore (which writes an `Account` record's `storage_usage` as given), the storage usage of every
- * account a patch touches is recomputed from its records as of the end of the block, the way genesis counts
- * it (state/storage-usage.ts): `num_bytes_account`, plus each access key, the contract code and each data
- * record. A `Contract` record sets the account's code hash to the hash of the code. Total supply in block
- * headers is not adjusted for patched balances.
+ * Records are written as given, as nearcore writes them: an `Account` record's `storage_usage` included, and
+ * `AccessKey`, `Contract` and `Data` records leave the account's storage usage as it was (near-workspaces
+ * patches an account with `storage_usage: 0`, then its key and code, and expects the whole balance available).
+ * Only an `Account` record without `storage_usage` (nearcore requires the field) gets its account's storage
+ * usage recomputed from its records as of the end of the block, the way genesis counts it
+ * (state/storage-usage.ts): `num_bytes_account`, plus each access key, the contract code and each data record.
+ * A `Contract` record sets the account's code hash to the hash of the code. Total supply in block headers is
+ * not adjusted for patched balances.
  */
 import { ShadeboxError } from '@shadebox/errors';
 import {
@@ -43,6 +46,8 @@ export type PatchRecord =
       locked: bigint;
       /** Absent: the account keeps its current code hash (empty for a new account). */
       codeHash?: Uint8Array;
+      /** Absent: recomputed from the account's records. */
+      storageUsage?: bigint;
     }
   | { kind: 'AccessKey'; accountId: string; publicKey: PublicKey; accessKey: AccessKey }
   | { kind: 'Contract'; accountId: string; code: Uint8Array }
@@ -84,6 +89,9 @@ function parseRecord(record: unknown, path: string): PatchRecord {
         amount: u128(account.amount, `${p}.account.amount`),
         locked: account.locked === undefined ? 0n : u128(account.locked, `${p}.account.locked`),
         ...(codeHash === undefined ? {} : { codeHash: hash32(codeHash, `${p}.account.code_hash`) }),
+        ...(account.storage_usage === undefined
+          ? {}
+          : { storageUsage: u64(account.storage_usage, `${p}.account.storage_usage`) }),
       };
     }
     case 'AccessKey': {
@@ -131,6 +139,13 @@ function field(o: object, name: string, path: string, type: 'object' | 'string')
 function u128(v: unknown, path: string): bigint {
   if (typeof v !== 'string' || !/^(0|[1-9][0-9]*)$/.test(v) || BigInt(v) > U128_MAX) {
     throw new StatePatchError(`${path}: expected a u128 as a decimal string`);
+  }
+  return BigInt(v);
+}
+
+function u64(v: unknown, path: string): bigint {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+    throw new StatePatchError(`${path}: expected a u64 number`);
   }
   return BigInt(v);
 }
@@ -184,7 +199,7 @@ export function applyStatePatch(
           amount: r.amount,
           locked: r.locked,
           codeHash: r.codeHash ?? current?.codeHash ?? EMPTY_CODE_HASH,
-          storageUsage: current?.storageUsage ?? 0n,
+          storageUsage: r.storageUsage ?? current?.storageUsage ?? 0n,
         });
         break;
       }
@@ -200,11 +215,16 @@ export function applyStatePatch(
         break;
     }
   }
+  // The last Account record of each account decides: its storage_usage, or a recount when it has none.
+  const usage = new Map<string, bigint | 'recount'>();
+  for (const r of records) if (r.kind === 'Account') usage.set(r.accountId, r.storageUsage ?? 'recount');
   for (const id of patchedAccounts(records)) {
     const account = getAccount(state, id);
     if (!account) continue;
     account.codeHash = codeHashes.get(id) ?? account.codeHash;
-    account.storageUsage = storageUsageOf(state, id, cfg);
+    const given = usage.get(id);
+    if (given === 'recount') account.storageUsage = storageUsageOf(state, id, cfg);
+    else if (given !== undefined) account.storageUsage = given;
     setAccount(state, id, account);
   }
   state.commit(cause);

@@ -3,6 +3,8 @@
  * their RPC JSON form (they never change once written), next to the few internal fields the node needs.
  */
 
+import type { FinalityPointers } from './doomslug-finality.js';
+
 /** `ExecutionOutcomeWithIdView` as the RPC returns it. */
 export interface OutcomeView {
   proof: Array<{ hash: string; direction: 'Left' | 'Right' }>;
@@ -82,4 +84,7 @@ export interface BlockRecord {
   nextEpochId: string;
   /** Merkle frontier of all block hashes up to and including this one. */
   blockMerkleTree: { path: string[]; size: number };
+  /** The header's `last_ds_final_block` and `last_final_block` with their heights (chain/doomslug-finality.ts);
+   * absent in blocks stored before they were kept, which had no skipped heights. */
+  finality?: FinalityPointers;
 }

@@ -3,6 +3,7 @@
  * receipts, transactions and chunks, the block record (with its RPC view serialised), the receipts the next
  * block executes, the state changes and the new head. The caller commits the batch (one store transaction).
  */
+
 import {
   BorshWriter,
   base58Decode,
@@ -28,6 +29,7 @@ import {
 } from './block-views.js';
 import { type BlockRecordsToCache, HEAD_KEY, type StoredStateChange } from './chain-store.js';
 import { Col, heightKey } from './columns.js';
+import type { FinalityPointers } from './doomslug-finality.js';
 import { stringifyJson, stringifyRecord } from './json.js';
 import { merkleRoot, merklize } from './merkle.js';
 import { outcomeHash, outcomeView } from './outcome-views.js';
@@ -52,6 +54,8 @@ export interface BlockToWrite {
   updates: StateUpdate[];
   merkleTree: BlockMerkleTree;
   epoch: { epochId: string; nextEpochId: string };
+  /** The block's Doomslug finality pointers (chain/doomslug-finality.ts), kept with it. */
+  finality: FinalityPointers;
   /** The chunk extras of the previous block (their state roots chain into this block's). */
   prevChunkExtras: readonly ChunkExtra[] | undefined;
   /** The block producer's account. */
@@ -176,6 +180,7 @@ export function writeBlock(
     epochId: b.epoch.epochId,
     nextEpochId: b.epoch.nextEpochId,
     blockMerkleTree: b.merkleTree.toJSON(),
+    finality: b.finality,
   };
   batch.put(Col.Block, hashBytes, utf8.encode(JSON.stringify(record)));
   batch.put(Col.BlockHeight, heightKey(height), hashBytes);

@@ -52,7 +52,7 @@ export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions)
   const front = await listenBehindFastPath(
     server,
     {
-      rule: { acceptsPath: (path) => path === '/', contentType: 'json' },
+      rule: { acceptsPath: (path) => path === '/', contentType: 'json', maxBodyBytes: maxBody },
       handle: (request) => {
         counters.requests++;
         return handleJsonRpc(ctx, request.body, (e) => options.log.error({ err: e }, 'rpc method failed'));

@@ -37,10 +37,11 @@ export function devControls(ctx: RpcContext): DevControls {
 
 const headOf = (block: BlockRecord) => ({ block_hash: block.hash, block_height: block.height });
 
-/** `sandbox_patch_state {records}` → `{}` once the block that wrote the records is committed. */
+/** `sandbox_patch_state {records}` → `{}` once the block that wrote the records is committed. Other fields
+ * are ignored, as nearcore's `RpcSandboxPatchStateRequest` (no `deny_unknown_fields`) ignores them:
+ * near-workspaces sends its record builder whole, `{records, account_id}`. */
 export async function sandboxPatchState(ctx: RpcContext, params: unknown) {
   const p = objectParams(params);
-  rejectUnknownFields(p, ['records']);
   let records: ReturnType<typeof parseStatePatch>;
   try {
     records = parseStatePatch(requireArray(p, 'records'));
@@ -65,10 +66,10 @@ export async function sandboxPatchState(ctx: RpcContext, params: unknown) {
   return {};
 }
 
-/** `sandbox_fast_forward {delta_height}` → `{}` once `delta_height` more blocks are made. */
+/** `sandbox_fast_forward {delta_height}` → `{}` once the chain is `delta_height` heights further. Other
+ * fields are ignored, as by nearcore's `RpcSandboxFastForwardRequest`. */
 export async function sandboxFastForward(ctx: RpcContext, params: unknown) {
   const p = objectParams(params);
-  rejectUnknownFields(p, ['delta_height']);
   const delta = blockCount(p, 'delta_height');
   await devControls(ctx).fastForward(delta);
   return {};

@@ -1,0 +1,86 @@
+// Runs one of the CLI's executables: the built entry (dist/, written by `tsc -b`, which the root `prepare`
+// script runs on `npm install` and `npm ci`), or, when that build is missing (installed with
+// --ignore-scripts, or a build that failed) or SHADEBOX_FROM_SOURCE=1 is set, the TypeScript sources in this
+// same process: tsx compiles them, and a resolve hook adds the `source` export condition so that the
+// workspace packages (@shadebox/node, @shadebox/primitives) resolve to their src/ too, as
+// `node --conditions=source` would.
+import { existsSync, statSync } from 'node:fs';
+import { register } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * @param {string} name the executable, for messages
+ * @param {string} built the built entry, relative to this folder (`../dist/main.js`)
+ * @param {string} source the TypeScript entry, relative to this folder (`../src/main.ts`)
+ * @param {string} [bundle] a bundle of the built entry (packages/cli/scripts/bundle-near-sandbox.mjs), run
+ *   instead of it when it is at least as new
+ */
+export async function launch(name, built, source, bundle) {
+  const fromSource = process.env.SHADEBOX_FROM_SOURCE === '1';
+  if (!fromSource && bundle !== undefined && isFreshBundle(bundle, built)) {
+    await import(bundle);
+  } else if (!fromSource && isBuilt(built)) {
+    await import(built);
+  } else {
+    await runFromSource(name, source, fromSource);
+  }
+}
+
+/** The workspace packages a bundle is made of (their builds' .tsbuildinfo say when they were last built). */
+const BUNDLED_PACKAGES = [
+  '@shadebox/node',
+  '@shadebox/primitives',
+  '@shadebox/http-fast-path',
+  '@shadebox/errors',
+];
+
+/**
+ * The bundle exists and was made after the current build: not older than the built entry, nor than the last
+ * `tsc -b` of the CLI or of a package it bundles (a later build makes it stale until it is bundled again).
+ */
+function isFreshBundle(bundle, built) {
+  try {
+    const bundled = statSync(new URL(bundle, import.meta.url)).mtimeMs;
+    const builds = [new URL(built, import.meta.url), new URL('../dist/.tsbuildinfo', import.meta.url)];
+    for (const name of BUNDLED_PACKAGES) builds.push(new URL('.tsbuildinfo', import.meta.resolve(name)));
+    return builds.every((url) => !existsSync(url) || statSync(url).mtimeMs <= bundled);
+  } catch {
+    return false;
+  }
+}
+
+/** The entry and the workspace packages it imports are all built. */
+function isBuilt(built) {
+  const files = [new URL(built, import.meta.url).href];
+  try {
+    files.push(import.meta.resolve('@shadebox/node'), import.meta.resolve('@shadebox/primitives'));
+  } catch {
+    return false;
+  }
+  return files.every((url) => existsSync(fileURLToPath(url)));
+}
+
+async function runFromSource(name, source, fromSource) {
+  let tsxApi;
+  try {
+    tsxApi = await import('tsx/esm/api');
+  } catch {
+    process.stderr.write(
+      `${name}: the CLI is not built (packages/cli/dist is missing) and tsx, needed to run it from source, ` +
+        "is not installed: run 'npm install' (or 'npm run build') at the repository root\n",
+    );
+    process.exit(1);
+  }
+  if (!fromSource) {
+    process.stderr.write(
+      `${name}: not built, running from source (slower start); 'npm run build' builds it\n`,
+    );
+  }
+  tsxApi.register();
+  // Registered after tsx, so it runs first and hands the extra condition down to tsx and node's resolver.
+  const addSourceCondition =
+    'export async function resolve(specifier, context, next) {' +
+    " return next(specifier, { ...context, conditions: [...context.conditions, 'source'] }); }";
+  register(`data:text/javascript,${encodeURIComponent(addSourceCondition)}`);
+  await import(source);
+}
