@@ -121,7 +121,8 @@ export class BlockProducer {
     return (
       this.pool.size > 0 ||
       this.chain.pendingReceiptCount > 0 ||
-      this.chain.head.height < this.lastWorkHeight + 2 ||
+      // the last block that did work is not final yet (by heights: two blocks after it at consecutive heights)
+      this.chain.finalHeight('final') < this.lastWorkHeight ||
       this.hooks.hasWaiters()
     );
   }

@@ -111,6 +111,13 @@ export class DevControls {
         last = this.producer.produceAt(step.height);
         if (made % BLOCKS_PER_TURN === 0 && remaining > 0) await yieldToEventLoop();
       }
+      // Automine makes blocks only for work: finish what a running chain's next blocks would, so the last
+      // block is final when the call returns and a client signing with the `final` block hash is not
+      // refused as Expired (the skipped heights put the old final block beyond the validity period).
+      if (this.producer.mode.kind === 'automine') {
+        const target = last.height;
+        while (this.chain.finalHeight('final') < target) last = this.producer.produce(1).at(-1)!;
+      }
       return last;
     });
   }
