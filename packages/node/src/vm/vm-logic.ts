@@ -205,8 +205,9 @@ export class VMLogic {
     this.gas.deduct(burn, burn + fee.execution * bytes);
   }
 
-  /** Attach `amount` to a promise: 1 yoctoNEAR from an empty account is subsidised (protocol 85,
-   * `one_yocto_on_promise`), so such accounts can call methods that require exactly one yocto. */
+  /** Attach `amount` to a function call: 1 yoctoNEAR from an empty account is subsidised (protocol 85,
+   * `one_yocto_on_promise`), so such accounts can call methods that require exactly one yocto. Only function
+   * calls get this; a transfer spends the balance with `deductBalance`. */
   attachToPromise(amount: bigint): void {
     if (amount === 1n && this.config.oneYoctoOnPromise && this.balance === 0n) this.subsidized += 1n;
     else this.deductBalance(amount);
