@@ -220,6 +220,27 @@ describe('promise host functions (nearcore promises.rs)', () => {
     assert.equal(logic.actionReceipts[0]!.actions.length, 1, 'no AddKey appended');
   });
 
+  it('a malformed public key fails with InvalidPublicKey only after the promise index check and the fee', () => {
+    const logic = buildVMLogic();
+    const index = promiseCreate(logic, 'rick.test', 0n, 0n);
+    const badKey = logic.memWrite(Uint8Array.of(9, 1, 2, 3));
+    // An unknown promise index is reported first, as nearcore decodes the key last.
+    fails(
+      () => logic.call('promise_batch_action_delete_key', 123n, badKey.len, badKey.ptr),
+      'InvalidPromiseIndex',
+    );
+    const before = logic.usedGas;
+    fails(
+      () => logic.call('promise_batch_action_delete_key', index, badKey.len, badKey.ptr),
+      'InvalidPublicKey',
+    );
+    const c = logic.costs;
+    const fee = logic.config.fees.delete_key;
+    const read = c.read_memory_base + 4n * c.read_memory_byte;
+    assert.equal(logic.usedGas - before, c.base + read + fee.sendNotSir + fee.execution);
+    assert.equal(logic.actionReceipts[0]!.actions.length, 1, 'no DeleteKey appended');
+  });
+
   it('promise_batch_then: accepts a joint promise', () => {
     const logic = buildVMLogic();
     const index = promiseCreate(logic, 'rick.test', 0n, 0n);

@@ -158,13 +158,23 @@ export class VMLogic {
     return id;
   }
 
-  readPublicKey(ptr: bigint, len: bigint): PublicKey {
+  /**
+   * Reads a borsh public key now (charging the read) and decodes it when asked: as nearcore's
+   * `PublicKeyBuffer`, a malformed key fails with InvalidPublicKey only at `decode()`, after the checks and
+   * fees that come first in each host function.
+   */
+  readPublicKey(ptr: bigint, len: bigint): { decode(): PublicKey } {
     const bytes = this.memoryOrRegister(ptr, len);
+    let key: PublicKey | undefined;
     try {
-      return decodePublicKey(bytes);
-    } catch {
-      throw hostError.invalidPublicKey();
-    }
+      key = decodePublicKey(bytes);
+    } catch {}
+    return {
+      decode: () => {
+        if (!key) throw hostError.invalidPublicKey();
+        return key;
+      },
+    };
   }
 
   // ---- logs -------------------------------------------------------------------------------------------------

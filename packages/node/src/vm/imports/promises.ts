@@ -238,7 +238,9 @@ export function promiseImports(vm: VMLogic) {
       vm.prohibitedInView('promise_batch_action_stake');
       const amount = vm.readU128(amountPtr);
       const publicKey = vm.readPublicKey(pkPtr, pkLen);
-      appendWithFee(promiseIdx, { type: 'Stake', stake: amount, publicKey });
+      const { index, sir } = receiptOf(promiseIdx);
+      vm.payActionBase(fees.stake, sir);
+      vm.receipts.append(index, { type: 'Stake', stake: amount, publicKey: publicKey.decode() });
     },
     promise_batch_action_add_key_with_full_access(
       promiseIdx: bigint,
@@ -249,9 +251,11 @@ export function promiseImports(vm: VMLogic) {
       vm.payBase();
       vm.prohibitedInView('promise_batch_action_add_key_with_full_access');
       const publicKey = vm.readPublicKey(pkPtr, pkLen);
-      appendWithFee(promiseIdx, {
+      const { index, sir } = receiptOf(promiseIdx);
+      vm.payActionBase(fees.add_full_access_key, sir);
+      vm.receipts.append(index, {
         type: 'AddKey',
-        publicKey,
+        publicKey: publicKey.decode(),
         accessKey: { nonce, permission: { kind: 'FullAccess' } },
       });
     },
@@ -279,12 +283,13 @@ export function promiseImports(vm: VMLogic) {
       for (const name of names) bytes += BigInt(name.length) + 1n;
       vm.payActionBase(fees.add_function_call_key_base, sir);
       vm.payActionPerByte(fees.add_function_call_key_byte, bytes, sir);
-      // The names are checked as UTF-8 only when the action is appended, without gas (nearcore's receipt
-      // manager), so a bad name fails with InvalidMethodName after the fees.
+      // Then the key is decoded, then the names are checked as UTF-8 (when nearcore's receipt manager
+      // appends the action, without gas): a bad key or name fails after the fees.
+      const key = publicKey.decode();
       const methodNames = names.map(methodNameText);
       vm.receipts.append(index, {
         type: 'AddKey',
-        publicKey,
+        publicKey: key,
         accessKey: {
           nonce,
           permission: {
@@ -300,7 +305,9 @@ export function promiseImports(vm: VMLogic) {
       vm.payBase();
       vm.prohibitedInView('promise_batch_action_delete_key');
       const publicKey = vm.readPublicKey(pkPtr, pkLen);
-      appendWithFee(promiseIdx, { type: 'DeleteKey', publicKey });
+      const { index, sir } = receiptOf(promiseIdx);
+      vm.payActionBase(fees.delete_key, sir);
+      vm.receipts.append(index, { type: 'DeleteKey', publicKey: publicKey.decode() });
     },
     promise_batch_action_delete_account(
       promiseIdx: bigint,
