@@ -158,13 +158,23 @@ export class VMLogic {
     return id;
   }
 
-  readPublicKey(ptr: bigint, len: bigint): PublicKey {
+  /**
+   * Reads a borsh public key now (charging the read) and decodes it when asked: as nearcore's
+   * `PublicKeyBuffer`, a malformed key fails with InvalidPublicKey only at `decode()`, after the checks and
+   * fees that come first in each host function.
+   */
+  readPublicKey(ptr: bigint, len: bigint): { decode(): PublicKey } {
     const bytes = this.memoryOrRegister(ptr, len);
+    let key: PublicKey | undefined;
     try {
-      return decodePublicKey(bytes);
-    } catch {
-      throw hostError.invalidPublicKey();
-    }
+      key = decodePublicKey(bytes);
+    } catch {}
+    return {
+      decode: () => {
+        if (!key) throw hostError.invalidPublicKey();
+        return key;
+      },
+    };
   }
 
   // ---- logs -------------------------------------------------------------------------------------------------
@@ -205,8 +215,9 @@ export class VMLogic {
     this.gas.deduct(burn, burn + fee.execution * bytes);
   }
 
-  /** Attach `amount` to a promise: 1 yoctoNEAR from an empty account is subsidised (protocol 85,
-   * `one_yocto_on_promise`), so such accounts can call methods that require exactly one yocto. */
+  /** Attach `amount` to a function call: 1 yoctoNEAR from an empty account is subsidised (protocol 85,
+   * `one_yocto_on_promise`), so such accounts can call methods that require exactly one yocto. Only function
+   * calls get this; a transfer spends the balance with `deductBalance`. */
   attachToPromise(amount: bigint): void {
     if (amount === 1n && this.config.oneYoctoOnPromise && this.balance === 0n) this.subsidized += 1n;
     else this.deductBalance(amount);

@@ -92,12 +92,17 @@ export function promiseImports(vm: VMLogic) {
     vm.receipts.appendFunctionCall(index, methodName, args, amount, gas, weight);
   }
 
-  function appendWithFee(idx: bigint, action: Action): void {
+  /** Pays `action`'s fee (one charge) for the receipt `idx` names; returns that receipt. */
+  function payActionFee(idx: bigint, action: Action): number {
     const { index, sir } = receiptOf(idx);
     const receiver = vm.receipts.receiverOf(index);
     const burn = totalSendFees(vm.config.feeContext, sir, [action], receiver);
     vm.gas.deduct(burn, burn + execFee(vm.config.feeContext, action, receiver));
-    vm.receipts.append(index, action);
+    return index;
+  }
+
+  function appendWithFee(idx: bigint, action: Action): void {
+    vm.receipts.append(payActionFee(idx, action), action);
   }
 
   return {
@@ -167,7 +172,11 @@ export function promiseImports(vm: VMLogic) {
       const code = vm.memoryOrRegister(codePtr, codeLen);
       const limit = BigInt(limits.maxContractSize);
       if (BigInt(code.length) > limit) throw hostError.contractSizeExceeded(BigInt(code.length), limit);
-      appendWithFee(promiseIdx, { type: 'DeployContract', code });
+      const { index, sir } = receiptOf(promiseIdx);
+      // Base fee, then per-byte fee, as two charges: running out on the first burns only what it reached.
+      vm.payActionBase(fees.deploy_contract_base, sir);
+      vm.payActionPerByte(fees.deploy_contract_byte, BigInt(code.length), sir);
+      vm.receipts.append(index, { type: 'DeployContract', code });
     },
     promise_batch_action_function_call(
       promiseIdx: bigint,
@@ -217,15 +226,21 @@ export function promiseImports(vm: VMLogic) {
       vm.payBase();
       vm.prohibitedInView('promise_batch_action_transfer');
       const amount = vm.readU128(amountPtr);
-      appendWithFee(promiseIdx, { type: 'Transfer', deposit: amount });
-      vm.attachToPromise(amount);
+      const transfer: Action = { type: 'Transfer', deposit: amount };
+      const index = payActionFee(promiseIdx, transfer);
+      // The fee is paid even when the balance then falls short; no one-yocto subsidy on a transfer (it is for
+      // function calls only).
+      vm.deductBalance(amount);
+      vm.receipts.append(index, transfer);
     },
     promise_batch_action_stake(promiseIdx: bigint, amountPtr: bigint, pkLen: bigint, pkPtr: bigint): void {
       vm.payBase();
       vm.prohibitedInView('promise_batch_action_stake');
       const amount = vm.readU128(amountPtr);
       const publicKey = vm.readPublicKey(pkPtr, pkLen);
-      appendWithFee(promiseIdx, { type: 'Stake', stake: amount, publicKey });
+      const { index, sir } = receiptOf(promiseIdx);
+      vm.payActionBase(fees.stake, sir);
+      vm.receipts.append(index, { type: 'Stake', stake: amount, publicKey: publicKey.decode() });
     },
     promise_batch_action_add_key_with_full_access(
       promiseIdx: bigint,
@@ -236,9 +251,11 @@ export function promiseImports(vm: VMLogic) {
       vm.payBase();
       vm.prohibitedInView('promise_batch_action_add_key_with_full_access');
       const publicKey = vm.readPublicKey(pkPtr, pkLen);
-      appendWithFee(promiseIdx, {
+      const { index, sir } = receiptOf(promiseIdx);
+      vm.payActionBase(fees.add_full_access_key, sir);
+      vm.receipts.append(index, {
         type: 'AddKey',
-        publicKey,
+        publicKey: publicKey.decode(),
         accessKey: { nonce, permission: { kind: 'FullAccess' } },
       });
     },
@@ -259,20 +276,20 @@ export function promiseImports(vm: VMLogic) {
       const allowance = vm.readU128(allowancePtr);
       const receiverId = vm.readAccountId(receiverIdPtr, receiverIdLen);
       const raw = vm.memoryOrRegister(methodNamesPtr, methodNamesLen);
-      const methodNames: string[] = [];
-      if (raw.length > 0) {
-        let start = 0;
-        for (let i = 0; i <= raw.length; i++) {
-          if (i === raw.length || raw[i] === 0x2c) {
-            if (i === start) throw hostError.emptyMethodName();
-            methodNames.push(vm.decodeUtf8(raw.subarray(start, i)));
-            start = i + 1;
-          }
-        }
-      }
-      appendWithFee(promiseIdx, {
+      const names = splitMethodNames(raw);
+      const { index, sir } = receiptOf(promiseIdx);
+      // Each name counts with a terminating NUL; base and per-byte fees are two charges.
+      let bytes = 0n;
+      for (const name of names) bytes += BigInt(name.length) + 1n;
+      vm.payActionBase(fees.add_function_call_key_base, sir);
+      vm.payActionPerByte(fees.add_function_call_key_byte, bytes, sir);
+      // Then the key is decoded, then the names are checked as UTF-8 (when nearcore's receipt manager
+      // appends the action, without gas): a bad key or name fails after the fees.
+      const key = publicKey.decode();
+      const methodNames = names.map(methodNameText);
+      vm.receipts.append(index, {
         type: 'AddKey',
-        publicKey,
+        publicKey: key,
         accessKey: {
           nonce,
           permission: {
@@ -288,7 +305,9 @@ export function promiseImports(vm: VMLogic) {
       vm.payBase();
       vm.prohibitedInView('promise_batch_action_delete_key');
       const publicKey = vm.readPublicKey(pkPtr, pkLen);
-      appendWithFee(promiseIdx, { type: 'DeleteKey', publicKey });
+      const { index, sir } = receiptOf(promiseIdx);
+      vm.payActionBase(fees.delete_key, sir);
+      vm.receipts.append(index, { type: 'DeleteKey', publicKey: publicKey.decode() });
     },
     promise_batch_action_delete_account(
       promiseIdx: bigint,
@@ -382,6 +401,32 @@ export function promiseImports(vm: VMLogic) {
       vm.returnData = { kind: 'ReceiptIndex', index: p.index };
     },
   };
+}
+
+const methodNameDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/** A function-call key's method names split on commas (nearcore's `split_method_names`): none for no bytes,
+ * EmptyMethodName for an empty one. No gas: the bytes were paid for when read. */
+function splitMethodNames(raw: Uint8Array): Uint8Array[] {
+  if (raw.length === 0) return [];
+  const names: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 0; i <= raw.length; i++) {
+    if (i === raw.length || raw[i] === 0x2c) {
+      if (i === start) throw hostError.emptyMethodName();
+      names.push(raw.subarray(start, i));
+      start = i + 1;
+    }
+  }
+  return names;
+}
+
+function methodNameText(name: Uint8Array): string {
+  try {
+    return methodNameDecoder.decode(name);
+  } catch {
+    throw hostError.invalidMethodName();
+  }
 }
 
 /**
