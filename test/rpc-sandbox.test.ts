@@ -393,7 +393,7 @@ describe('sandbox_snapshot / sandbox_revert (LMDB home)', () => {
   test('reverts blocks, state and transactions; drops later snapshots; keeps producing; survives restart', async () => {
     dir = await mkdtemp(join(tmpdir(), 'shadebox-sandbox-'));
     t = await startTestNode({ memory: false, home: dir });
-    const root = t.root;
+    const root = t.rootSigner;
     const bob = 'bob.test.near';
     await rpc(t.url, 'sandbox_patch_state', {
       records: [{ Account: { account_id: bob, account: { amount: (10n * NEAR).toString(), locked: '0' } } }],
