@@ -5,13 +5,10 @@
  * As at protocol 85 (`fix_contract_loading_cost` off), a preparation failure, a missing method and a method
  * with the wrong signature end the call before any gas is burnt.
  */
+
 import type { ContractCache } from './contract-cache.js';
 import { HOST_SIGNATURES } from './host-signatures.js';
-import { contextImports } from './imports/context.js';
-import { mathImports } from './imports/math.js';
-import { miscImports } from './imports/misc.js';
-import { promiseImports } from './imports/promises.js';
-import { storageImports } from './imports/storage.js';
+import { hostFunctions } from './imports/host-functions.js';
 import type { MemoryPool } from './memory-pool.js';
 import { DISPATCH_EXPORT, RESET_EXPORT } from './prepare/emit-module.js';
 import type { PreparedContract } from './prepare/prepare-contract.js';
@@ -66,14 +63,7 @@ class Host {
   ) {
     const vm = new VMLogic(config);
     this.vm = vm;
-    this.all = {
-      ...contextImports(vm),
-      ...miscImports(vm),
-      ...storageImports(vm),
-      ...promiseImports(vm),
-      ...mathImports(vm),
-      gas: (opcodes: number) => vm.gas.payPer(config.regularOpCost, BigInt(opcodes >>> 0)),
-    };
+    this.all = hostFunctions(vm, config);
     const global = (value: 'i64' | 'i32') =>
       new WebAssembly.Global({ value, mutable: true }, value === 'i64' ? 0n : 0);
     this.globals = {

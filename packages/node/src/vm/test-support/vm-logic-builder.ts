@@ -8,15 +8,12 @@
  * signed by bob.near, balance 100, locked 50, deposit 10, 100 Tgas, block 10 at time 42, epoch 1), the
  * protocol-85 host-function costs and limits, and the fee table of `RuntimeFeesConfig::test()`.
  */
+
 import { KEY_TYPE_ED25519, type PublicKey } from '@shadebox/primitives';
 import type { ActionCost, Fee, FeeTable } from '../../config/fees.js';
 import { loadRuntimeConfig, type RuntimeConfig } from '../../config/runtime-config.js';
 import type { ExtCosts } from '../ext-costs.js';
-import { contextImports } from '../imports/context.js';
-import { mathImports } from '../imports/math.js';
-import { miscImports } from '../imports/misc.js';
-import { promiseImports } from '../imports/promises.js';
-import { storageImports } from '../imports/storage.js';
+import { type HostFunction, hostFunctions } from '../imports/host-functions.js';
 import type { NewDataReceipt, NewReceipt } from '../receipt-manager.js';
 import { vmConfigFrom } from '../vm-config.js';
 import type { External, VMContext } from '../vm-context.js';
@@ -145,9 +142,6 @@ export interface MemSlice {
   len: bigint;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: host functions have many signatures; tests call them by name.
-type HostFunction = (...args: any[]) => any;
-
 export interface VMLogicBuilderOptions {
   /** Fields of nearcore's test context to change. */
   context?: Partial<VMContext>;
@@ -177,15 +171,7 @@ export class TestVMLogic {
     this.context = testContext(options.context);
     this.vm.begin(this.context, this.ext, options.actionHash ?? new Uint8Array(32));
     this.vm.memory = new WebAssembly.Memory({ initial: TEST_MEMORY_SIZE / 65536 });
-    const vm = this.vm;
-    this.host = {
-      ...contextImports(vm),
-      ...miscImports(vm),
-      ...storageImports(vm),
-      ...promiseImports(vm),
-      ...mathImports(vm),
-      gas: (opcodes: number) => vm.gas.payPer(config.regularOpCost, BigInt(opcodes >>> 0)),
-    } as Record<string, HostFunction>;
+    this.host = hostFunctions(this.vm, config);
   }
 
   get config(): VMConfig {
