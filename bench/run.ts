@@ -15,7 +15,7 @@ import { measureAnvilColdStart, measureShadeboxColdStart } from './metrics/cold-
 import { measureAnvilContracts, measureShadeboxContracts, VIEW_BODIES } from './metrics/contracts.js';
 import { HISTORY_DEFAULTS, measureHistoricalReads } from './metrics/history.js';
 import { readMemory } from './metrics/memory.js';
-import { measureNearSandboxStart } from './metrics/near-sandbox-start.js';
+import { ensureFreshBundle, measureNearSandboxStart } from './metrics/near-sandbox-start.js';
 import { measureNoopNodeServer } from './metrics/noop-baseline.js';
 import { getBalanceBody, measureReadThroughput, viewAccountBody } from './metrics/read-throughput.js';
 import { measureRestart } from './metrics/restart.js';
@@ -212,6 +212,8 @@ async function benchShadeboxArchival(options: BenchOptions, results: ServerResul
     );
   }
   if (options.phases.has('sandbox')) {
+    if (await ensureFreshBundle())
+      progress('near-sandbox: the bundle was older than the build: bundled again');
     progress('Shadebox: near-sandbox init + run to the first GET /status x10');
     results.nearSandboxStart = await attempt('near-sandbox start', () => measureNearSandboxStart(10));
   }

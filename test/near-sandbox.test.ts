@@ -42,13 +42,18 @@ async function tempDir(): Promise<string> {
 }
 
 /** Children run the sources (SHADEBOX_FROM_SOURCE=1) unless `built`: then what `npm install` made (the
- * bundle when it is fresh, else dist/), as node_modules/.bin/near-sandbox runs. */
-function start(args: string[], built = false): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, SHADEBOX_FROM_SOURCE: built ? undefined : '1' };
+ * bundle when it is fresh, else dist/), run by its path as the harnesses run node_modules/.bin/near-sandbox. */
+function start(args: string[], built = false, extraEnv: NodeJS.ProcessEnv = {}): ChildProcess {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SHADEBOX_FROM_SOURCE: built ? undefined : '1',
+    ...extraEnv,
+  };
   if (built) delete env.SHADEBOX_FROM_SOURCE;
   delete env.SHADEBOX_LOG;
   delete env.NODE_OPTIONS;
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [file, argv] = built ? [BIN, args] : [process.execPath, [BIN, ...args]];
+  const child = spawn(file, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   child.on('exit', () => children.delete(child));
   return child;
@@ -166,6 +171,20 @@ describe('near-sandbox --version and --help', () => {
     const init = await exitOf(start(['--home', home, 'init', '--chain-id', 'built'], true));
     assert.equal(init.code, 0, init.stderr);
     assert.equal((await readJson(join(home, 'genesis.json'))).chain_id, 'built');
+  });
+
+  test('run by its path, it starts Node without NODE_EXTRA_CA_CERTS (it opens no TLS connection)', async () => {
+    // Node warns on stderr when that file cannot be read; the executable's first lines (for sh) unset it.
+    const missing = join(await tempDir(), 'no-such-certificates.pem');
+    const direct = spawn(process.execPath, [BIN, '--version'], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: missing },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    assert.match((await exitOf(direct)).stderr, /extra certs/i, 'node itself reads the variable');
+    const byPath = await exitOf(start(['--version'], true, { NODE_EXTRA_CA_CERTS: missing }));
+    assert.equal(byPath.code, 0);
+    assert.equal(byPath.stderr, '');
+    assert.match(byPath.stdout, /^near-sandbox \(release /);
   });
 
   test('an unknown command is a usage error', async () => {

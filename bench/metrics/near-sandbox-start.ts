@@ -1,10 +1,10 @@
 /**
- * The `near-sandbox` executable's start as the harnesses do it (`sandbox` phase): `near-sandbox --home DIR
- * init` in a fresh directory, then `near-sandbox --home DIR run --rpc-addr 127.0.0.1:P`, until the first
+ * The `near-sandbox` executable's start as the harnesses do it (`sandbox` phase), run by its path with this
+ * process's environment: `near-sandbox --home DIR init` in a fresh directory, then `near-sandbox --home DIR run --rpc-addr 127.0.0.1:P`, until the first
  * `GET /status` answered 200 (near-sandbox-js's readiness check), polled every 5 ms. The median of `runs`,
  * each in a new home; every process is stopped (SIGTERM) before the next run.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,20 @@ import { median, sleep } from '../load.js';
 import { REPO_ROOT } from '../shadebox-node.js';
 
 const BIN = join(REPO_ROOT, 'packages', 'cli', 'bin', 'near-sandbox.js');
+
+/**
+ * What `npm install` leaves (the executable runs its bundle): when a later `tsc -b` made the bundle stale, the
+ * executable would run the unbundled build instead, which is not what a user runs, so it is bundled again first.
+ * Returns whether it had to.
+ */
+export async function ensureFreshBundle(): Promise<boolean> {
+  const { isFreshBundle } = await import('../../packages/cli/bin/launch.js');
+  if (isFreshBundle('../bundle/near-sandbox.js', '../dist/near-sandbox/entry.js')) return false;
+  execFileSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'scripts', 'bundle-near-sandbox.mjs')], {
+    stdio: 'inherit',
+  });
+  return true;
+}
 
 export interface NearSandboxStartResult {
   runs: number;
@@ -28,7 +42,8 @@ function spawnSandbox(args: string[]): ChildProcess {
   const env = { ...process.env };
   delete env.SHADEBOX_FROM_SOURCE;
   delete env.NODE_OPTIONS;
-  return spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  // By its path, as the harnesses run it (its first lines are for sh: see bin/near-sandbox.js).
+  return spawn(BIN, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 function exited(child: ChildProcess): Promise<number | null> {

@@ -38,11 +38,15 @@ const BUNDLED_PACKAGES = [
  * The bundle exists and was made after the current build: not older than the built entry, nor than the last
  * `tsc -b` of the CLI or of a package it bundles (a later build makes it stale until it is bundled again).
  */
-function isFreshBundle(bundle, built) {
+export function isFreshBundle(bundle, built) {
   try {
     const bundled = statSync(new URL(bundle, import.meta.url)).mtimeMs;
     const builds = [new URL(built, import.meta.url), new URL('../dist/.tsbuildinfo', import.meta.url)];
-    for (const name of BUNDLED_PACKAGES) builds.push(new URL('.tsbuildinfo', import.meta.resolve(name)));
+    // The packages sit beside this one (packages/* in the repository, node_modules/@shadebox/* installed);
+    // not resolved by name, which under the `source` condition would find their src/.
+    for (const name of BUNDLED_PACKAGES) {
+      builds.push(new URL(`../../${name.slice('@shadebox/'.length)}/dist/.tsbuildinfo`, import.meta.url));
+    }
     return builds.every((url) => !existsSync(url) || statSync(url).mtimeMs <= bundled);
   } catch {
     return false;
