@@ -16,7 +16,6 @@ import { runNode } from '../run-node.js';
 const COMMAND = 'shadebox up';
 const DEFAULT_RPC_PORT = 3030;
 
-
 export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P]
                    [--agent-port P] [--json]
 
