@@ -72,7 +72,9 @@ export function openApiDocument(basePath = '/api/agent'): Record<string, unknown
       ),
       '/call': post(
         'Calls a method of the agent contract from the agent account (a transaction); returns its result ' +
-          '(JSON, or the raw string when not JSON). A panic answers 422 contract_panic.',
+          '(JSON, or the raw string when not JSON). A panic answers 422 contract_panic. A call waits in a ' +
+          'queue while the calls in flight hold the balance it needs; 422 insufficient_balance when it can ' +
+          'never fit, 503 queue_full when the queue is full.',
         contractRequest(true),
         {},
       ),
@@ -130,7 +132,10 @@ export function openApiDocument(basePath = '/api/agent'): Record<string, unknown
                     'contract_panic',
                     'contract_error',
                     'invalid_transaction',
+                    'insufficient_balance',
                     'not_ready',
+                    'queue_full',
+                    'transaction_dropped',
                     'chain_unreachable',
                     'chain_timeout',
                     'chain_error',

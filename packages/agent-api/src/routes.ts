@@ -3,19 +3,27 @@
  * answer of a route to a request body — the same on the fast path and through node:http: 503 `not_ready`
  * until boot is done, then the handler's result or its error mapped to the JSON error shape.
  */
+import { ShadeboxError } from '@shadebox/errors';
 import {
   availableBalance,
   type KeyPool,
-  outcomeResult,
   type RpcClient,
+  TransactionDroppedError,
+  TransactionFateUnknownError,
   viewAccount,
   viewFunction,
 } from '@shadebox/near-client';
+import { AdmissionQueue, InsufficientBalanceError, QueueFullError } from './admission-queue.js';
 import { parseJsonBody } from './body.js';
 import type { AgentApiStatus } from './boot.js';
+import { ContractCaller } from './contract-call.js';
 import { contractRequest } from './contract-request.js';
 import { type Answer, errorAnswer, success } from './error-answer.js';
-import type { AgentApiLogger } from './logger.js';
+import { HttpError } from './http-error.js';
+import { type AgentApiLogger, errorMessage } from './logger.js';
+
+/** How many `/call`s may wait for the agent's balance at once (more are refused with 503 `queue_full`). */
+export const DEFAULT_CALL_QUEUE_SIZE = 1024;
 
 export type Handler = (body: unknown) => unknown;
 
@@ -33,12 +41,27 @@ export interface RouteContext {
   agentContractId: string;
   /** Contracts `/call` and `/view` may name (the agent contract included). */
   allowedContracts: ReadonlySet<string>;
+  /** Where `/call` failures are logged (one line each). */
+  log?: AgentApiLogger;
+  /** How many `/call`s may wait for the balance (default `DEFAULT_CALL_QUEUE_SIZE`). */
+  callQueueSize?: number;
+  /** Aborted when the service stops (ends the background waits of settled calls). */
+  stopSignal?: AbortSignal;
 }
 
 export function agentRoutes(ctx: RouteContext): Record<string, Route> {
   const { rpc, state } = ctx;
   const request = (body: unknown, withGas: boolean) =>
     contractRequest(body, withGas, ctx.agentContractId, ctx.allowedContracts);
+  const log = ctx.log ?? silent;
+  const admission = new AdmissionQueue({
+    maxQueued: ctx.callQueueSize ?? DEFAULT_CALL_QUEUE_SIZE,
+    readBalance: async () => {
+      const account = await viewAccount(rpc, state.accountId!);
+      return account ? availableBalance(account) : 0n;
+    },
+  });
+  const caller = new ContractCaller({ rpc, admission, log, stopSignal: ctx.stopSignal });
   return {
     getAccountId: { method: 'POST', handler: () => ({ accountId: state.accountId }) },
     getBalance: {
@@ -51,17 +74,27 @@ export function agentRoutes(ctx: RouteContext): Record<string, Route> {
     call: {
       method: 'POST',
       handler: async (body) => {
-        const req = request(body, true);
-        const outcome = await ctx.agentPool()!.send(req.contractId, [
-          {
-            type: 'FunctionCall',
-            methodName: req.methodName,
-            args: Buffer.from(JSON.stringify(req.args)),
-            gas: req.gas,
-            deposit: 0n,
-          },
-        ]);
-        return outcomeResult(outcome);
+        let methodName: unknown = (body as { methodName?: unknown } | null)?.methodName;
+        try {
+          const req = request(body, true);
+          methodName = req.methodName;
+          return await caller.call(ctx.agentPool()!, req);
+        } catch (e) {
+          const error = callError(e);
+          // Errors that are no ShadeboxError are bugs, logged once where they become a 500.
+          if (error instanceof ShadeboxError) {
+            log.warn(
+              {
+                route: 'call',
+                methodName: typeof methodName === 'string' ? methodName.slice(0, 256) : undefined,
+                ...(error instanceof HttpError ? { status: error.status, code: error.code } : {}),
+                reason: errorMessage(error),
+              },
+              'call failed',
+            );
+          }
+          throw error;
+        }
       },
     },
     view: {
@@ -73,6 +106,33 @@ export function agentRoutes(ctx: RouteContext): Record<string, Route> {
     },
   };
 }
+
+/** The HTTP error of the admission and retry failures; others go to the error mapping unchanged. */
+function callError(e: unknown): unknown {
+  if (e instanceof InsufficientBalanceError) {
+    return new HttpError(422, 'insufficient_balance', e.message);
+  }
+  if (e instanceof QueueFullError) {
+    return new HttpError(503, 'queue_full', e.message, undefined, { 'retry-after': '1' });
+  }
+  if (e instanceof TransactionDroppedError) {
+    return new HttpError(
+      503,
+      'transaction_dropped',
+      `${e.message}: the call did not execute; retry it`,
+      undefined,
+      {
+        'retry-after': '1',
+      },
+    );
+  }
+  if (e instanceof TransactionFateUnknownError) {
+    return new HttpError(504, 'chain_timeout', e.message);
+  }
+  return e;
+}
+
+const silent: AgentApiLogger = { info() {}, warn() {}, error() {} };
 
 /** The answer of a POST route to a request body, the same on the fast path and through node:http. */
 export function answerPost(

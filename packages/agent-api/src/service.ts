@@ -32,6 +32,8 @@ export interface StartAgentApiOptions {
   log?: AgentApiLogger;
   /** The TEE provider (default: from `config.teeMode`). */
   tee?: TeeProvider;
+  /** How many `/call`s may wait for the agent's balance at once (default 1024; more get 503 `queue_full`). */
+  callQueueSize?: number;
 }
 
 export async function startAgentApi(
@@ -64,6 +66,9 @@ export async function startAgentApi(
     agentPool: () => agentPool,
     agentContractId: config.agentContractId,
     allowedContracts: new Set([config.agentContractId, ...config.allowedContracts]),
+    log,
+    callQueueSize: options.callQueueSize,
+    stopSignal: stopController.signal,
   });
   const server = await serveAgentApi({
     routes,

@@ -1,7 +1,8 @@
 /**
  * The services `shadebox up` runs on its node: chain signatures (contracts and MPC responder), the local
  * codehash approved in the agent contract by its owner, and the agent API funded by and registered through
- * the genesis account. Stopped in reverse order.
+ * the genesis account, with the agent variables of the environment (`UP_AGENT_VARIABLES`). Stopped in
+ * reverse order.
  */
 import { createHash } from 'node:crypto';
 import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/near-client';
@@ -12,10 +13,60 @@ import type { RunningService } from './run-node.js';
 /** The codehash a local agent registers with unless AGENT_CODEHASH says otherwise. */
 export const LOCAL_AGENT_CODEHASH = createHash('sha256').update('shadebox local agent').digest('hex');
 
+/**
+ * The agent API's variables (docs/agent-api.md) `shadebox up` takes from its environment; the stack sets the
+ * rest itself (the funding account, the agent contract, the RPC URL, local TEE mode).
+ */
+export const UP_AGENT_VARIABLES = [
+  'AGENT_API_PORT',
+  'SHADE_AGENT_PORT',
+  'AGENT_CODEHASH',
+  'API_CODEHASH',
+  'AGENT_API_HOST',
+  'AGENT_KEY_POOL_SIZE',
+  'AGENT_FUNDING_AMOUNT',
+  'AGENT_API_CORS_ORIGIN',
+  'AGENT_API_ALLOW_CONTRACTS',
+  'AGENT_API_RETRY_MAX_MS',
+] as const;
+
 export interface StackOptions {
   agentPort: number;
-  /** AGENT_CODEHASH from the environment, if set. */
-  codehash?: string;
+  /** The environment `up` runs in: the variables of `UP_AGENT_VARIABLES` are passed to the agent API. */
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * The agent API's configuration in the stack: the user's agent variables, then what the stack fixes. Throws
+ * the agent API's `ConfigError` for an invalid variable. `stack` may hold placeholders (checking the
+ * variables before the node starts).
+ */
+export function stackAgentConfig(
+  loadAgentApiConfig: typeof import('@shadebox/agent-api').loadAgentApiConfig,
+  env: Record<string, string | undefined>,
+  stack: {
+    accountId: string;
+    secretKey: string;
+    agentContractId: string;
+    rpcUrl: string;
+    /** `--agent-port` (wins over AGENT_API_PORT). */
+    agentPort?: number;
+  },
+) {
+  const own: Record<string, string | undefined> = {};
+  for (const name of UP_AGENT_VARIABLES) own[name] = env[name];
+  return loadAgentApiConfig({
+    ...own,
+    AGENT_CODEHASH: env.AGENT_CODEHASH || env.API_CODEHASH || LOCAL_AGENT_CODEHASH,
+    API_CODEHASH: undefined,
+    AGENT_API_HOST: env.AGENT_API_HOST || '127.0.0.1',
+    CHAIN_ACCOUNT_ID: stack.accountId,
+    CHAIN_ACCOUNT_SECRET_KEY: stack.secretKey,
+    AGENT_CONTRACT_ID: stack.agentContractId,
+    NEAR_RPC_URL: stack.rpcUrl,
+    ...(stack.agentPort === undefined ? {} : { AGENT_API_PORT: String(stack.agentPort) }),
+    TEE_MODE: 'local',
+  });
 }
 
 export async function startStackServices(
@@ -29,18 +80,14 @@ export async function startStackServices(
   const cs = await startChainSignaturesOn(node, { log });
   let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;
   try {
-    const codehash = o.codehash ?? LOCAL_AGENT_CODEHASH;
-    await approveCodehash(node.rpcUrl, root, cs.agentContractId, codehash);
-    const config = loadAgentApiConfig({
-      CHAIN_ACCOUNT_ID: root.accountId,
-      CHAIN_ACCOUNT_SECRET_KEY: root.secretKey,
-      AGENT_CONTRACT_ID: cs.agentContractId,
-      NEAR_RPC_URL: node.rpcUrl,
-      AGENT_CODEHASH: codehash,
-      AGENT_API_PORT: String(o.agentPort),
-      AGENT_API_HOST: '127.0.0.1',
-      TEE_MODE: 'local',
+    const config = stackAgentConfig(loadAgentApiConfig, o.env ?? {}, {
+      accountId: root.accountId,
+      secretKey: root.secretKey,
+      agentContractId: cs.agentContractId,
+      rpcUrl: node.rpcUrl,
+      agentPort: o.agentPort,
     });
+    await approveCodehash(node.rpcUrl, root, cs.agentContractId, config.codehash!);
     api = await startAgentApi(config, { log });
   } catch (error) {
     await cs.stop();

@@ -11,7 +11,13 @@ export {
   invalidTxErrorOf,
   rpcErrorOf,
 } from './invalid-transaction.js';
-export { KeyPool, type KeyPoolOptions, type SendOptions, type SignedTx } from './key-pool.js';
+export {
+  KeyPool,
+  type KeyPoolOptions,
+  type ResendInfo,
+  type SendOptions,
+  type SignedTx,
+} from './key-pool.js';
 export { type Outcome, outcomeResult } from './outcome-result.js';
 export { QueryResultError, type QueryResultErrorDetails } from './query-result-error.js';
 export { type CallOptions, RpcClient, type RpcClientOptions } from './rpc-client.js';
@@ -24,6 +30,14 @@ export {
   type TxExecutionLevel,
 } from './send-transaction.js';
 export { type NodeStatus, status } from './status.js';
+export {
+  type FollowUpOptions,
+  type FollowUpResult,
+  followTransaction,
+  levelReached,
+  TransactionDroppedError,
+  TransactionFateUnknownError,
+} from './transaction-follow-up.js';
 export { type TxStatusRequest, txStatus } from './tx-status.js';
 export {
   type AccessKeyInfo,

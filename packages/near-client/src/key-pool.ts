@@ -4,7 +4,8 @@
  * share a nonce, and waits for one when all are busy. A refusal is read from nearcore's error object:
  * `InvalidNonce` takes the chain's nonce (or reads it again) and signs again, `Expired` fetches a recent block
  * hash and signs again. When the chain cannot tell whether a transaction landed, the key's nonce is read again
- * before its next use. Transactions are built and signed with @shadebox/primitives.
+ * before its next use; a `send_tx` without an answer is followed until the transaction is known executed or
+ * dropped, and a dropped one is re-sent once (see `send`). Transactions are built and signed with @shadebox/primitives.
  */
 import {
   type Action,
@@ -18,11 +19,18 @@ import {
   transactionHash,
 } from '@shadebox/primitives';
 import { block } from './block.js';
+import { ChainUnavailableError } from './chain-unavailable-error.js';
 import { ExpiredTransactionError, InvalidNonceError } from './invalid-transaction.js';
 import type { Outcome } from './outcome-result.js';
 import type { RpcClient } from './rpc-client.js';
 import { RpcError } from './rpc-error.js';
 import { sendTransaction, type TxExecutionLevel } from './send-transaction.js';
+import {
+  type FollowUpOptions,
+  type FollowUpResult,
+  followTransaction,
+  TransactionDroppedError,
+} from './transaction-follow-up.js';
 import { viewAccessKey } from './view-access-key.js';
 
 export interface KeyPoolOptions {
@@ -30,6 +38,8 @@ export interface KeyPoolOptions {
   blockHashMaxAgeMs?: number;
   /** How many times one send signs again after `InvalidNonce` / `Expired`. Default 5. */
   maxRetries?: number;
+  /** How a transaction without an answer is followed (transaction-follow-up.ts); `waitUntil` is the send's. */
+  followUp?: Omit<FollowUpOptions, 'waitUntil' | 'signal'>;
 }
 
 export interface SendOptions {
@@ -39,6 +49,18 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Aborts the send (the key's nonce is read again before its next use). */
   signal?: AbortSignal;
+  /** Called before a transaction the node dropped is re-sent (once), with the nonce the re-send uses. */
+  onResend?: (info: ResendInfo) => void | Promise<void>;
+}
+
+/** A dropped transaction about to be re-sent. */
+export interface ResendInfo {
+  /** base58 hash of the dropped transaction. */
+  txHash: string;
+  /** The nonce of the re-send (the dropped one's own while the key allows it). */
+  nonce: bigint;
+  /** The signing key, `ed25519:…`. */
+  publicKey: string;
 }
 
 /** A signed transaction ready to send. */
@@ -64,6 +86,7 @@ export class KeyPool {
   readonly #waiters: Array<(key: PoolKey) => void> = [];
   readonly #blockHashMaxAgeMs: number;
   readonly #maxRetries: number;
+  readonly #followUp: Omit<FollowUpOptions, 'waitUntil' | 'signal'>;
   #blockHash?: { hash: Uint8Array; at: number };
 
   constructor(
@@ -75,6 +98,7 @@ export class KeyPool {
     this.#keys = keys.map((keyPair) => ({ keyPair, busy: false }));
     this.#blockHashMaxAgeMs = options.blockHashMaxAgeMs ?? 5_000;
     this.#maxRetries = options.maxRetries ?? 5;
+    this.#followUp = options.followUp ?? {};
   }
 
   get size(): number {
@@ -128,21 +152,35 @@ export class KeyPool {
     }
   }
 
-  /** Signs and sends one transaction with a free key; resolves with the outcome at `waitUntil` (EXECUTED). */
+  /**
+   * Signs and sends one transaction with a free key; resolves with the outcome at `waitUntil` (EXECUTED).
+   * When `send_tx` gives no answer (timeout, lost response) the transaction is followed with `tx` until it is
+   * known executed (its outcome is the answer) or known dropped; a dropped one is re-sent once, signed again
+   * on the same key with the dropped transaction's nonce when the key still allows it (so at most one of the
+   * two can ever execute), else with the key's next nonce (the original can no longer execute then).
+   */
   async send(receiverId: string, actions: Action[], options: SendOptions | number = {}): Promise<Outcome> {
     const o = typeof options === 'number' ? { timeoutMs: options } : options;
+    const waitUntil = o.waitUntil ?? 'EXECUTED';
     const key = await this.#acquire();
     try {
+      /** The transaction the node dropped, once it has been re-sent. */
+      let dropped: SignedTx | undefined;
       for (let attempt = 0; ; attempt++) {
         if (key.nonce === undefined) key.nonce = await this.#readNonce(key);
         const signed = await this.#sign(key, key.nonce + 1n, receiverId, actions);
         try {
           key.nonce = signed.nonce;
-          return await sendTransaction(this.rpc, signed.base64, o.waitUntil ?? 'EXECUTED', {
+          return await sendTransaction(this.rpc, signed.base64, waitUntil, {
             timeoutMs: o.timeoutMs ?? this.rpc.timeoutMs * 3,
             signal: o.signal,
           });
         } catch (e) {
+          if (dropped && e instanceof InvalidNonceError && e.akNonce >= dropped.nonce) {
+            // The dropped transaction's nonce is used after all: by itself, if it landed late.
+            const late = await this.#follow(key, dropped, waitUntil, o.signal);
+            if (late.state === 'executed') return late.outcome;
+          }
           if (attempt < this.#maxRetries) {
             if (e instanceof InvalidNonceError) {
               key.nonce = e.akNonce >= 0n ? e.akNonce : undefined;
@@ -153,6 +191,21 @@ export class KeyPool {
               continue;
             }
           }
+          if (e instanceof ChainUnavailableError && !o.signal?.aborted) {
+            const fate = await this.#follow(key, signed, waitUntil, o.signal);
+            if (fate.state === 'executed') return fate.outcome;
+            if (dropped) {
+              key.nonce = undefined;
+              throw new TransactionDroppedError([dropped.hash, signed.hash], this.accountId);
+            }
+            dropped = signed;
+            const next = await this.#resendNonce(key, signed, waitUntil, o.signal);
+            if ('outcome' in next) return next.outcome;
+            await o.onResend?.({ txHash: signed.hash, nonce: next.nonce, publicKey: signed.publicKey });
+            key.nonce = next.nonce - 1n;
+            this.#blockHash = undefined;
+            continue;
+          }
           // Whether the transaction landed is unknown: read the nonce again next time.
           if (!(e instanceof RpcError)) key.nonce = undefined;
           throw e;
@@ -161,6 +214,43 @@ export class KeyPool {
     } finally {
       this.#release(key);
     }
+  }
+
+  /** Follows a transaction that got no answer; when its fate stays unknown the key's nonce is read again. */
+  async #follow(
+    key: PoolKey,
+    signed: SignedTx,
+    waitUntil: TxExecutionLevel,
+    signal: AbortSignal | undefined,
+  ): Promise<FollowUpResult> {
+    try {
+      return await followTransaction(this.rpc, signed.hash, this.accountId, {
+        ...this.#followUp,
+        waitUntil,
+        signal,
+      });
+    } catch (e) {
+      key.nonce = undefined;
+      throw e;
+    }
+  }
+
+  /**
+   * The nonce of the re-send of `dropped`: its own while the key's nonce on chain is below it (whichever of the
+   * two lands first takes it), else the key's next one — after one more look for the original, the only
+   * transaction of this key that could have used the nonce while the pool held the key.
+   */
+  async #resendNonce(
+    key: PoolKey,
+    dropped: SignedTx,
+    waitUntil: TxExecutionLevel,
+    signal: AbortSignal | undefined,
+  ): Promise<{ nonce: bigint } | { outcome: Outcome }> {
+    const onChain = await this.#readNonce(key);
+    if (onChain < dropped.nonce) return { nonce: dropped.nonce };
+    const again = await this.#follow(key, dropped, waitUntil, signal);
+    if (again.state === 'executed') return { outcome: again.outcome };
+    return { nonce: onChain + 1n };
   }
 
   #acquire(): Promise<PoolKey> {

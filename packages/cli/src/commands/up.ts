@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { StartNodeOptions } from '@shadebox/node';
+import { KeyPair } from '@shadebox/primitives';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_STACK_HOME, nodeHomeOf } from '../default-homes.js';
@@ -15,15 +16,16 @@ import { runNode } from '../run-node.js';
 const COMMAND = 'shadebox up';
 const DEFAULT_RPC_PORT = 3030;
 
-const DEFAULT_AGENT_PORT = 3140;
-
 export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P]
                    [--agent-port P] [--json]
 
 Starts the local Shadebox stack in the foreground: a NEAR node, chain signatures (the signer contract
 v1.signer, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140, whose
 agent account is funded by test.near (CHAIN_ACCOUNT_ID) and registered in the agent contract with the
-local codehash (AGENT_CODEHASH from the environment if set).
+local codehash (AGENT_CODEHASH from the environment if set). The agent API's other variables are honoured:
+AGENT_FUNDING_AMOUNT (0.3), AGENT_KEY_POOL_SIZE (8), AGENT_API_PORT (3140, --agent-port wins),
+AGENT_API_HOST (127.0.0.1), AGENT_API_CORS_ORIGIN, AGENT_API_ALLOW_CONTRACTS, AGENT_API_RETRY_MAX_MS
+(docs/agent-api.md); an invalid one stops up before it starts anything (exit 1).
 
 Options:
   --home DIR     stack home (default: ./.shadebox, relative to the current directory); the node's home is
@@ -36,7 +38,7 @@ Options:
                  the node's archival endpoint, beside the regular one (default: the RPC port + 1, 3031;
                  a free port when --rpc-port is 0); the ready line names it as "archivalRpcUrl"
                  (see 'shadebox node --help')
-  --agent-port P  agent API port, 0 picks a free one (default ${DEFAULT_AGENT_PORT})
+  --agent-port P  agent API port, 0 picks a free one (default AGENT_API_PORT, else 3140)
   --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
                  "agentApiUrl":...,"agentContractId":...,"mpcContractId":...,"chainAccountId":...,"chainId":...,
                  "home":...,"accounts":[...]} (home is the node's home, null with --memory), and once the agent
@@ -72,10 +74,26 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
   exclusiveFlags(COMMAND, { '--memory': flags.memory === true, '--reset': flags.reset === true });
   const rpcPort =
     flags['rpc-port'] === undefined ? DEFAULT_RPC_PORT : portFlag(COMMAND, '--rpc-port', flags['rpc-port']);
-  const agentPort =
-    flags['agent-port'] === undefined
-      ? DEFAULT_AGENT_PORT
-      : portFlag(COMMAND, '--agent-port', flags['agent-port']);
+  const portFromFlag =
+    flags['agent-port'] === undefined ? undefined : portFlag(COMMAND, '--agent-port', flags['agent-port']);
+  // The agent variables are checked before anything starts (a typo must not cost a node start).
+  const { ConfigError, loadAgentApiConfig } = await import('@shadebox/agent-api');
+  const { stackAgentConfig } = await import('../stack-services.js');
+  let agentPort: number;
+  try {
+    agentPort = stackAgentConfig(loadAgentApiConfig, io.env, {
+      accountId: 'test.near',
+      // A well-formed key for the check: the node (and its real key) does not exist yet.
+      secretKey: KeyPair.fromRandom('ed25519').toString(),
+      agentContractId: 'agent.test.near',
+      rpcUrl: 'http://127.0.0.1:3030',
+      agentPort: portFromFlag,
+    }).port;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.stderr.write(`${COMMAND}: error: ${error.message}\n`);
+    return EXIT_FAILURE;
+  }
   const json = flags.json === true;
   const logLevel = resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG);
 
@@ -115,7 +133,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     title: 'Shadebox stack ready',
     services: async (node, log) => {
       const { startStackServices } = await import('../stack-services.js');
-      return startStackServices(node, log, { agentPort, codehash: io.env.AGENT_CODEHASH || undefined });
+      return startStackServices(node, log, { agentPort, env: io.env });
     },
   });
 }
