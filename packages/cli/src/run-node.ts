@@ -52,7 +52,9 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
 
   let node: RunningNode;
   try {
-    node = await startNode({ ...options.start, log });
+    // The home's lock names this command line to whoever finds the home in use.
+    const lockCommand = ['shadebox', ...process.argv.slice(2)].join(' ');
+    node = await startNode({ lockCommand, ...options.start, log });
   } catch (error) {
     log.debug({ err: error }, 'start failed');
     await flush(log);

@@ -129,7 +129,7 @@ function commandLine(): string {
     script
       .split(/[\\/]/)
       .at(-1)
-      ?.replace(/\.[cm]?js$/, '') ?? 'node';
+      ?.replace(/\.[cm]?[jt]s$/, '') ?? 'node';
   return [name, ...args].join(' ');
 }
 
