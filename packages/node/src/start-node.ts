@@ -8,6 +8,7 @@ import { KeyPair } from '@shadebox/primitives';
 import { BlockProducer, type ProductionMode } from './chain/block-producer.js';
 import { Chain } from './chain/chain.js';
 import { GarbageCollector } from './chain/garbage-collector.js';
+import { NodeStoppingError } from './chain/node-stopping-error.js';
 import { TransactionService } from './chain/transaction-service.js';
 import { TxPool } from './chain/tx-pool.js';
 import { type HomeLock, lockHome } from './config/home-lock.js';
@@ -227,13 +228,17 @@ async function startLocked(
     chain,
     producer,
     stop() {
+      // Every request gets an answer before the store closes: new ones are refused (503) at once; the chain
+      // stops moving, which ends a running fast-forward and every wait on a transaction with
+      // NodeStoppingError (answered 503 too); the servers then let what is in flight finish, and close.
       stopped ??= (async () => {
+        server.beginStop();
+        archivalServer?.beginStop();
         producer.stop();
         gc?.stop();
-        transactions.close(new Error('node stopped'));
-        archivalTransactions?.close(new Error('node stopped'));
-        await server.close();
-        await archivalServer?.close();
+        transactions.close(new NodeStoppingError());
+        archivalTransactions?.close(new NodeStoppingError());
+        await Promise.all([server.close(), archivalServer?.close()]);
         await store.close();
         lock?.release();
       })();
