@@ -32,7 +32,8 @@ Options:
   --force           overwrite an existing home; its chain data (the store folder) is deleted too
   -h, --help        show this help
 
-Exit codes: 0 written, 1 the home exists (without --force) or cannot be written, 2 bad command line.
+Exit codes: 0 written, 1 the home exists (without --force), a node runs on it, or it cannot be written,
+2 bad command line.
 `;
 
 const OPTIONS = {
