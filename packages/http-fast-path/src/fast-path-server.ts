@@ -181,7 +181,8 @@ export function createFastPathServer(options: FastPathOptions): FastPathServer {
           return;
         }
         reply(answer, request);
-        if (!request.keepAlive) return;
+        // An answer given while the server stops closed the connection.
+        if (!request.keepAlive || stopping) return;
       }
     };
 
