@@ -170,20 +170,27 @@ function isAlive(holder: HomeLockInfo): boolean {
     // EPERM: the pid exists but belongs to another user.
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  if (holder.startTicks !== undefined) {
-    const ticks = startTicksOf(holder.pid);
-    if (ticks !== undefined && ticks !== holder.startTicks) return false; // the pid was reused
-  }
+  const stat = procStat(holder.pid);
+  if (stat === undefined) return true;
+  // A killed process its parent has not reaped yet is a zombie: it no longer holds anything.
+  if (stat.state === 'Z' || stat.state === 'X') return false;
+  // The pid was reused by a process started later.
+  if (holder.startTicks !== undefined && stat.startTicks !== holder.startTicks) return false;
   return true;
 }
 
-/** Linux: field 22 of /proc/PID/stat (after the parenthesised command name, which may hold spaces). */
 function startTicksOf(pid: number): number | undefined {
+  return procStat(pid)?.startTicks;
+}
+
+/** Linux: the state (field 3) and start time (field 22, clock ticks since boot) of /proc/PID/stat, read after
+ * the parenthesised command name, which may hold spaces. */
+function procStat(pid: number): { state: string; startTicks: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[19]);
-    return Number.isSafeInteger(ticks) ? ticks : undefined;
+    const startTicks = Number(fields[19]);
+    return Number.isSafeInteger(startTicks) ? { state: fields[0], startTicks } : undefined;
   } catch {
     return undefined;
   }
