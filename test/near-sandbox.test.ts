@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -309,6 +310,32 @@ describe('as near-sandbox-js 0.3 starts it', () => {
     assert.equal(validatorKey.account_id, 'test.near');
     assert.equal(genesis.total_supply, totalSupply(records));
     assert.equal((await stop(child, 'SIGTERM')).code, 0);
+  });
+});
+
+describe('one process per home', () => {
+  test('a second run or an init on a running home is refused naming the process; SIGKILL leaves a stale lock the next run takes over', async () => {
+    const home = await tempDir();
+    assert.equal((await run(['--home', home, 'init', '--fast'])).code, 0);
+    const port = await freePort();
+    const first = start(['--home', home, 'run', '--rpc-addr', `127.0.0.1:${port}`]);
+    await waitReady(`http://127.0.0.1:${port}`, first);
+
+    const second = await run(['--home', home, 'run', '--rpc-addr', `127.0.0.1:${await freePort()}`]);
+    assert.equal(second.code, 1, second.stderr);
+    assert.match(second.stderr, new RegExp(`is in use by process ${first.pid} \\(.*run.*\\) since `));
+    const init = await run(['--home', home, 'init']);
+    assert.equal(init.code, 1);
+    assert.match(init.stderr, new RegExp(`in use by process ${first.pid}`));
+
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('close', resolve));
+    const port2 = await freePort();
+    const third = start(['--home', home, 'run', '--rpc-addr', `127.0.0.1:${port2}`]);
+    await waitReady(`http://127.0.0.1:${port2}`, third);
+    const exit = await stop(third, 'SIGTERM');
+    assert.equal(exit.code, 0, exit.stderr);
+    assert.equal(existsSync(join(home, 'shadebox.lock')), false, 'a clean stop removes the lock');
   });
 });
 

@@ -15,6 +15,23 @@ import { answerPost, type Route } from './routes.js';
 
 export const BASE_PATH = '/api/agent';
 
+/** How long a stopping agent API lets calls in flight finish (their transactions are already sent) before it
+ * answers them with 503 shutting_down. */
+const STOP_GRACE_MS = 4_000;
+
+/** The answer to a request that arrives while the agent API stops, or that it could not finish before it
+ * stopped (docs/agent-api.md#errors). */
+const SHUTTING_DOWN: Answer = {
+  status: 503,
+  body: {
+    error: {
+      code: 'shutting_down',
+      message:
+        'the agent API is shutting down; send the request again once it runs (a call cut short may have reached the chain: check before you resend it)',
+    },
+  },
+};
+
 export interface ServeOptions {
   routes: Record<string, Route>;
   state: AgentApiStatus;
@@ -42,6 +59,8 @@ export async function serveAgentApi(o: ServeOptions): Promise<AgentApiServer> {
     o.redact(JSON.stringify(answer.body === undefined ? null : answer.body));
 
   function send(res: ServerResponse, answer: Answer): void {
+    // Already answered: the server stopped and answered it with shutting_down.
+    if (res.headersSent || res.writableEnded) return;
     const text = answerText(answer);
     res.writeHead(answer.status, {
       'content-type': 'application/json; charset=utf-8',
@@ -145,9 +164,10 @@ export async function serveAgentApi(o: ServeOptions): Promise<AgentApiServer> {
         return answer instanceof Promise ? answer.then(toFast) : toFast(answer);
       },
       onError: (e) => log.error({ error: errorMessage(e) }, 'request failed'),
+      shuttingDown: () => toFast(SHUTTING_DOWN),
     },
     o.port,
     o.host,
   );
-  return { port: front.address.port, close: () => front.close() };
+  return { port: front.address.port, close: () => front.close(STOP_GRACE_MS) };
 }

@@ -1,10 +1,12 @@
 /**
  * `shadebox up --reset`: deletes the stack home, but only one that looks like shadebox made it (it holds
- * nothing but the folders shadebox writes there), so a mistyped `--home ~` never wipes a real directory.
+ * nothing but the folders shadebox writes there), so a mistyped `--home ~` never wipes a real directory, and
+ * never while a node runs on it (its home lock names the process).
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import { ShadeboxError } from '@shadebox/errors';
-import { NODE_SUBDIR } from './default-homes.js';
+import { describeHolder, HomeInUseError, homeLockHolder } from '@shadebox/node/config';
+import { NODE_SUBDIR, nodeHomeOf } from './default-homes.js';
 
 /** The entries shadebox creates in a stack home. */
 const STACK_ENTRIES: ReadonlySet<string> = new Set([NODE_SUBDIR]);
@@ -22,7 +24,8 @@ export class UnsafeResetError extends ShadeboxError<{ dir: string; reason: strin
   }
 }
 
-/** Deletes `dir` (absolute) if it is a stack home; does nothing if it does not exist. */
+/** Deletes `dir` (absolute) if it is a stack home whose node is not running; does nothing if it does not
+ * exist. */
 export async function resetStackHome(dir: string): Promise<void> {
   const info = await stat(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
@@ -37,6 +40,12 @@ export async function resetStackHome(dir: string): Promise<void> {
       ? `; it looks like a node home: --home names the stack home, whose node home is ${dir}/${NODE_SUBDIR}`
       : '';
     throw new UnsafeResetError(dir, `it holds entries shadebox did not create (${shown})${hint}`);
+  }
+  // A running node keeps serving from deleted files and loses everything when it stops.
+  const holder = homeLockHolder(nodeHomeOf(dir));
+  if (holder !== null) {
+    const advice = new HomeInUseError(nodeHomeOf(dir), holder).advice;
+    throw new UnsafeResetError(dir, `its node is running: ${describeHolder(holder)}; ${advice}`);
   }
   await rm(dir, { recursive: true, force: true });
 }

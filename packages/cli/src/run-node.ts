@@ -11,8 +11,9 @@ import { formatReadyLine, formatSummary } from './print-ready.js';
 import { ShutdownSignal } from './shutdown-signal.js';
 import { describeStartError } from './start-error.js';
 
-/** How long a clean stop may take before the process gives up on it and exits 1. */
-const STOP_TIMEOUT_MS = 10_000;
+/** How long a clean stop may take before the process gives up on it and exits 1: the agent API lets calls in
+ * flight finish for up to 4 s, the node its requests for up to 3 s, each then answers the rest (503). */
+const STOP_TIMEOUT_MS = 20_000;
 
 export interface RunNodeOptions {
   /** The command, for messages (`shadebox node`). */
@@ -52,7 +53,9 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
 
   let node: RunningNode;
   try {
-    node = await startNode({ ...options.start, log });
+    // The home's lock names this command line to whoever finds the home in use.
+    const lockCommand = ['shadebox', ...process.argv.slice(2)].join(' ');
+    node = await startNode({ lockCommand, ...options.start, log });
   } catch (error) {
     log.debug({ err: error }, 'start failed');
     await flush(log);

@@ -30,6 +30,9 @@ export function describeStartError(
     case 'EAI_AGAIN':
       return `cannot listen on ${listen.host}: the host name does not resolve (check --host)`;
   }
+  if (e.name === 'HomeInUseError') {
+    return `${oneLine(e.message)}; ${(e as Error & { advice: string }).advice}`;
+  }
   if (e.name === 'HomeExistsError') {
     const { dir = '', existing = [] } = e as Error & { dir?: string; existing?: readonly string[] };
     const files = existing.map((path) => basename(path)).join(', ');

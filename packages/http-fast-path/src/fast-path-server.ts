@@ -36,7 +36,28 @@ export interface FastPathOptions {
   fallbackPort: () => number;
   /** A handler that threw or rejected; the client gets a plain-text 500. */
   onError: (error: unknown) => void;
+  /** The answer to a request that arrives while the server stops, or that is still unanswered when it must
+   * end (default: a plain-text 503). */
+  shuttingDown?: (request: SimpleRequest | undefined) => FastAnswer;
 }
+
+/** A fast path server that can stop without leaving a request unanswered. */
+export interface FastPathServer extends Server {
+  /** From now on every new request is answered with `shuttingDown` and its connection closed; answers still
+   * being made go out, each closing its connection. */
+  beginStop(): void;
+  /** Requests being answered now. */
+  inFlight(): number;
+  /** Answers every request still in flight with `shuttingDown` (their late answers are dropped) and ends
+   * every connection, except those relayed to node:http: they end when node:http ends its side. */
+  endAll(): void;
+}
+
+export const SHUTTING_DOWN: FastAnswer = {
+  status: 503,
+  contentType: 'text/plain; charset=utf-8',
+  body: 'Service Unavailable: shutting down',
+};
 
 const INTERNAL_ERROR: FastAnswer = {
   status: 500,
@@ -55,11 +76,16 @@ function responseText(answer: FastAnswer, cors: string, keepAlive: boolean): str
 }
 
 /** A TCP server answering simple requests itself and relaying every other connection to `node:http`. */
-export function createFastPathServer(options: FastPathOptions): Server {
+export function createFastPathServer(options: FastPathOptions): FastPathServer {
   const { rule, handle, onError } = options;
   const corsHeaders = options.corsHeaders ?? '';
+  const shuttingDown = options.shuttingDown ?? (() => SHUTTING_DOWN);
+  let stopping = false;
+  /** Each connection: whether it is answering a request, and a way to answer it with `shuttingDown` now
+   * (false when it had none to answer). */
+  const connections = new Map<Socket, { busy(): boolean; relayed(): boolean; answerNow(): boolean }>();
   // Half-open: a client may send its requests and then end its side (FIN); its answers still go out.
-  return createServer({ allowHalfOpen: true }, (socket) => {
+  const server = createServer({ allowHalfOpen: true }, (socket) => {
     socket.setNoDelay(true);
     let pending: Buffer | undefined;
     let pendingSince = 0;
@@ -67,6 +93,20 @@ export function createFastPathServer(options: FastPathOptions): Server {
     let relayed = false;
     /** The client has ended its side: close ours once every complete request is answered. */
     let clientEnded = false;
+    /** The request being answered, while `busy`. */
+    let current: SimpleRequest | undefined;
+    connections.set(socket, {
+      busy: () => current !== undefined,
+      relayed: () => relayed,
+      answerNow: () => {
+        if (current === undefined || socket.destroyed) return false;
+        const request = current;
+        current = undefined;
+        socket.end(responseText(shuttingDown(request), request.origin ? corsHeaders : '', false));
+        return true;
+      },
+    });
+    socket.on('close', () => connections.delete(socket));
 
     const relay = () => {
       relayed = true;
@@ -87,8 +127,10 @@ export function createFastPathServer(options: FastPathOptions): Server {
     };
 
     const reply = (answer: FastAnswer, request: SimpleRequest) => {
-      socket.write(responseText(answer, request.origin ? corsHeaders : '', request.keepAlive));
-      if (!request.keepAlive) socket.end();
+      // While the server stops, each answer closes its connection.
+      const keepAlive = request.keepAlive && !stopping;
+      socket.write(responseText(answer, request.origin ? corsHeaders : '', keepAlive));
+      if (!keepAlive) socket.end();
     };
 
     const drain = () => {
@@ -109,6 +151,10 @@ export function createFastPathServer(options: FastPathOptions): Server {
         }
         pending = request.rest.length > 0 ? request.rest : undefined;
         pendingSince = Date.now();
+        if (stopping) {
+          reply(shuttingDown(request), request);
+          return;
+        }
         let answer: FastAnswer | Promise<FastAnswer>;
         try {
           answer = handle(request);
@@ -118,6 +164,7 @@ export function createFastPathServer(options: FastPathOptions): Server {
         }
         if (answer instanceof Promise) {
           busy = true;
+          current = request;
           answer
             .catch((error: unknown) => {
               onError(error);
@@ -125,14 +172,17 @@ export function createFastPathServer(options: FastPathOptions): Server {
             })
             .then((a) => {
               busy = false;
-              if (socket.destroyed) return;
+              // Already answered by endAll() (the server stopped first), or the client is gone.
+              if (current !== request || socket.destroyed) return;
+              current = undefined;
               reply(a, request);
-              if (request.keepAlive) drain();
+              if (request.keepAlive && !stopping) drain();
             });
           return;
         }
         reply(answer, request);
-        if (!request.keepAlive) return;
+        // An answer given while the server stops closed the connection.
+        if (!request.keepAlive || stopping) return;
       }
     };
 
@@ -152,5 +202,21 @@ export function createFastPathServer(options: FastPathOptions): Server {
     socket.setTimeout(KEEP_ALIVE_MS, () => {
       if (!busy && !relayed) socket.destroy();
     });
+  });
+  return Object.assign(server, {
+    beginStop() {
+      stopping = true;
+    },
+    inFlight() {
+      let count = 0;
+      for (const connection of connections.values()) if (connection.busy()) count++;
+      return count;
+    },
+    endAll() {
+      for (const [socket, connection] of connections) {
+        if (connection.relayed()) continue;
+        if (!connection.answerNow()) socket.end();
+      }
+    },
   });
 }

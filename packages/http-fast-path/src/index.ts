@@ -3,8 +3,10 @@ export {
   type FastAnswer,
   type FastHandler,
   type FastPathOptions,
+  type FastPathServer,
+  SHUTTING_DOWN,
 } from './fast-path-server.js';
-export { type FrontDoor, listen, listenBehindFastPath } from './front-door.js';
+export { DEFAULT_STOP_GRACE_MS, type FrontDoor, listen, listenBehindFastPath } from './front-door.js';
 export {
   MAX_BODY_BYTES,
   MAX_HEAD_BYTES,

@@ -2,14 +2,16 @@
  * Starts a node: opens (or creates) its home and store, the chain, the block producer and the RPC server.
  * `startNode(options) -> { rpcUrl, stop() }` is what programs and tests use; the CLI wraps it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { KeyPair } from '@shadebox/primitives';
 import { BlockProducer, type ProductionMode } from './chain/block-producer.js';
 import { Chain } from './chain/chain.js';
 import { GarbageCollector } from './chain/garbage-collector.js';
+import { NodeStoppingError } from './chain/node-stopping-error.js';
 import { TransactionService } from './chain/transaction-service.js';
 import { TxPool } from './chain/tx-pool.js';
+import { type HomeLock, lockHome } from './config/home-lock.js';
 import { createEphemeralHome, type Home, initHome, loadHome } from './config/init-home.js';
 import {
   durationToMs,
@@ -64,6 +66,8 @@ export interface StartNodeOptions {
    * the time one height skipped by `sandbox_fast_forward` adds to block timestamps. Default 600 / 2000. */
   blockProductionDelaysMs?: { min: number; max: number };
   log?: Logger;
+  /** The command line the home's lock names (default: this process's). */
+  lockCommand?: string;
 }
 
 export interface RunningNode {
@@ -81,6 +85,26 @@ export interface RunningNode {
 
 export async function startNode(options: StartNodeOptions = {}): Promise<RunningNode> {
   const log = options.log ?? createLogger('shadebox-node');
+  // The home is this process's until stop(): a second node on it is refused (config/home-lock.ts).
+  let lock: HomeLock | undefined;
+  if (!options.memory && options.home) {
+    const dir = resolve(options.home);
+    mkdirSync(dir, { recursive: true });
+    lock = lockHome(dir, options.lockCommand);
+  }
+  try {
+    return await startLocked(options, log, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+async function startLocked(
+  options: StartNodeOptions,
+  log: Logger,
+  lock: HomeLock | undefined,
+): Promise<RunningNode> {
   const home = await openHome(options);
   const listen = parseListenAddr(home.config.rpc.addr) ?? { host: '127.0.0.1', port: 3030 };
   const host = options.host ?? listen.host;
@@ -204,14 +228,19 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
     chain,
     producer,
     stop() {
+      // Every request gets an answer before the store closes: new ones are refused (503) at once; the chain
+      // stops moving, which ends a running fast-forward and every wait on a transaction with
+      // NodeStoppingError (answered 503 too); the servers then let what is in flight finish, and close.
       stopped ??= (async () => {
+        server.beginStop();
+        archivalServer?.beginStop();
         producer.stop();
         gc?.stop();
-        transactions.close(new Error('node stopped'));
-        archivalTransactions?.close(new Error('node stopped'));
-        await server.close();
-        await archivalServer?.close();
+        transactions.close(new NodeStoppingError());
+        archivalTransactions?.close(new NodeStoppingError());
+        await Promise.all([server.close(), archivalServer?.close()]);
         await store.close();
+        lock?.release();
       })();
       return stopped;
     },

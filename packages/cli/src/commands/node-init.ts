@@ -32,7 +32,8 @@ Options:
   --force           overwrite an existing home; its chain data (the store folder) is deleted too
   -h, --help        show this help
 
-Exit codes: 0 written, 1 the home exists (without --force) or cannot be written, 2 bad command line.
+Exit codes: 0 written, 1 the home exists (without --force), a node runs on it, or it cannot be written,
+2 bad command line.
 `;
 
 const OPTIONS = {
@@ -69,7 +70,10 @@ export async function nodeInitCommand(args: readonly string[], io: CliIo = proce
   const force = flags.force === true;
 
   const { initHome, loadHome } = await import('@shadebox/node');
+  const { assertHomeFree } = await import('@shadebox/node/config');
   try {
+    // A running node's home is never rewritten (nor its chain deleted).
+    assertHomeFree(dir);
     if (force) await deleteChainData(dir, loadHome);
     const home = await initHome(dir, { chainId, numShards, force });
     const files = [
@@ -97,7 +101,10 @@ export async function nodeInitCommand(args: readonly string[], io: CliIo = proce
     }
     return EXIT_OK;
   } catch (error) {
-    if ((error as Error).name === 'HomeExistsError') {
+    if ((error as Error).name === 'HomeInUseError') {
+      const e = error as Error & { advice: string };
+      io.stderr.write(`${COMMAND}: error: ${e.message}; ${e.advice}\n`);
+    } else if ((error as Error).name === 'HomeExistsError') {
       const existing = (error as Error & { existing?: readonly string[] }).existing ?? [];
       io.stderr.write(
         `${COMMAND}: error: ${dir} already holds a node home (${existing.map((p) => basename(p)).join(', ')}); ` +

@@ -32,7 +32,7 @@ Options:
                  DIR/node, the default home of 'shadebox node' too, so both run the same chain
   --memory       keep everything in memory: a fresh chain with new keys, discarded on exit
   --reset        delete the stack home first and start a new chain (refused if DIR holds anything
-                 shadebox did not create)
+                 shadebox did not create, or while a node runs on it)
   --rpc-port P   node RPC port, 0 picks a free one (default ${DEFAULT_RPC_PORT})
   --archival-port P
                  the node's archival endpoint, beside the regular one (default: the RPC port + 1, 3031;

@@ -63,7 +63,7 @@ export async function initCommand(home: string, args: ParsedArgs): Promise<numbe
   }
 
   // The config layer alone: init needs no chain, store or RPC.
-  const { HomeExistsError, initHome } = await import('@shadebox/node/config');
+  const { assertHomeFree, HomeExistsError, HomeInUseError, initHome } = await import('@shadebox/node/config');
   const { isValidAccountId, KeyPair, KEY_TYPE_ED25519 } = await import('@shadebox/primitives');
   if (!isValidAccountId(accountId)) {
     throw new UsageError(COMMAND, `invalid value '${accountId}' for --account-id`, '--account-id');
@@ -74,6 +74,8 @@ export async function initCommand(home: string, args: ParsedArgs): Promise<numbe
       : KeyPair.fromSecretBytes(KEY_TYPE_ED25519, seedBytes(testSeed)).toString();
   const blockTimeMs = fast ? FAST_MIN_BLOCK_PRODUCTION_DELAY_MS : MIN_BLOCK_PRODUCTION_DELAY_MS;
   try {
+    // A running node's home is never rewritten (neard's own store lock refuses a second process too).
+    assertHomeFree(home);
     const written = await initHome(home, {
       chainId,
       numShards,
@@ -99,7 +101,9 @@ export async function initCommand(home: string, args: ParsedArgs): Promise<numbe
     );
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof HomeExistsError) {
+    if (error instanceof HomeInUseError) {
+      process.stderr.write(`${COMMAND}: error: ${error.message}; ${error.advice}\n`);
+    } else if (error instanceof HomeExistsError) {
       process.stderr.write(
         `${COMMAND}: error: config is already in ${home} (${error.existing.join(', ')}); not overwritten\n`,
       );

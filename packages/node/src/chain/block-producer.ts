@@ -8,6 +8,7 @@
 import type { PendingTransaction } from '../runtime/apply-chunk.js';
 import { ZERO_HASH_B58 } from './block-views.js';
 import type { Chain } from './chain.js';
+import { NodeStoppingError } from './node-stopping-error.js';
 import type { BlockRecord } from './records.js';
 import type { TxPool } from './tx-pool.js';
 
@@ -71,6 +72,11 @@ export class BlockProducer {
   stop(): void {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+  }
+
+  /** True once `stop()` ran: no block is made any more (making one throws NodeStoppingError). */
+  get isStopped(): boolean {
+    return this.stopped;
   }
 
   /** Tells the producer there may be work (a transaction arrived, someone started waiting). */
@@ -138,6 +144,8 @@ export class BlockProducer {
   }
 
   private produceOne(height?: number): BlockRecord {
+    // A fast-forward or other loop still running when the node stops ends here, before the store closes.
+    if (this.stopped) throw new NodeStoppingError();
     const txs: PendingTransaction[] = this.pool.take(MAX_TRANSACTIONS_PER_BLOCK);
     const hadReceipts = this.chain.pendingReceiptCount > 0;
     let timestampNs = this.nextTimestampNs;

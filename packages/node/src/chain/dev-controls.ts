@@ -13,6 +13,7 @@ import { ShadeboxError } from '@shadebox/errors';
 import type { BlockProducer } from './block-producer.js';
 import type { Chain } from './chain.js';
 import { nextFastForwardStep } from './fast-forward.js';
+import { NodeStoppingError } from './node-stopping-error.js';
 import type { PatchRecord } from './patch-state.js';
 import type { BlockRecord } from './records.js';
 import { revertBatch } from './revert.js';
@@ -21,6 +22,9 @@ import { revertBatch } from './revert.js';
 export const MAX_BLOCKS_PER_CALL = 100_000;
 /** Blocks made between two yields to the event loop, so the RPC keeps answering during a long run. */
 const BLOCKS_PER_TURN = 200;
+/** Longest turn of a long run before it yields (on a disk store each block is flushed: 200 take seconds), so
+ * other requests and a Ctrl-C are served while it runs. */
+const MAX_TURN_MS = 50;
 
 export type DevControlsErrorKind = 'UNKNOWN_SNAPSHOT' | 'SNAPSHOT_GARBAGE_COLLECTED';
 
@@ -99,6 +103,7 @@ export class DevControls {
       const { epoch_length: epochLength } = this.chain.genesis;
       let last = this.chain.head;
       let remaining = delta;
+      let turnStarted = Date.now();
       for (let made = 1; remaining > 0; made++) {
         const step = nextFastForwardStep(
           this.chain.head.height,
@@ -109,7 +114,10 @@ export class DevControls {
         remaining = step.remaining;
         this.producer.clockOffsetNs += BigInt(step.skipped) * this.producer.averageBlockTimeNs;
         last = this.producer.produceAt(step.height);
-        if (made % BLOCKS_PER_TURN === 0 && remaining > 0) await yieldToEventLoop();
+        if ((made % BLOCKS_PER_TURN === 0 || Date.now() - turnStarted >= MAX_TURN_MS) && remaining > 0) {
+          await yieldToEventLoop();
+          turnStarted = Date.now();
+        }
       }
       // Automine makes blocks only for work: finish what a running chain's next blocks would, so the last
       // block is final when the call returns and a client signing with the `final` block hash is not
@@ -171,14 +179,21 @@ export class DevControls {
 
   private async makeBlocks(count: number): Promise<BlockRecord> {
     let last = this.chain.head;
+    let turnStarted = Date.now();
     for (let i = 0; i < count; i++) {
       last = this.producer.produce(1)[0];
-      if ((i + 1) % BLOCKS_PER_TURN === 0 && i + 1 < count) await yieldToEventLoop();
+      if (((i + 1) % BLOCKS_PER_TURN === 0 || Date.now() - turnStarted >= MAX_TURN_MS) && i + 1 < count) {
+        await yieldToEventLoop();
+        turnStarted = Date.now();
+      }
     }
     return last;
   }
 
-  private exclusive<T>(run: () => Promise<T>): Promise<T> {
+  private exclusive<T>(operation: () => Promise<T>): Promise<T> {
+    // An operation queued behind others never starts once the node is stopping (it would write to a store
+    // about to close).
+    const run = () => (this.producer.isStopped ? Promise.reject(new NodeStoppingError()) : operation());
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     return result;

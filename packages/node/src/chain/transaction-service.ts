@@ -106,10 +106,15 @@ export class TransactionService {
     return this.pool.has(hash) ? { level: 'NONE' } : undefined;
   }
 
+  /** The error `close()` ended the waits with; later waits end with it at once. */
+  private closedBy: unknown;
+
   /** Resolves once the transaction reaches `wanted`; rejects with TransactionTimeoutError after `timeoutMs`. */
   wait(hash: Uint8Array, wanted: TxExecutionLevel, timeoutMs: number): Promise<TxStatus> {
     const now = this.status(hash);
     if (now && levelSatisfies(now.level, wanted)) return Promise.resolve(now);
+    // Closed: no block will come to satisfy the wait.
+    if (this.closedBy !== undefined) return Promise.reject(this.closedBy);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         hash,
@@ -129,6 +134,7 @@ export class TransactionService {
 
   /** Rejects every waiter (shutdown). */
   close(error: unknown): void {
+    this.closedBy = error;
     for (const w of this.waiters) {
       clearTimeout(w.timer);
       w.reject(error);

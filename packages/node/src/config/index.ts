@@ -7,6 +7,7 @@ export * from './genesis-json.js';
 export * from './genesis-storage.js';
 export * from './genesis-time.js';
 export * from './genesis-validation.js';
+export * from './home-lock.js';
 export * from './init-home.js';
 export * from './node-config.js';
 export * from './protocol-config-view.js';

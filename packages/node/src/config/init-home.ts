@@ -15,6 +15,7 @@ import type { GenesisConfig } from './genesis.js';
 import { createDefaultGenesis } from './genesis-defaults.js';
 import { parseGenesis, serializeGenesis } from './genesis-json.js';
 import { InvalidGenesisError } from './genesis-validation.js';
+import { assertHomeFree } from './home-lock.js';
 import {
   createKeyFile,
   defaultNodeConfig,
@@ -137,7 +138,9 @@ export async function initHome(dir: string, options: InitHomeOptions = {}): Prom
     validatorKey: join(dir, home.config.validator_key_file),
     nodeKey: join(dir, home.config.node_key_file),
   };
-  if (!options.force) {
+  // Overwriting the home of a running node would pull its chain from under it.
+  if (options.force) assertHomeFree(dir);
+  else {
     const existing: string[] = [];
     for (const path of Object.values(files)) if (await exists(path)) existing.push(path);
     if (existing.length > 0) throw new HomeExistsError(dir, existing);

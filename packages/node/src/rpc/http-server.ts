@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { listenBehindFastPath } from '@shadebox/http-fast-path';
 import type { Logger } from 'pino';
-import { type HttpAnswer, handleJsonRpc } from './jsonrpc.js';
+import { type HttpAnswer, handleJsonRpc, requestIdOf, shuttingDownAnswer } from './jsonrpc.js';
 import { health, networkInfo, status } from './methods/node-info.js';
 import type { RpcContext } from './rpc-context.js';
 
@@ -24,6 +24,9 @@ export interface RpcServerOptions {
 export interface RpcServer {
   url: string;
   address: AddressInfo;
+  /** Refuses new requests from now on (503, see `shuttingDownAnswer`); those in flight carry on. */
+  beginStop(): void;
+  /** Stops: requests in flight get their answer (or, after a grace period, the 503), then it closes. */
   close(): Promise<void>;
 }
 
@@ -64,6 +67,8 @@ export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions)
         counters.errors++;
         options.log.error({ err: error }, 'rpc request failed');
       },
+      // A request that arrives while the node stops, or that it cannot finish: 503 with a JSON-RPC error.
+      shuttingDown: (request) => shuttingDownAnswer(requestIdOf(request?.body)),
     },
     options.port,
     options.host,
@@ -74,6 +79,7 @@ export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions)
   return {
     url: `http://${host}:${address.port}`,
     address,
+    beginStop: () => front.beginStop(),
     close: () => front.close(),
   };
 }
@@ -85,6 +91,8 @@ function corsFor(res: ServerResponse): typeof CORS | undefined {
 }
 
 function send(res: ServerResponse, answer: HttpAnswer, head = false): void {
+  // Already answered: the server stopped and answered it with the 503 (http-fast-path's front door).
+  if (res.headersSent || res.writableEnded) return;
   const cors = corsFor(res);
   res.writeHead(
     answer.status,

@@ -10,6 +10,7 @@
  * writes them (sorted-json.ts).
  */
 import { stringifyJson } from '../chain/json.js';
+import { NODE_STOPPING_MESSAGE, NodeStoppingError } from '../chain/node-stopping-error.js';
 import { METHODS } from './methods/index.js';
 import { CACHEABLE_METHODS, type CachedAnswer, ReadCache } from './read-cache.js';
 import type { RpcContext } from './rpc-context.js';
@@ -70,6 +71,7 @@ export function handleJsonRpc(
     return finish({ status: 200, key: 'result', payload: text });
   };
   const failed = (e: unknown): HttpAnswer => {
+    if (e instanceof NodeStoppingError) return shuttingDownAnswer(m.id);
     if (!(e instanceof RpcResponseError)) {
       onError?.(e);
       return errorAnswer(m.id, internalError(e instanceof Error ? e.message : String(e)), params, ctx);
@@ -88,6 +90,26 @@ export function handleJsonRpc(
     return failed(e);
   }
   return out instanceof Promise ? out.then(done, failed) : done(out);
+}
+
+/**
+ * The answer to a request the node cannot finish because it is stopping (or that arrives while it stops):
+ * HTTP 503 with a JSON-RPC INTERNAL_ERROR whose message says so, under the request's id when it is known.
+ */
+export function shuttingDownAnswer(id: unknown = null): HttpAnswer {
+  const error = internalError(NODE_STOPPING_MESSAGE);
+  return { status: 503, contentType: 'application/json', body: envelope(id, 'error', errorJson(error)) };
+}
+
+/** The id of a JSON-RPC request body, or null when it has none that can be read. */
+export function requestIdOf(body: string | undefined): unknown {
+  if (body === undefined) return null;
+  try {
+    const message = JSON.parse(body) as { id?: unknown } | null;
+    return message !== null && typeof message === 'object' && 'id' in message ? message.id : null;
+  } catch {
+    return null;
+  }
 }
 
 function answerOf(id: unknown, answer: CachedAnswer): HttpAnswer {
