@@ -1,12 +1,13 @@
 /**
  * The services `shadebox up` runs on its node: chain signatures (contracts and MPC responder), the local
- * codehash approved in the agent contract by its owner, and the agent API funded by and registered through
+ * codehash approved in the agent contract by its owner (contracts with the codehash flow), and the agent API funded by and registered through
  * the genesis account. Stopped in reverse order.
  */
 import { createHash } from 'node:crypto';
 import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/near-client';
 import type { Logger, RunningNode } from '@shadebox/node';
 import { KeyPair, TGAS } from '@shadebox/primitives';
+import type { AgentContractSource } from './chain-signatures/agent-contract.js';
 import type { RunningService } from './run-node.js';
 
 /** The codehash a local agent registers with unless AGENT_CODEHASH says otherwise. */
@@ -16,6 +17,8 @@ export interface StackOptions {
   agentPort: number;
   /** AGENT_CODEHASH from the environment, if set. */
   codehash?: string;
+  /** The user's agent contract (`--agent-contract-wasm`) instead of the built-in one. */
+  agentContract?: AgentContractSource;
 }
 
 export async function startStackServices(
@@ -26,11 +29,14 @@ export async function startStackServices(
   const { startChainSignaturesOn } = await import('./chain-signatures/service.js');
   const { loadAgentApiConfig, startAgentApi } = await import('@shadebox/agent-api');
   const [root] = node.accounts;
-  const cs = await startChainSignaturesOn(node, { log });
+  const cs = await startChainSignaturesOn(node, { log, agentContract: o.agentContract });
   let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;
   try {
     const codehash = o.codehash ?? LOCAL_AGENT_CODEHASH;
-    await approveCodehash(node.rpcUrl, root, cs.agentContractId, codehash);
+    // A whitelisting contract (the 2.0 template in local mode) needs no codehash: the agent API whitelists.
+    if ((o.agentContract?.flow ?? 'codehash') === 'codehash') {
+      await approveCodehash(node.rpcUrl, root, cs.agentContractId, codehash);
+    }
     const config = loadAgentApiConfig({
       CHAIN_ACCOUNT_ID: root.accountId,
       CHAIN_ACCOUNT_SECRET_KEY: root.secretKey,
