@@ -24,7 +24,8 @@ export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--
 Starts the local Shadebox stack in the foreground: a NEAR node, chain signatures (the signer contract
 v1.signer, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140, whose
 agent account is funded by test.near (CHAIN_ACCOUNT_ID) and registered in the agent contract with the
-local codehash (AGENT_CODEHASH from the environment if set).
+local codehash (AGENT_CODEHASH from the environment if set), or in the flow of --agent-contract-wasm's
+contract.
 
 Options:
   --home DIR     stack home (default: ./.shadebox, relative to the current directory); the node's home is
@@ -39,9 +40,10 @@ Options:
                  (see 'shadebox node --help')
   --agent-port P  agent API port, 0 picks a free one (default ${DEFAULT_AGENT_PORT})
   --agent-contract-wasm FILE
-                 deploy this agent contract at agent.test.near instead of the built-in one; the agent API
-                 registers in whichever flow it has: codehash approval (the built-in contract) or the owner's
-                 whitelist_agent then register_agent (the Shade Agent Framework 2.0 template)
+                 deploy this agent contract at agent.test.near instead of the built-in one; the agent
+                 API registers in whichever flow it has: codehash approval (the built-in contract) or
+                 the owner's whitelist_agent then register_agent (the Shade Agent Framework 2.0
+                 template)
   --agent-contract-init JSON
                  its init arguments: a JSON object whose strings may hold $OWNER (test.near),
                  $MPC_CONTRACT_ID and $AGENT_CONTRACT_ID ($$ is a $); default
