@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { loadAgentApiConfig, type RunningAgentApi, startAgentApi } from '@shadebox/agent-api';
+import { agentWasmPath } from '@shadebox/contracts';
 import { derivedPublicKey, najToEd25519PublicKey, najToSecp256k1PublicKey } from '@shadebox/mpc';
 import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/near-client';
 import { fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
@@ -269,6 +270,40 @@ describe('shadebox node --mpc --agent-contract-wasm: an agent API whose funder i
       codehash: 'not-in-a-tee',
     });
     await assertSignatures(r, ready.rpcUrl, ready.mpcContractId, ready.agentContractId);
+  });
+});
+
+describe('a home keeps its agent contract', { skip: noTemplate }, () => {
+  it('restarts with the template registered again; another contract on that home is refused (exit 1)', async () => {
+    const cwd = await tempDir();
+    const up = (wasm: string) =>
+      new CliProcess(
+        [
+          'up',
+          '--home',
+          'stack',
+          '--rpc-port',
+          '0',
+          '--agent-port',
+          '0',
+          '--json',
+          '--agent-contract-wasm',
+          wasm,
+        ],
+        { cwd },
+      );
+    for (let run = 0; run < 2; run++) {
+      const cli = up(TEMPLATE);
+      await cli.stdoutIncludes('"agent-ready"');
+      const exit = await cli.stop();
+      assert.equal(exit.code, 0, exit.stderr);
+    }
+    const other = await up(agentWasmPath).exit();
+    assert.equal(other.code, 1);
+    assert.match(
+      other.stderr,
+      /shadebox up: error: agent\.test\.near already holds another contract \(code hash 5iKwSCMdCQweo9qEPWqA1oHFPS82w71HGP8BgwgaX8CY\), not .*agent\.wasm \(\w+\): start a new chain \(--reset or another --home\) to deploy it/,
+    );
   });
 });
 

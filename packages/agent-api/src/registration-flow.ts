@@ -8,7 +8,7 @@
  *   the agent calls `register_agent({attestation})`; `get_agent` returns `null` or
  *   `{account_id, verified, whitelisted, codehash}`.
  */
-import { type RpcClient, RpcError } from '@shadebox/near-client';
+import { contractErrorFromText, type RpcClient, RpcError } from '@shadebox/near-client';
 import { base64Decode } from '@shadebox/primitives';
 import { BootError } from './boot-error.js';
 import { wasmExportedFunctions } from './wasm-exports.js';
@@ -32,11 +32,9 @@ export async function contractMethods(rpc: RpcClient, contractId: string): Promi
     });
     code = r.code_base64;
   } catch (e) {
+    // The same errors (and messages) as a view of the missing contract gives.
     if (e instanceof RpcError && (e.causeName === 'UNKNOWN_ACCOUNT' || e.causeName === 'NO_CONTRACT_CODE')) {
-      throw new BootError(`the agent contract ${contractId} has no contract deployed`, {
-        stage: 'register',
-        accountId: contractId,
-      });
+      throw contractErrorFromText('', e.causeName, e);
     }
     throw e;
   }
