@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -22,7 +23,6 @@ import { agentWasmPath } from '@shadebox/contracts';
 import { derivedPublicKey, najToEd25519PublicKey, najToSecp256k1PublicKey } from '@shadebox/mpc';
 import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/near-client';
 import { fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
-import { LOCAL_AGENT_CODEHASH } from '../packages/cli/src/stack-services.js';
 import { CliProcess, REPO_ROOT, runCli, tempDir } from '../packages/cli/test-support/cli-process.js';
 import { captureLogs, until } from './agent-stack-helpers.js';
 
@@ -44,6 +44,9 @@ interface AgentContractCase {
   /** What `get_agent` shows for the registered agent. */
   record: (agentAccountId: string) => unknown;
 }
+
+/** The codehash `shadebox up` approves and registers with by default (sha256 of "shadebox local agent"). */
+const LOCAL_AGENT_CODEHASH = createHash('sha256').update('shadebox local agent').digest('hex');
 
 const AGENT_CONTRACTS: AgentContractCase[] = [
   {
