@@ -1,8 +1,9 @@
 /**
  * The boot sequence: derive the agent key and account → fund it and add the key pool → register it in the
  * agent contract, in the flow that contract uses (told from its methods, `registration-flow.ts`: a codehash
- * here, the owner's whitelisting then an attestation in `register-whitelisted.ts`). Each step is retried with exponential backoff until it succeeds or the service stops;
- * failures show in `state.lastError` (redacted).
+ * here, the owner's whitelisting then an attestation in `register-whitelisted.ts`). Each step is retried
+ * with exponential backoff until it succeeds or the service stops; failures show in `state.lastError`
+ * (redacted).
  */
 import { randomBytes } from 'node:crypto';
 import {

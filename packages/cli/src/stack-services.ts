@@ -1,7 +1,7 @@
 /**
  * The services `shadebox up` runs on its node: chain signatures (contracts and MPC responder), the local
- * codehash approved in the agent contract by its owner (contracts with the codehash flow), and the agent API funded by and registered through
- * the genesis account. Stopped in reverse order.
+ * codehash approved in the agent contract by its owner (contracts with the codehash flow), and the agent
+ * API funded by and registered through the genesis account. Stopped in reverse order.
  */
 import { createHash } from 'node:crypto';
 import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/near-client';

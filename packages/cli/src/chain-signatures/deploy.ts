@@ -3,8 +3,8 @@
  * such as `v1.signer` is created with `sandbox_patch_state` — only a registrar may create short top-level
  * accounts — with no balance, then funded by a transfer, so total supply stays exact; a sub-account of the
  * genesis account is created by it), the MPC responder's
- * account, and the agent contract (owner: the genesis account; `deploy-agent-contract.ts`). Each step is skipped when already done, so
- * a restarted stack finds its contracts as it left them.
+ * account, and the agent contract (owner: the genesis account; `deploy-agent-contract.ts`). Each step is
+ * skipped when already done, so a restarted stack finds its contracts as it left them.
  */
 
 import {
