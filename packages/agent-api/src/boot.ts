@@ -1,7 +1,9 @@
 /**
  * The boot sequence: derive the agent key and account → fund it and add the key pool → register it in the
- * agent contract. Each step is retried with exponential backoff until it succeeds or the service stops;
- * failures show in `state.lastError` (redacted).
+ * agent contract, in the flow that contract uses (told from its methods, `registration-flow.ts`: a codehash
+ * here, the owner's whitelisting then an attestation in `register-whitelisted.ts`). Each step is retried
+ * with exponential backoff until it succeeds or the service stops; failures show in `state.lastError`
+ * (redacted).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -18,6 +20,8 @@ import { type Action, fullAccessKey, hexEncode, KEY_TYPE_ED25519, KeyPair, TGAS 
 import { BootError, StoppedError } from './boot-error.js';
 import type { AgentApiConfig } from './config.js';
 import { type AgentApiLogger, errorMessage } from './logger.js';
+import { registerWhitelisted } from './register-whitelisted.js';
+import { detectRegistrationFlow, type RegistrationFlow } from './registration-flow.js';
 import type { TeeProvider } from './tee/index.js';
 
 export type BootStage = 'derive' | 'fund' | 'register' | 'ready';
@@ -106,7 +110,25 @@ export async function bootAgent(ctx: BootContext): Promise<BootedAgent> {
   });
   pool.addKeys(extraKeys);
 
+  let flow: RegistrationFlow | undefined;
   await step('register', async () => {
+    if (flow === undefined) {
+      flow = await detectRegistrationFlow(rpc, config.agentContractId);
+      log.info({ agentContractId: config.agentContractId, flow }, 'boot: registration flow');
+    }
+    if (flow === 'whitelist') {
+      await registerWhitelisted({
+        rpc,
+        agentContractId: config.agentContractId,
+        accountId,
+        agent: pool,
+        owner: funder,
+        ownerId: config.fundingAccountId,
+        tee,
+        log,
+      });
+      return;
+    }
     const args = await tee.registrationArgs(accountId, config.codehash);
     const current = await viewFunction(rpc, config.agentContractId, 'get_agent', {
       account_id: accountId,

@@ -2,6 +2,16 @@ export { BootError, StoppedError } from './boot-error.js';
 export { type AgentApiConfig, ConfigError, loadAgentApiConfig, type TeeMode } from './config.js';
 export { HttpError } from './http-error.js';
 export { openApiDocument } from './openapi.js';
+export {
+  LOCAL_ATTESTATION,
+  type WhitelistedAgent,
+} from './register-whitelisted.js';
+export {
+  contractMethods,
+  detectRegistrationFlow,
+  type RegistrationFlow,
+  registrationFlowOf,
+} from './registration-flow.js';
 export { keyPairFromSeedPhrase } from './seed-phrase.js';
 export {
   type AgentApiLogger,
@@ -13,3 +23,4 @@ export {
   startAgentApi,
 } from './service.js';
 export { dstackProvider, localProvider, TeeError, type TeeProvider } from './tee/index.js';
+export { WasmModuleError, wasmExportedFunctions } from './wasm-exports.js';

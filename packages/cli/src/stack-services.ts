@@ -1,13 +1,14 @@
 /**
  * The services `shadebox up` runs on its node: chain signatures (contracts and MPC responder), the local
- * codehash approved in the agent contract by its owner, and the agent API funded by and registered through
- * the genesis account, with the agent variables of the environment (`UP_AGENT_VARIABLES`). Stopped in
- * reverse order.
+ * codehash approved in the agent contract by its owner (contracts with the codehash flow), and the agent API
+ * funded by and registered through the genesis account, with the agent variables of the environment
+ * (`UP_AGENT_VARIABLES`). Stopped in reverse order.
  */
 import { createHash } from 'node:crypto';
 import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/near-client';
 import type { Logger, RunningNode } from '@shadebox/node';
 import { KeyPair, TGAS } from '@shadebox/primitives';
+import type { AgentContractSource } from './chain-signatures/agent-contract.js';
 import type { RunningService } from './run-node.js';
 
 /** The codehash a local agent registers with unless AGENT_CODEHASH says otherwise. */
@@ -34,6 +35,8 @@ export interface StackOptions {
   agentPort: number;
   /** The environment `up` runs in: the variables of `UP_AGENT_VARIABLES` are passed to the agent API. */
   env?: Record<string, string | undefined>;
+  /** The user's agent contract (`--agent-contract-wasm`) instead of the built-in one. */
+  agentContract?: AgentContractSource;
 }
 
 /**
@@ -77,7 +80,7 @@ export async function startStackServices(
   const { startChainSignaturesOn } = await import('./chain-signatures/service.js');
   const { loadAgentApiConfig, startAgentApi } = await import('@shadebox/agent-api');
   const [root] = node.accounts;
-  const cs = await startChainSignaturesOn(node, { log });
+  const cs = await startChainSignaturesOn(node, { log, agentContract: o.agentContract });
   let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;
   try {
     const config = stackAgentConfig(loadAgentApiConfig, o.env ?? {}, {
@@ -87,7 +90,10 @@ export async function startStackServices(
       rpcUrl: node.rpcUrl,
       agentPort: o.agentPort,
     });
-    await approveCodehash(node.rpcUrl, root, cs.agentContractId, config.codehash!);
+    // A whitelisting contract (the 2.0 template in local mode) needs no codehash: the agent API whitelists.
+    if ((o.agentContract?.flow ?? 'codehash') === 'codehash') {
+      await approveCodehash(node.rpcUrl, root, cs.agentContractId, config.codehash!);
+    }
     api = await startAgentApi(config, { log });
   } catch (error) {
     await cs.stop();

@@ -13,12 +13,22 @@ export interface AgentAccountIdResponse {
   accountId: string;
 }
 
-/** `get_agent` of the agent contract (through `POST /view`). */
+/**
+ * `get_agent` of the agent contract (through `POST /view`). The built-in contract answers `{codehash}` (and
+ * `checksum` after a TEE registration); the Shade Agent Framework 2.0 template answers
+ * `{account_id, verified, whitelisted, codehash}` (`codehash` "not-in-a-tee" when registered locally).
+ */
 export interface AgentInfoResponse {
   /** Hash of the app image the agent runs. */
   codehash: string;
   /** Set by a TEE registration (attestation checksum); absent when the service runs locally. */
   checksum?: string;
+  /** 2.0 template: the agent's account id. */
+  account_id?: string;
+  /** 2.0 template: registered (after the owner's whitelisting). */
+  verified?: boolean;
+  /** 2.0 template: whitelisted by the owner. */
+  whitelisted?: boolean;
 }
 
 /** `POST /getBalance`. */

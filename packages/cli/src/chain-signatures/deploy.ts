@@ -3,8 +3,8 @@
  * such as `v1.signer` is created with `sandbox_patch_state` — only a registrar may create short top-level
  * accounts — with no balance, then funded by a transfer, so total supply stays exact; a sub-account of the
  * genesis account is created by it), the MPC responder's
- * account, and the agent contract (owner: the genesis account). Each step is skipped when already done, so
- * a restarted stack finds its contracts as it left them.
+ * account, and the agent contract (owner: the genesis account; `deploy-agent-contract.ts`). Each step is
+ * skipped when already done, so a restarted stack finds its contracts as it left them.
  */
 
 import {
@@ -17,6 +17,8 @@ import {
 } from '@shadebox/near-client';
 import { type Action, fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
 import type { AccountKey, ChainSignatureAccounts } from './accounts.js';
+import type { AgentContractSource } from './agent-contract.js';
+import { deployAgentContract } from './deploy-agent-contract.js';
 
 export interface DeployOptions {
   rpcUrl: string;
@@ -27,6 +29,8 @@ export interface DeployOptions {
   publicKeys: { secp256k1: string; ed25519: string };
   signerWasm: Uint8Array;
   agentWasm: Uint8Array;
+  /** The user's agent contract (`--agent-contract-wasm`), deployed instead of `agentWasm`. */
+  agentContract?: AgentContractSource;
 }
 
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -110,24 +114,11 @@ export async function deployChainSignatures(o: DeployOptions): Promise<void> {
     }
   }
 
-  if (!(await exists(rpc, agent.accountId))) {
-    await root.send(agent.accountId, [
-      { type: 'CreateAccount' },
-      { type: 'Transfer', deposit: 20n * ONE_NEAR },
-      { type: 'AddKey', publicKey: publicKeyOf(agent), accessKey: fullAccessKey() },
-    ]);
-  }
-  if (!(await hasCode(rpc, agent.accountId))) {
-    const self = actingAs(rpc, o.accounts.agent);
-    await self.send(agent.accountId, [
-      { type: 'DeployContract', code: o.agentWasm },
-      {
-        type: 'FunctionCall',
-        methodName: 'init',
-        args: json({ owner_id: o.root.accountId, mpc_contract_id: signer.accountId, requires_tee: false }),
-        gas: 50n * TGAS,
-        deposit: 0n,
-      },
-    ]);
-  }
+  await deployAgentContract(rpc, {
+    root: o.root,
+    agent,
+    mpcContractId: signer.accountId,
+    builtInWasm: o.agentWasm,
+    custom: o.agentContract,
+  });
 }

@@ -5,6 +5,7 @@
  */
 import type { Logger, RunningNode } from '@shadebox/node';
 import { loadOrCreateAccounts } from './accounts.js';
+import type { AgentContractSource } from './agent-contract.js';
 import { deployChainSignatures } from './deploy.js';
 
 export interface ChainSignatures {
@@ -25,6 +26,8 @@ export interface ChainSignaturesOptions {
   deployOnly?: boolean;
   /** The signer contract's account (default `v1.signer`). */
   mpcContractId?: string;
+  /** The user's agent contract (`--agent-contract-wasm`) instead of the built-in one. */
+  agentContract?: AgentContractSource;
   /** New-block notifications of a node in this process: the responder then polls only when a block is made. */
   subscribeToBlocks?: (listener: () => void) => () => void;
 }
@@ -42,6 +45,7 @@ export async function startChainSignatures(o: ChainSignaturesOptions): Promise<C
     publicKeys,
     signerWasm: contracts.readSignerWasm(),
     agentWasm: contracts.readAgentWasm(),
+    agentContract: o.agentContract,
   });
   o.log.info(
     { mpcContractId: accounts.signer.accountId, agentContractId: accounts.agent.accountId },
@@ -75,7 +79,7 @@ export async function startChainSignatures(o: ChainSignaturesOptions): Promise<C
  */
 export function startChainSignaturesOn(
   node: RunningNode,
-  o: Pick<ChainSignaturesOptions, 'log' | 'deployOnly' | 'mpcContractId'>,
+  o: Pick<ChainSignaturesOptions, 'log' | 'deployOnly' | 'mpcContractId' | 'agentContract'>,
 ): Promise<ChainSignatures> {
   const [root] = node.accounts;
   return startChainSignatures({

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { Logger, ProductionMode, RunningNode, StartNodeOptions } from '@shadebox/node';
 import { isValidAccountId } from '@shadebox/primitives';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
+import { type AgentContractSource, agentContractFlags } from '../chain-signatures/agent-contract.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -45,6 +46,11 @@ Options:
   --mpc-contract-id ID  with --mpc: the signer contract's account instead of v1.signer (e.g.
                     signer.test.near; chainsig.js derives v1.signer's keys offline from NEAR's mainnet
                     root keys, so it reads this node's keys only under another id)
+  --agent-contract-wasm FILE  with --mpc: deploy this agent contract at agent.test.near instead of the
+                    built-in one (e.g. the Shade Agent Framework 2.0 template; see docs/chain-signatures.md)
+  --agent-contract-init JSON  its init arguments, a JSON object whose strings may hold $OWNER (test.near),
+                    $MPC_CONTRACT_ID and $AGENT_CONTRACT_ID ($$ is a $); default
+                    '{"owner_id":"$OWNER","mpc_contract_id":"$MPC_CONTRACT_ID","requires_tee":false}'
   --json            print exactly one JSON line on stdout when ready, and nothing else on stdout:
                     {"event":"ready","rpcUrl":...,"chainId":...,"home":...,"accounts":[{"accountId":
                     "test.near","publicKey":...,"secretKey":...}]}   (home is null with --memory;
@@ -74,6 +80,8 @@ const OPTIONS = {
   'num-shards': { type: 'string' },
   mpc: { type: 'boolean' },
   'mpc-contract-id': { type: 'string' },
+  'agent-contract-wasm': { type: 'string' },
+  'agent-contract-init': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -119,13 +127,23 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
   if (mpcContractId !== undefined && !flags.mpc) {
     throw new UsageError(COMMAND, '--mpc-contract-id needs --mpc', '--mpc-contract-id');
   }
+  if (flags['agent-contract-wasm'] !== undefined && !flags.mpc) {
+    throw new UsageError(COMMAND, '--agent-contract-wasm needs --mpc', '--agent-contract-wasm');
+  }
+  const agentContract = await agentContractFlags(
+    COMMAND,
+    { wasm: flags['agent-contract-wasm'], init: flags['agent-contract-init'] },
+    io.cwd,
+  );
 
   return runNode({
     command: COMMAND,
     io,
     start,
     json,
-    services: flags.mpc ? (node, log) => chainSignaturesService(node, log, mpcContractId) : undefined,
+    services: flags.mpc
+      ? (node, log) => chainSignaturesService(node, log, mpcContractId, agentContract)
+      : undefined,
     logLevel: resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG),
     title: 'Shadebox node ready',
     warnings: (node) =>
@@ -142,9 +160,10 @@ async function chainSignaturesService(
   node: RunningNode,
   log: Logger,
   mpcContractId: string | undefined,
+  agentContract: AgentContractSource | undefined,
 ): Promise<RunningService> {
   const { startChainSignaturesOn } = await import('../chain-signatures/service.js');
-  const cs = await startChainSignaturesOn(node, { log, mpcContractId });
+  const cs = await startChainSignaturesOn(node, { log, mpcContractId, agentContract });
   return {
     ready: { mpcContractId: cs.mpcContractId, agentContractId: cs.agentContractId },
     summary: [

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { StartNodeOptions } from '@shadebox/node';
 import { KeyPair } from '@shadebox/primitives';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
+import { agentContractFlags } from '../chain-signatures/agent-contract.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_STACK_HOME, nodeHomeOf } from '../default-homes.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
@@ -17,12 +18,13 @@ const COMMAND = 'shadebox up';
 const DEFAULT_RPC_PORT = 3030;
 
 export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P]
-                   [--agent-port P] [--json]
+                   [--agent-port P] [--agent-contract-wasm FILE [--agent-contract-init JSON]] [--json]
 
 Starts the local Shadebox stack in the foreground: a NEAR node, chain signatures (the signer contract
 v1.signer, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140, whose
 agent account is funded by test.near (CHAIN_ACCOUNT_ID) and registered in the agent contract with the
-local codehash (AGENT_CODEHASH from the environment if set). The agent API's other variables are honoured:
+local codehash (AGENT_CODEHASH from the environment if set), or in the flow of --agent-contract-wasm's
+contract. The agent API's other variables are honoured:
 AGENT_FUNDING_AMOUNT (0.3), AGENT_KEY_POOL_SIZE (8), AGENT_API_PORT (3140, --agent-port wins),
 AGENT_API_HOST (127.0.0.1), AGENT_API_CORS_ORIGIN, AGENT_API_ALLOW_CONTRACTS, AGENT_API_RETRY_MAX_MS
 (docs/agent-api.md); an invalid one stops up before it starts anything (exit 1).
@@ -39,6 +41,15 @@ Options:
                  a free port when --rpc-port is 0); the ready line names it as "archivalRpcUrl"
                  (see 'shadebox node --help')
   --agent-port P  agent API port, 0 picks a free one (default AGENT_API_PORT, else 3140)
+  --agent-contract-wasm FILE
+                 deploy this agent contract at agent.test.near instead of the built-in one; the agent
+                 API registers in whichever flow it has: codehash approval (the built-in contract) or
+                 the owner's whitelist_agent then register_agent (the Shade Agent Framework 2.0
+                 template)
+  --agent-contract-init JSON
+                 its init arguments: a JSON object whose strings may hold $OWNER (test.near),
+                 $MPC_CONTRACT_ID and $AGENT_CONTRACT_ID ($$ is a $); default
+                 '{"owner_id":"$OWNER","mpc_contract_id":"$MPC_CONTRACT_ID","requires_tee":false}'
   --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
                  "agentApiUrl":...,"agentContractId":...,"mpcContractId":...,"chainAccountId":...,"chainId":...,
                  "home":...,"accounts":[...]} (home is the node's home, null with --memory), and once the agent
@@ -60,6 +71,8 @@ const OPTIONS = {
   'rpc-port': { type: 'string' },
   'archival-port': { type: 'string' },
   'agent-port': { type: 'string' },
+  'agent-contract-wasm': { type: 'string' },
+  'agent-contract-init': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -94,6 +107,11 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     io.stderr.write(`${COMMAND}: error: ${error.message}\n`);
     return EXIT_FAILURE;
   }
+  const agentContract = await agentContractFlags(
+    COMMAND,
+    { wasm: flags['agent-contract-wasm'], init: flags['agent-contract-init'] },
+    io.cwd,
+  );
   const json = flags.json === true;
   const logLevel = resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG);
 
@@ -133,7 +151,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     title: 'Shadebox stack ready',
     services: async (node, log) => {
       const { startStackServices } = await import('../stack-services.js');
-      return startStackServices(node, log, { agentPort, env: io.env });
+      return startStackServices(node, log, { agentPort, env: io.env, agentContract });
     },
   });
 }
