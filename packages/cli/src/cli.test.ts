@@ -148,4 +148,10 @@ describe('shadebox node --mpc flags', () => {
     assert.equal(b.code, 2);
     assert.match(b.stderr, /not a valid NEAR account id/);
   });
+
+  it('up takes --mpc-contract-id, a valid account id', async () => {
+    const c = await runCli(['up', '--memory', '--mpc-contract-id', 'Not Valid']);
+    assert.equal(c.code, 2);
+    assert.match(c.stderr, /invalid value 'Not Valid' for --mpc-contract-id: not a valid NEAR account id/);
+  });
 });

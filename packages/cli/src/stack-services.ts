@@ -1,7 +1,8 @@
 /**
  * The services `shadebox up` runs on its node: chain signatures (contracts and MPC responder), the local
  * codehash approved in the agent contract by its owner, and the agent API funded by and registered through
- * the genesis account. Stopped in reverse order.
+ * the genesis account. Stopped in reverse order. Its ready line and summary also give the agent's derived
+ * EVM, Bitcoin and Solana addresses (./chain-signatures/agent-addresses.ts).
  */
 import { createHash } from 'node:crypto';
 import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/near-client';
@@ -16,6 +17,8 @@ export interface StackOptions {
   agentPort: number;
   /** AGENT_CODEHASH from the environment, if set. */
   codehash?: string;
+  /** `--mpc-contract-id`: the signer contract's account (default signer.test.near). */
+  mpcContractId?: string;
 }
 
 export async function startStackServices(
@@ -26,7 +29,9 @@ export async function startStackServices(
   const { startChainSignaturesOn } = await import('./chain-signatures/service.js');
   const { loadAgentApiConfig, startAgentApi } = await import('@shadebox/agent-api');
   const [root] = node.accounts;
-  const cs = await startChainSignaturesOn(node, { log });
+  const { agentAddresses, agentAddressRows } = await import('./chain-signatures/agent-addresses.js');
+  const cs = await startChainSignaturesOn(node, { log, mpcContractId: o.mpcContractId });
+  const addresses = agentAddresses(cs.publicKeys, cs.agentContractId);
   let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;
   try {
     const codehash = o.codehash ?? LOCAL_AGENT_CODEHASH;
@@ -53,6 +58,7 @@ export async function startStackServices(
       agentContractId: cs.agentContractId,
       mpcContractId: cs.mpcContractId,
       chainAccountId: root.accountId,
+      agentAddresses: addresses,
     },
     summary: [
       ['Agent API', running.url],
@@ -62,6 +68,7 @@ export async function startStackServices(
       ['MPC root keys', cs.publicKeys.secp256k1],
       ['', cs.publicKeys.ed25519],
       ['Chain account', root.accountId],
+      ...agentAddressRows(addresses),
     ],
     later: running.onReady().then((agentAccountId) => ({
       json: { event: 'agent-ready', agentAccountId },

@@ -23,13 +23,14 @@ describe('shadebox up', () => {
       'agentContractId',
       'mpcContractId',
       'chainAccountId',
+      'agentAddresses',
       'chainId',
       'home',
       'accounts',
     ]);
     const r = ready as ReadyEvent & Record<string, string>;
     assert.equal(r.agentContractId, 'agent.test.near');
-    assert.equal(r.mpcContractId, 'v1.signer');
+    assert.equal(r.mpcContractId, 'signer.test.near');
     assert.equal(r.chainAccountId, 'test.near');
     assert.match(r.agentApiUrl, /^http:\/\/127\.0\.0\.1:\d+\/api\/agent$/);
     await cli.stdoutIncludes('"agent-ready"');

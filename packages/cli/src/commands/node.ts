@@ -4,14 +4,13 @@
  */
 import { resolve } from 'node:path';
 import type { Logger, ProductionMode, RunningNode, StartNodeOptions } from '@shadebox/node';
-import { isValidAccountId } from '@shadebox/primitives';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
 import { type RunningService, runNode } from '../run-node.js';
-import { blockTimeFlag, MAX_SHARDS, numShardsFlag } from '../shared-flags.js';
+import { accountIdFlag, blockTimeFlag, MAX_SHARDS, numShardsFlag } from '../shared-flags.js';
 import { UsageError } from '../usage-error.js';
 
 const COMMAND = 'shadebox node';
@@ -38,13 +37,13 @@ Options:
   --manual          make no blocks on its own: only on request (RPC sandbox_produce_blocks or
                     sandbox_fast_forward, see docs/dev-controls.md)
   --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
-  --mpc             chain signatures: deploy NEAR's signer contract as v1.signer and the agent contract as
-                    agent.test.near (owner test.near) when absent, and run the MPC responder that answers
-                    sign requests; root keys are kept in the home (mpc_keys.json). See
-                    docs/chain-signatures.md
-  --mpc-contract-id ID  with --mpc: the signer contract's account instead of v1.signer (e.g.
-                    signer.test.near; chainsig.js derives v1.signer's keys offline from NEAR's mainnet
-                    root keys, so it reads this node's keys only under another id)
+  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
+                    the agent contract as agent.test.near (owner test.near) when absent, and run the MPC
+                    responder that answers sign requests; root keys are kept in the home (mpc_keys.json).
+                    See docs/chain-signatures.md
+  --mpc-contract-id ID  with --mpc: the signer contract's account instead of signer.test.near (a home keeps
+                    the id it was made with). v1.signer works too, but chainsig.js derives v1.signer's
+                    keys offline from NEAR's mainnet root keys, not this node's
   --json            print exactly one JSON line on stdout when ready, and nothing else on stdout:
                     {"event":"ready","rpcUrl":...,"chainId":...,"home":...,"accounts":[{"accountId":
                     "test.near","publicKey":...,"secretKey":...}]}   (home is null with --memory;
@@ -164,11 +163,4 @@ function productionFlag(
   if (blockTime !== undefined) return { kind: 'interval', blockTimeMs: blockTimeFlag(COMMAND, blockTime) };
   if (manual) return { kind: 'manual' };
   return undefined;
-}
-
-function accountIdFlag(command: string, flag: string, value: string): string {
-  if (!isValidAccountId(value)) {
-    throw new UsageError(command, `invalid value '${value}' for ${flag}: not a valid NEAR account id`, flag);
-  }
-  return value;
 }

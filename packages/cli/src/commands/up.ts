@@ -11,6 +11,7 @@ import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
 import { resetStackHome } from '../reset-stack-home.js';
 import { runNode } from '../run-node.js';
+import { accountIdFlag } from '../shared-flags.js';
 
 const COMMAND = 'shadebox up';
 const DEFAULT_RPC_PORT = 3030;
@@ -18,12 +19,14 @@ const DEFAULT_RPC_PORT = 3030;
 const DEFAULT_AGENT_PORT = 3140;
 
 export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P]
-                   [--agent-port P] [--json]
+                   [--agent-port P] [--mpc-contract-id ID] [--json]
 
 Starts the local Shadebox stack in the foreground: a NEAR node, chain signatures (the signer contract
-v1.signer, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140, whose
-agent account is funded by test.near (CHAIN_ACCOUNT_ID) and registered in the agent contract with the
-local codehash (AGENT_CODEHASH from the environment if set).
+signer.test.near, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140,
+whose agent account is funded by test.near (CHAIN_ACCOUNT_ID) and registered in the agent contract with the
+local codehash (AGENT_CODEHASH from the environment if set). It prints the agent's EVM, Bitcoin (testnet)
+and Solana addresses: the keys derived for the agent contract under the paths ethereum-1, bitcoin-1 and
+solana-1, the addresses chainsig.js derives with this stack's contract id and RPC.
 
 Options:
   --home DIR     stack home (default: ./.shadebox, relative to the current directory); the node's home is
@@ -37,10 +40,16 @@ Options:
                  a free port when --rpc-port is 0); the ready line names it as "archivalRpcUrl"
                  (see 'shadebox node --help')
   --agent-port P  agent API port, 0 picks a free one (default ${DEFAULT_AGENT_PORT})
+  --mpc-contract-id ID
+                 the signer contract's account instead of signer.test.near (a home keeps the id it was made
+                 with). v1.signer works too, but chainsig.js derives v1.signer's keys offline from NEAR's
+                 mainnet root keys, not this stack's (see docs/chain-signatures.md)
   --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
-                 "agentApiUrl":...,"agentContractId":...,"mpcContractId":...,"chainAccountId":...,"chainId":...,
-                 "home":...,"accounts":[...]} (home is the node's home, null with --memory), and once the agent
-                 is registered a second one: {"event":"agent-ready","agentAccountId":...}
+                 "agentApiUrl":...,"agentContractId":...,"mpcContractId":...,"chainAccountId":...,
+                 "agentAddresses":{"predecessor":...,"evm":{"path":...,"address":...},"bitcoin":{...},
+                 "solana":{...}},"chainId":...,"home":...,"accounts":[...]} (home is the node's home, null
+                 with --memory), and once the agent is registered a second one:
+                 {"event":"agent-ready","agentAccountId":...}
   -h, --help     show this help
 
 The node listens on 127.0.0.1, makes blocks as its config.json says (automine by default) and keeps its chain
@@ -58,6 +67,7 @@ const OPTIONS = {
   'rpc-port': { type: 'string' },
   'archival-port': { type: 'string' },
   'agent-port': { type: 'string' },
+  'mpc-contract-id': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -76,6 +86,10 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     flags['agent-port'] === undefined
       ? DEFAULT_AGENT_PORT
       : portFlag(COMMAND, '--agent-port', flags['agent-port']);
+  const mpcContractId =
+    flags['mpc-contract-id'] === undefined
+      ? undefined
+      : accountIdFlag(COMMAND, '--mpc-contract-id', flags['mpc-contract-id']);
   const json = flags.json === true;
   const logLevel = resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG);
 
@@ -115,7 +129,11 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     title: 'Shadebox stack ready',
     services: async (node, log) => {
       const { startStackServices } = await import('../stack-services.js');
-      return startStackServices(node, log, { agentPort, codehash: io.env.AGENT_CODEHASH || undefined });
+      return startStackServices(node, log, {
+        agentPort,
+        codehash: io.env.AGENT_CODEHASH || undefined,
+        mpcContractId,
+      });
     },
   });
 }
