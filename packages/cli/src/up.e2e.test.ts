@@ -95,7 +95,10 @@ describe('shadebox up', () => {
     assert.match(cli.stdout, /RPC\s+http:\/\/127\.0\.0\.1:\d+/);
     assert.match(cli.stdout, /Agent API\s+http:\/\/127\.0\.0\.1:\d+\/api\/agent/);
     assert.match(cli.stdout, /Agent contract\s+agent\.test\.near/);
-    assert.match(cli.stdout, /MPC contract\s+v1\.signer/);
+    assert.match(cli.stdout, /MPC contract\s+signer\.test\.near/);
+    assert.match(cli.stdout, /EVM address\s+0x[0-9a-fA-F]{40} {2}\(path ethereum-1\)/);
+    assert.match(cli.stdout, /Bitcoin address\s+tb1q[02-9ac-hj-np-z]{38} {2}\(testnet, path bitcoin-1\)/);
+    assert.match(cli.stdout, /Solana address\s+[1-9A-HJ-NP-Za-km-z]{32,44} {2}\(path solana-1\)/);
     await cli.stdoutIncludes('registered in agent.test.near');
     assert.equal((await cli.stop('SIGINT')).code, 0);
   });
