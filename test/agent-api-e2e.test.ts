@@ -414,7 +414,11 @@ describe('agent API boot failures recover when fixed', () => {
     outcomeResult(
       await contract.send('late-agent.test.near', [
         { type: 'DeployContract', code: readAgentWasm() },
-        fnCall('init', { owner_id: chain.root.accountId, mpc_contract_id: 'signer.test.near', requires_tee: false }),
+        fnCall('init', {
+          owner_id: chain.root.accountId,
+          mpc_contract_id: 'signer.test.near',
+          requires_tee: false,
+        }),
       ]),
     );
     outcomeResult(

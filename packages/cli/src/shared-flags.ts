@@ -23,6 +23,15 @@ export function blockTimeFlag(command: string, value: string): number {
   });
 }
 
+/** `--yield-block-time`: automine's milliseconds between blocks while a yield waits, as `--block-time`. */
+export function yieldBlockTimeFlag(command: string, value: string): number {
+  return integerFlag(command, '--yield-block-time', value, {
+    min: 1,
+    max: 2_147_483_647,
+    what: 'a positive whole number of milliseconds',
+  });
+}
+
 /** A flag naming a NEAR account (`--mpc-contract-id`). */
 export function accountIdFlag(command: string, flag: string, value: string): string {
   if (!isValidAccountId(value)) {

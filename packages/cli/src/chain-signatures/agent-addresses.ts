@@ -32,7 +32,8 @@ export function agentAddresses(
   agentContractId: string,
 ): AgentAddresses {
   const paths = DEFAULT_DERIVATION_PATHS;
-  const secp = (path: string) => derivedPublicKey(rootKeys.secp256k1, agentContractId, path, DOMAIN_SECP256K1);
+  const secp = (path: string) =>
+    derivedPublicKey(rootKeys.secp256k1, agentContractId, path, DOMAIN_SECP256K1);
   return {
     predecessor: agentContractId,
     evm: { path: paths.evm, address: evmAddress(secp(paths.evm)) },
@@ -43,7 +44,9 @@ export function agentAddresses(
     },
     solana: {
       path: paths.solana,
-      address: solanaAddress(derivedPublicKey(rootKeys.ed25519, agentContractId, paths.solana, DOMAIN_ED25519)),
+      address: solanaAddress(
+        derivedPublicKey(rootKeys.ed25519, agentContractId, paths.solana, DOMAIN_ED25519),
+      ),
     },
   };
 }

@@ -10,7 +10,13 @@ import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
 import { type RunningService, runNode } from '../run-node.js';
-import { accountIdFlag, blockTimeFlag, MAX_SHARDS, numShardsFlag } from '../shared-flags.js';
+import {
+  accountIdFlag,
+  blockTimeFlag,
+  MAX_SHARDS,
+  numShardsFlag,
+  yieldBlockTimeFlag,
+} from '../shared-flags.js';
 import { UsageError } from '../usage-error.js';
 
 const COMMAND = 'shadebox node';
@@ -34,6 +40,10 @@ Options:
                     the node keeps its full history; the regular endpoint answers old heights as a regular
                     node does (GARBAGE_COLLECTED_BLOCK, UNKNOWN_BLOCK), the archival one serves them
   --block-time MS   make one block every MS milliseconds
+  --yield-block-time MS
+                    automine: while a yielded promise (e.g. a chain-signature request) waits for its resume
+                    and there is nothing else to do, make one block every MS milliseconds (default 600,
+                    NEAR's block time), so it times out after 200 blocks as on NEAR; no blocks otherwise
   --manual          make no blocks on its own: only on request (RPC sandbox_produce_blocks or
                     sandbox_fast_forward, see docs/dev-controls.md)
   --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
@@ -52,7 +62,8 @@ Options:
   -h, --help        show this help
 
 Without --block-time or --manual, blocks are made as the home's config.json says (shadebox.production),
-by default automine: blocks back to back while there is work, until it is final, then idle.
+by default automine: blocks back to back while there is work, until it is final, then idle (one block every
+600 ms while a yield waits, see --yield-block-time).
 Without --json, a summary is printed: the RPC URL, chain id, home and the test.near account with the path of
 its key file (with --memory, its secret key).
 
@@ -69,6 +80,7 @@ const OPTIONS = {
   archival: { type: 'boolean' },
   'archival-port': { type: 'string' },
   'block-time': { type: 'string' },
+  'yield-block-time': { type: 'string' },
   manual: { type: 'boolean' },
   'num-shards': { type: 'string' },
   mpc: { type: 'boolean' },
@@ -91,6 +103,7 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
   exclusiveFlags(COMMAND, {
     '--block-time': flags['block-time'] !== undefined,
     '--manual': flags.manual === true,
+    '--yield-block-time': flags['yield-block-time'] !== undefined,
   });
 
   const start: Omit<StartNodeOptions, 'log'> = {};
@@ -107,6 +120,8 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
     start.archivalRpcPort = portFlag(COMMAND, '--archival-port', flags['archival-port']);
   const production = productionFlag(flags['block-time'], flags.manual);
   if (production !== undefined) start.production = production;
+  if (flags['yield-block-time'] !== undefined)
+    start.yieldBlockTimeMs = yieldBlockTimeFlag(COMMAND, flags['yield-block-time']);
   const numShards =
     flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
   if (numShards !== undefined) start.numShards = numShards;

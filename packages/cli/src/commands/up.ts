@@ -11,7 +11,7 @@ import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
 import { resetStackHome } from '../reset-stack-home.js';
 import { runNode } from '../run-node.js';
-import { accountIdFlag } from '../shared-flags.js';
+import { accountIdFlag, yieldBlockTimeFlag } from '../shared-flags.js';
 
 const COMMAND = 'shadebox up';
 const DEFAULT_RPC_PORT = 3030;
@@ -19,7 +19,7 @@ const DEFAULT_RPC_PORT = 3030;
 const DEFAULT_AGENT_PORT = 3140;
 
 export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P]
-                   [--agent-port P] [--mpc-contract-id ID] [--json]
+                   [--agent-port P] [--mpc-contract-id ID] [--yield-block-time MS] [--json]
 
 Starts the local Shadebox stack in the foreground: a NEAR node, chain signatures (the signer contract
 signer.test.near, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140,
@@ -44,6 +44,10 @@ Options:
                  the signer contract's account instead of signer.test.near (a home keeps the id it was made
                  with). v1.signer works too, but chainsig.js derives v1.signer's keys offline from NEAR's
                  mainnet root keys, not this stack's (see docs/chain-signatures.md)
+  --yield-block-time MS
+                 while a sign request (a yielded promise) waits for the MPC's answer and there is nothing
+                 else to do, make one block every MS milliseconds (default 600, NEAR's block time): an
+                 unanswered request times out after 200 blocks, as on NEAR (see 'shadebox node --help')
   --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
                  "agentApiUrl":...,"agentContractId":...,"mpcContractId":...,"chainAccountId":...,
                  "agentAddresses":{"predecessor":...,"evm":{"path":...,"address":...},"bitcoin":{...},
@@ -68,6 +72,7 @@ const OPTIONS = {
   'archival-port': { type: 'string' },
   'agent-port': { type: 'string' },
   'mpc-contract-id': { type: 'string' },
+  'yield-block-time': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -94,6 +99,8 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
   const logLevel = resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG);
 
   const start: Omit<StartNodeOptions, 'log'> = { rpcPort };
+  if (flags['yield-block-time'] !== undefined)
+    start.yieldBlockTimeMs = yieldBlockTimeFlag(COMMAND, flags['yield-block-time']);
   // The stack offers both endpoints a NEAR developer uses: {rpc_url} and {archival_rpc_url}.
   start.archivalRpcPort =
     flags['archival-port'] !== undefined
