@@ -7,11 +7,20 @@
  * (`prepareMessageForSigning` → `finalizeMessageSigning`) and viem's `recoverMessageAddress`, Bitcoin and
  * Solana with @noble/curves against the key chainsig.js derived.
  *
- * chainsig.js and viem run in a plain node child process (no tsx, no `--conditions=source`, under which their
- * dependencies would resolve to TypeScript sources).
+ * Then the Shade Agent docs' EVM recipe end to end on anvil (Foundry's local Ethereum node, an optional
+ * dependency: the test is skipped without it): chainsig.js derives the address, prepares an EIP-1559 transfer,
+ * `@neardefi/shade-agent-js`'s `requestSignature` gets the signature from the agent API, chainsig.js
+ * finalises and broadcasts it, and anvil mines it from the derived address.
+ *
+ * chainsig.js, viem and shade-agent-js run in a plain node child process (no tsx, no `--conditions=source`,
+ * under which their dependencies would resolve to TypeScript sources).
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -81,6 +90,80 @@ async function chainsig(input: unknown): Promise<Record<string, unknown>> {
   return JSON.parse(stdout);
 }
 
+const MARK = 'EVM-RECIPE ';
+
+/** The Shade Agent docs' EVM flow, unchanged but for the contract id and RPC (the stack's). shade-agent-js
+ * finds the agent API from API_PORT; it prints lines of its own, so the result is on a marked line. */
+const EVM_RECIPE = `
+import { contracts, chainAdapters, utils } from 'chainsig.js';
+import { createPublicClient, http } from 'viem';
+import { requestSignature } from '@neardefi/shade-agent-js';
+const input = JSON.parse(process.argv[1]);
+
+const MPC_CONTRACT = new contracts.ChainSignatureContract({
+  networkId: 'testnet',
+  contractId: input.mpcContractId,
+  fallbackRpcUrls: [input.rpcUrl],
+});
+const publicClient = createPublicClient({ transport: http(input.ethRpcUrl) });
+const Evm = new chainAdapters.evm.EVM({ publicClient, contract: MPC_CONTRACT });
+
+const { address } = await Evm.deriveAddressAndPublicKey(input.agentContractId, 'ethereum-1');
+const { transaction, hashesToSign } = await Evm.prepareTransactionForSigning({
+  from: address,
+  to: input.to,
+  value: 1000n,
+});
+const signRes = await requestSignature({
+  path: 'ethereum-1',
+  payload: utils.cryptography.uint8ArrayToHex(hashesToSign[0]),
+});
+const signedTransaction = Evm.finalizeTransactionSigning({
+  transaction,
+  rsvSignatures: [utils.cryptography.toRSV(signRes)],
+});
+const { hash } = await Evm.broadcastTx(signedTransaction);
+const receipt = await publicClient.waitForTransactionReceipt({ hash });
+console.log('${MARK}' + JSON.stringify({ address, hash, from: receipt.from, status: receipt.status }));
+`;
+
+/** anvil's binary from its npm platform package, if installed. */
+function anvilPath(): string | undefined {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json');
+    const path = join(dirname(manifest), 'bin', 'anvil');
+    return process.platform === 'linux' && process.arch === 'x64' && existsSync(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function startAnvil(path: string): Promise<{ child: ChildProcess; rpcUrl: string }> {
+  const child = spawn(path, ['--host', '127.0.0.1', '--port', '0', '--accounts', '1'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const m = /Listening on [^\s:]+:(\d+)/.exec(line);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`anvil exited ${code} before listening`)));
+  });
+  return { child, rpcUrl: `http://127.0.0.1:${port}` };
+}
+
+async function ethCall(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: unknown };
+  if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+
 interface Derived {
   address: string;
   publicKey: string;
@@ -104,7 +187,9 @@ describe('chainsig.js against shadebox up defaults', () => {
     ready = JSON.parse(await cli.firstLine());
     await cli.stdoutIncludes('"agent-ready"');
   });
+  let anvil: { child: ChildProcess; rpcUrl: string } | undefined;
   after(async () => {
+    anvil?.child.kill('SIGTERM');
     await cli?.stop();
   });
 
@@ -163,5 +248,50 @@ describe('chainsig.js against shadebox up defaults', () => {
       ),
       'the Solana signature verifies under the derived key (the address)',
     );
+  });
+
+  const anvilBin = anvilPath();
+  it("the Shade Agent docs' EVM recipe: a transfer signed through the agent API, mined on anvil from the derived address", {
+    skip: anvilBin === undefined ? 'anvil is not installed (optional dependency)' : false,
+  }, async () => {
+    anvil = await startAnvil(anvilBin!);
+    const from = ready.agentAddresses.evm.address;
+    const to = '0x000000000000000000000000000000000000dEaD';
+    // Funds for the transfer and its gas, as a faucet would give.
+    await ethCall(anvil.rpcUrl, 'anvil_setBalance', [from, '0xde0b6b3a7640000']);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        EVM_RECIPE,
+        JSON.stringify({
+          mpcContractId: ready.mpcContractId,
+          rpcUrl: ready.rpcUrl,
+          agentContractId: ready.agentAddresses.predecessor,
+          ethRpcUrl: anvil.rpcUrl,
+          to,
+        }),
+      ],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: {
+          ...process.env,
+          NODE_OPTIONS: '',
+          API_PORT: new URL(ready.agentApiUrl).port,
+          NEXT_PUBLIC_contractId: '',
+          AGENT_API_URL: '',
+        },
+      },
+    );
+    const line = stdout.split('\n').find((l) => l.startsWith(MARK));
+    assert.ok(line, `no result line in:\n${stdout}`);
+    const result = JSON.parse(line.slice(MARK.length)) as { address: string; from: string; status: string };
+    assert.equal(result.address, from, 'chainsig.js derives the address up prints');
+    assert.equal(result.status, 'success');
+    assert.equal(result.from.toLowerCase(), from.toLowerCase(), 'anvil mined it from the derived address');
+    assert.equal(BigInt((await ethCall(anvil.rpcUrl, 'eth_getBalance', [to, 'latest'])) as string), 1000n);
   });
 });
