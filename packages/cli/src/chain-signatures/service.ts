@@ -23,7 +23,7 @@ export interface ChainSignaturesOptions {
   log: Logger;
   /** Deploy only (`shadebox node init --mpc`): no responder. */
   deployOnly?: boolean;
-  /** The signer contract's account (default `v1.signer`). */
+  /** The signer contract's account (default `signer.<genesis account>`, kept from the home if it has one). */
   mpcContractId?: string;
   /** New-block notifications of a node in this process: the responder then polls only when a block is made. */
   subscribeToBlocks?: (listener: () => void) => () => void;
