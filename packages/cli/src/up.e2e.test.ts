@@ -90,8 +90,21 @@ describe('shadebox up', () => {
   });
 
   it('without --json: a readable summary, then the agent account once registered', async () => {
-    const cli = new CliProcess(['up', '--memory', '--rpc-port', '0', '--agent-port', '0']);
+    const cli = new CliProcess([
+      'up',
+      '--memory',
+      '--rpc-port',
+      '0',
+      '--agent-port',
+      '0',
+      '--yield-block-time',
+      '250',
+    ]);
     await cli.stdoutIncludes('Press Ctrl+C to stop.');
+    assert.match(
+      cli.stdout,
+      /Blocks\s+automine \(a block as soon as there is work; one every 250 ms while a yield waits\)/,
+    );
     assert.match(cli.stdout, /RPC\s+http:\/\/127\.0\.0\.1:\d+/);
     assert.match(cli.stdout, /Agent API\s+http:\/\/127\.0\.0\.1:\d+\/api\/agent/);
     assert.match(cli.stdout, /Agent contract\s+agent\.test\.near/);
