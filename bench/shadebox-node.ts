@@ -38,7 +38,7 @@ export interface ShadeboxServer {
   account: ShadeboxAccount | undefined;
   /** Spawn to ready line, ms. */
   readyMs: number;
-  /** With `--mpc`: the signer contract (`v1.signer`) and the agent contract named by the ready line. */
+  /** With `--mpc`: the signer contract (`signer.test.near`) and the agent contract named by the ready line. */
   mpcContractId: string | undefined;
   agentContractId: string | undefined;
   process: TrackedChild;

@@ -212,7 +212,11 @@ async function deployTeeContract(chain: Chain): Promise<void> {
   outcomeResult(
     await contract.send(TEE_CONTRACT, [
       { type: 'DeployContract', code: readAgentWasm() },
-      fnCall('init', { owner_id: chain.root.accountId, mpc_contract_id: 'v1.signer', requires_tee: true }),
+      fnCall('init', {
+        owner_id: chain.root.accountId,
+        mpc_contract_id: 'signer.test.near',
+        requires_tee: true,
+      }),
     ]),
   );
 }

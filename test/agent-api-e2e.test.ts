@@ -1,5 +1,5 @@
 /**
- * The agent API end to end against a real node with chain signatures (v1.signer + agent.test.near and the
+ * The agent API end to end against a real node with chain signatures (signer.test.near + agent.test.near and the
  * MPC responder): boot stages, the HTTP routes and their errors, ECDSA signatures verified under the key
  * derived for the agent contract, 50 concurrent /call, no secret in responses or logs, and boot failures
  * that recover once fixed (funding account missing or underfunded, codehash not approved, RPC down).
@@ -219,13 +219,13 @@ describe('agent API against a node with chain signatures', () => {
     assertError(await p('call', { methodName: 'x', gas: '1000000000000001' }), 400, 'invalid_field', 'gas');
     assertError(await p('call', { methodName: 'x', gas: 'abc' }), 400, 'invalid_field', 'gas');
     assertError(
-      await p('view', { methodName: 'x', contractId: 'v1.signer' }),
+      await p('view', { methodName: 'x', contractId: 'signer.test.near' }),
       403,
       'contract_not_allowed',
       'contractId',
     );
     assertError(
-      await p('call', { methodName: 'x', contractId: 'v1.signer' }),
+      await p('call', { methodName: 'x', contractId: 'signer.test.near' }),
       403,
       'contract_not_allowed',
       'contractId',
@@ -278,7 +278,7 @@ describe('agent API against a node with chain signatures', () => {
         '/api/agent/view',
         JSON.stringify({ methodName: 'get_agent', args: { account_id: api.status().accountId } }),
       ],
-      ['/api/agent/call', JSON.stringify({ methodName: 'x', contractId: 'v1.signer' })],
+      ['/api/agent/call', JSON.stringify({ methodName: 'x', contractId: 'signer.test.near' })],
     ];
     for (const [path, body] of cases) {
       const a = await fast(path, body);
@@ -414,7 +414,11 @@ describe('agent API boot failures recover when fixed', () => {
     outcomeResult(
       await contract.send('late-agent.test.near', [
         { type: 'DeployContract', code: readAgentWasm() },
-        fnCall('init', { owner_id: chain.root.accountId, mpc_contract_id: 'v1.signer', requires_tee: false }),
+        fnCall('init', {
+          owner_id: chain.root.accountId,
+          mpc_contract_id: 'signer.test.near',
+          requires_tee: false,
+        }),
       ]),
     );
     outcomeResult(

@@ -16,7 +16,7 @@ export interface Chain {
   stop(): Promise<void>;
 }
 
-/** An in-memory node with v1.signer, agent.test.near and the MPC responder. */
+/** An in-memory node with signer.test.near, agent.test.near and the MPC responder. */
 export async function startChain(rpcPort = 0): Promise<Chain> {
   const node = await startNode({ memory: true, rpcPort, log: silentLogger });
   const [r] = node.accounts;

@@ -3,7 +3,8 @@
  * the agent contract and runs the MPC responder; an agent registers and gets ECDSA and EdDSA signatures
  * through `request_signature`, each verified under the key NEAR's derivation gives for (agent contract,
  * path). Refusals carry NEAR's messages; identical requests are all answered; without a responder a request
- * times out. chainsig.js (plain node child process) reads the derived keys through our view.
+ * times out. Under `v1.signer`, chainsig.js (plain node child process) derives from NEAR's mainnet keys instead
+ * of asking the node (the caveat docs/chain-signatures.md gives; test/chainsig-js.test.ts covers the default).
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -36,6 +37,12 @@ import { newKey } from './support/test-node.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = fileURLToPath(new URL('../packages/cli/bin/shadebox.js', import.meta.url));
 const CODEHASH = 'a'.repeat(64);
+/** NEAR's mainnet MPC root keys, which chainsig.js@1.1.16 uses for `v1.signer`. */
+const MAINNET = {
+  secp256k1:
+    'secp256k1:3tFRbMqmoa6AAALMrEFAYCEoHcqKxeW38YptwowBVBtXK1vo36HDbUWuR6EZmoK4JcH6HDkNMGGqP1ouV7VZUWya',
+  ed25519: 'ed25519:G9hwngxWNKdmqMCmU1Yt6LPhFpayJeKFxyAV1HqMNLtF',
+};
 
 interface Stack {
   process: ChildProcess;
@@ -146,7 +153,7 @@ describe('chain signatures through shadebox node --mpc', () => {
   });
 
   it('the ready line names the contracts', () => {
-    assert.equal(signerId, 'v1.signer');
+    assert.equal(signerId, 'signer.test.near');
     assert.equal(agentContract, 'agent.test.near');
     assert.match(rootKeys.secp256k1, /^secp256k1:/);
     assert.match(rootKeys.ed25519, /^ed25519:/);
@@ -267,7 +274,7 @@ describe('chain signatures through shadebox node --mpc', () => {
   });
 });
 
-describe('chain signatures without a responder, under another signer id', () => {
+describe('chain signatures without a responder, under v1.signer', () => {
   let node: Awaited<ReturnType<typeof startNode>>;
   let signerId: string;
   let root: Account;
@@ -281,7 +288,7 @@ describe('chain signatures without a responder, under another signer id', () => 
       root: { accountId: r.accountId, secretKey: r.secretKey },
       log: silentLogger,
       deployOnly: true,
-      mpcContractId: 'signer.test.near',
+      mpcContractId: 'v1.signer',
     });
     signerId = cs.mpcContractId;
     const { Account } = await import('near-api-js');
@@ -314,7 +321,7 @@ describe('chain signatures without a responder, under another signer id', () => 
     assert.equal(panicOf(await pending), 'Request has timed out.');
   });
 
-  it('chainsig.js reads the derived keys through the derived_public_key view', async () => {
+  it("chainsig.js derives v1.signer's keys from NEAR's mainnet root keys, not the node's", async () => {
     const script = `
       import { contracts } from 'chainsig.js';
       const [rpcUrl, contractId] = process.argv.slice(1);
@@ -341,7 +348,14 @@ describe('chain signatures without a responder, under another signer id', () => 
     };
     // chainsig.js hands secp256k1 keys back as uncompressed SEC1 hex and ed25519 keys as NAJ.
     const secp = await view({ path: 'ethereum-1', predecessor: 'someone.test.near', domain_id: 0 });
-    assert.equal(out.secp, `04${Buffer.from(najToSecp256k1PublicKey(secp)).toString('hex')}`);
-    assert.equal(out.ed, await view({ path: 'solana-1', predecessor: 'someone.test.near', domain_id: 1 }));
+    const ed = await view({ path: 'solana-1', predecessor: 'someone.test.near', domain_id: 1 });
+    assert.notEqual(out.secp, `04${Buffer.from(najToSecp256k1PublicKey(secp)).toString('hex')}`);
+    assert.notEqual(out.ed, ed);
+    // What it returns is NEAR's mainnet derivation (chainsig.js's own root keys for v1.signer).
+    assert.equal(
+      out.secp,
+      `04${Buffer.from(najToSecp256k1PublicKey(derivedPublicKey(MAINNET.secp256k1, 'someone.test.near', 'ethereum-1', 0))).toString('hex')}`,
+    );
+    assert.equal(out.ed, derivedPublicKey(MAINNET.ed25519, 'someone.test.near', 'solana-1', 1));
   });
 });

@@ -68,7 +68,7 @@ describe('examples/evm-agent', () => {
     const view = await rpc<{ result: number[] }>(ready.rpcUrl, 'query', {
       request_type: 'call_function',
       finality: 'final',
-      account_id: 'v1.signer',
+      account_id: 'signer.test.near',
       method_name: 'public_key',
       args_base64: Buffer.from(JSON.stringify({ domain_id: 0 })).toString('base64'),
     });

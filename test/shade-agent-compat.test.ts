@@ -66,7 +66,7 @@ describe('@neardefi/shade-agent-js 1.0.4 against shadebox up', () => {
     const view = await rpc<{ result: number[] }>(ready.rpcUrl, 'query', {
       request_type: 'call_function',
       finality: 'final',
-      account_id: 'v1.signer',
+      account_id: 'signer.test.near',
       method_name: 'public_key',
       args_base64: Buffer.from(JSON.stringify({ domain_id: 0 })).toString('base64'),
     });
@@ -96,7 +96,7 @@ describe('@neardefi/shade-agent-js 1.0.4 against shadebox up', () => {
     assert.equal(r.id.accountId, agentAccountId);
     assert.match(r.info.codehash ?? '', /^[0-9a-f]{64}$/);
     assert.deepEqual(r.view, r.info);
-    assert.equal(r.call, 'v1.signer');
+    assert.equal(r.call, 'signer.test.near');
     assert.equal(r.signature.scheme, 'Secp256k1');
     const derived = najToSecp256k1PublicKey(derivedPublicKey(rootKey, 'agent.test.near', 'ethereum-1', 0));
     assert.deepEqual(

@@ -2,7 +2,7 @@
  * The `chainsig` phase (Shadebox only; anvil has no equivalent): the latency of one chain-signature request.
  *
  * Its own node: `shadebox node --memory --mpc --rpc-port 0 --json`, which deploys the signer contract
- * (`v1.signer`) and the agent contract (`agent.test.near`, owner test.near) and runs the MPC responder. Setup:
+ * (`signer.test.near`) and the agent contract (`agent.test.near`, owner test.near) and runs the MPC responder. Setup:
  * `agents` accounts `agent<i>.test.near` are created and funded (createSigners), the owner calls
  * `approve_codehash({codehash})` and each agent `register_agent({codehash})` (both to FINAL, checked).
  *

@@ -11,7 +11,7 @@
  * Nothing is broadcast. Prints one JSON line; exits 1 if the recovered sender differs.
  *
  * Environment: AGENT_API_URL (or API_PORT), NEAR_RPC_URL (default http://127.0.0.1:3030),
- * AGENT_CONTRACT_ID (default agent.test.near), MPC_CONTRACT_ID (default v1.signer), EVM_CHAIN_ID
+ * AGENT_CONTRACT_ID (default agent.test.near), MPC_CONTRACT_ID (default signer.test.near), EVM_CHAIN_ID
  * (default 11155111, Sepolia), DERIVATION_PATH (default ethereum-1).
  */
 import { requestSignature, toEvmSignature } from '@shadebox/client';
@@ -27,7 +27,7 @@ import {
 const env = process.env;
 const RPC_URL = env.NEAR_RPC_URL ?? 'http://127.0.0.1:3030';
 const AGENT_CONTRACT = env.AGENT_CONTRACT_ID ?? 'agent.test.near';
-const MPC_CONTRACT = env.MPC_CONTRACT_ID ?? 'v1.signer';
+const MPC_CONTRACT = env.MPC_CONTRACT_ID ?? 'signer.test.near';
 const CHAIN_ID = Number(env.EVM_CHAIN_ID ?? 11155111);
 const PATH = env.DERIVATION_PATH ?? 'ethereum-1';
 

@@ -148,4 +148,21 @@ describe('shadebox node --mpc flags', () => {
     assert.equal(b.code, 2);
     assert.match(b.stderr, /not a valid NEAR account id/);
   });
+
+  it('--yield-block-time takes positive milliseconds, and is automine only', async () => {
+    for (const command of ['node', 'up']) {
+      const bad = await runCli([command, '--memory', '--yield-block-time', '0']);
+      assert.equal(bad.code, 2, `${command}: ${bad.stderr}`);
+      assert.match(bad.stderr, /--yield-block-time/);
+    }
+    const both = await runCli(['node', '--memory', '--manual', '--yield-block-time', '5']);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--manual and --yield-block-time cannot be used together/);
+  });
+
+  it('up takes --mpc-contract-id, a valid account id', async () => {
+    const c = await runCli(['up', '--memory', '--mpc-contract-id', 'Not Valid']);
+    assert.equal(c.code, 2);
+    assert.match(c.stderr, /invalid value 'Not Valid' for --mpc-contract-id: not a valid NEAR account id/);
+  });
 });

@@ -36,7 +36,7 @@ describe('shadebox --mpc', () => {
     const home = join(await tempDir(), 'home');
     const init = await runCli(['node', 'init', '--home', home, '--mpc']);
     assert.equal(init.code, 0, init.stderr);
-    assert.match(init.stdout, /chain signatures: v1\.signer \(signer\), agent\.test\.near \(agent\)/);
+    assert.match(init.stdout, /chain signatures: signer\.test\.near \(signer\), agent\.test\.near \(agent\)/);
     for (const file of ['mpc_keys.json', 'mpc_accounts.json']) {
       assert.ok(existsSync(join(home, file)), file);
       assert.equal((await stat(join(home, file))).mode & 0o777, 0o600, file);
@@ -46,14 +46,14 @@ describe('shadebox --mpc', () => {
     for (let run = 0; run < 2; run++) {
       const node = new CliProcess(['node', '--home', home, '--mpc', '--rpc-port', '0', '--json']);
       const ready = JSON.parse(await node.firstLine());
-      assert.equal(ready.mpcContractId, 'v1.signer');
+      assert.equal(ready.mpcContractId, 'signer.test.near');
       assert.equal(ready.agentContractId, 'agent.test.near');
       assert.equal(
-        await view(ready.rpcUrl, 'v1.signer', 'public_key', { domain_id: 0 }),
+        await view(ready.rpcUrl, 'signer.test.near', 'public_key', { domain_id: 0 }),
         saved.secp256k1_public_key,
       );
       assert.equal(
-        await view(ready.rpcUrl, 'v1.signer', 'public_key', { domain_id: 1 }),
+        await view(ready.rpcUrl, 'signer.test.near', 'public_key', { domain_id: 1 }),
         saved.ed25519_public_key,
       );
       assert.equal(await view(ready.rpcUrl, 'agent.test.near', 'get_owner', {}), 'test.near');

@@ -57,7 +57,7 @@ export function formatSummary(options: SummaryOptions): string {
     ['Chain id', node.chainId],
     ['Home', node.home ?? '(in memory: the chain is discarded on exit)'],
     ['Shards', String(node.chain.numShards)],
-    ['Blocks', describeProduction(node.producer.mode)],
+    ['Blocks', describeProduction(node.producer.mode, node.producer.yieldBlockTimeMs)],
   ];
   for (const account of node.accounts) {
     rows.push(['Account', account.accountId]);
@@ -76,10 +76,13 @@ export function formatSummary(options: SummaryOptions): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function describeProduction(mode: ProductionMode): string {
+/** `yieldBlockTimeMs`: automine's pace while a yield waits for its resume. */
+export function describeProduction(mode: ProductionMode, yieldBlockTimeMs?: number): string {
   switch (mode.kind) {
     case 'automine':
-      return 'automine (a block as soon as there is work)';
+      return yieldBlockTimeMs === undefined
+        ? 'automine (a block as soon as there is work)'
+        : `automine (a block as soon as there is work; one every ${yieldBlockTimeMs} ms while a yield waits)`;
     case 'interval':
       return `one every ${mode.blockTimeMs} ms`;
     case 'manual':

@@ -2,7 +2,8 @@
  * The services `shadebox up` runs on its node: chain signatures (contracts and MPC responder), the local
  * codehash approved in the agent contract by its owner (contracts with the codehash flow), and the agent API
  * funded by and registered through the genesis account, with the agent variables of the environment
- * (`UP_AGENT_VARIABLES`). Stopped in reverse order.
+ * (`UP_AGENT_VARIABLES`). Stopped in reverse order. Its ready line and summary also give the agent's derived
+ * EVM, Bitcoin and Solana addresses (./chain-signatures/agent-addresses.ts).
  */
 import { createHash } from 'node:crypto';
 import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/near-client';
@@ -37,6 +38,8 @@ export interface StackOptions {
   env?: Record<string, string | undefined>;
   /** The user's agent contract (`--agent-contract-wasm`) instead of the built-in one. */
   agentContract?: AgentContractSource;
+  /** `--mpc-contract-id`: the signer contract's account (default signer.test.near). */
+  mpcContractId?: string;
 }
 
 /**
@@ -80,7 +83,13 @@ export async function startStackServices(
   const { startChainSignaturesOn } = await import('./chain-signatures/service.js');
   const { loadAgentApiConfig, startAgentApi } = await import('@shadebox/agent-api');
   const [root] = node.accounts;
-  const cs = await startChainSignaturesOn(node, { log, agentContract: o.agentContract });
+  const { agentAddresses, agentAddressRows } = await import('./chain-signatures/agent-addresses.js');
+  const cs = await startChainSignaturesOn(node, {
+    log,
+    agentContract: o.agentContract,
+    mpcContractId: o.mpcContractId,
+  });
+  const addresses = agentAddresses(cs.publicKeys, cs.agentContractId);
   let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;
   try {
     const config = stackAgentConfig(loadAgentApiConfig, o.env ?? {}, {
@@ -106,6 +115,7 @@ export async function startStackServices(
       agentContractId: cs.agentContractId,
       mpcContractId: cs.mpcContractId,
       chainAccountId: root.accountId,
+      agentAddresses: addresses,
     },
     summary: [
       ['Agent API', running.url],
@@ -115,6 +125,7 @@ export async function startStackServices(
       ['MPC root keys', cs.publicKeys.secp256k1],
       ['', cs.publicKeys.ed25519],
       ['Chain account', root.accountId],
+      ...agentAddressRows(addresses),
     ],
     later: running.onReady().then((agentAccountId) => ({
       json: { event: 'agent-ready', agentAccountId },

@@ -23,13 +23,14 @@ describe('shadebox up', () => {
       'agentContractId',
       'mpcContractId',
       'chainAccountId',
+      'agentAddresses',
       'chainId',
       'home',
       'accounts',
     ]);
     const r = ready as ReadyEvent & Record<string, string>;
     assert.equal(r.agentContractId, 'agent.test.near');
-    assert.equal(r.mpcContractId, 'v1.signer');
+    assert.equal(r.mpcContractId, 'signer.test.near');
     assert.equal(r.chainAccountId, 'test.near');
     assert.match(r.agentApiUrl, /^http:\/\/127\.0\.0\.1:\d+\/api\/agent$/);
     await cli.stdoutIncludes('"agent-ready"');
@@ -89,12 +90,28 @@ describe('shadebox up', () => {
   });
 
   it('without --json: a readable summary, then the agent account once registered', async () => {
-    const cli = new CliProcess(['up', '--memory', '--rpc-port', '0', '--agent-port', '0']);
+    const cli = new CliProcess([
+      'up',
+      '--memory',
+      '--rpc-port',
+      '0',
+      '--agent-port',
+      '0',
+      '--yield-block-time',
+      '250',
+    ]);
     await cli.stdoutIncludes('Press Ctrl+C to stop.');
+    assert.match(
+      cli.stdout,
+      /Blocks\s+automine \(a block as soon as there is work; one every 250 ms while a yield waits\)/,
+    );
     assert.match(cli.stdout, /RPC\s+http:\/\/127\.0\.0\.1:\d+/);
     assert.match(cli.stdout, /Agent API\s+http:\/\/127\.0\.0\.1:\d+\/api\/agent/);
     assert.match(cli.stdout, /Agent contract\s+agent\.test\.near/);
-    assert.match(cli.stdout, /MPC contract\s+v1\.signer/);
+    assert.match(cli.stdout, /MPC contract\s+signer\.test\.near/);
+    assert.match(cli.stdout, /EVM address\s+0x[0-9a-fA-F]{40} {2}\(path ethereum-1\)/);
+    assert.match(cli.stdout, /Bitcoin address\s+tb1q[02-9ac-hj-np-z]{38} {2}\(testnet, path bitcoin-1\)/);
+    assert.match(cli.stdout, /Solana address\s+[1-9A-HJ-NP-Za-km-z]{32,44} {2}\(path solana-1\)/);
     await cli.stdoutIncludes('registered in agent.test.near');
     assert.equal((await cli.stop('SIGINT')).code, 0);
   });

@@ -65,6 +65,9 @@ export interface StartNodeOptions {
   /** nearcore's `consensus.min_block_production_delay` / `max_block_production_delay`, ms: their average is
    * the time one height skipped by `sandbox_fast_forward` adds to block timestamps. Default 600 / 2000. */
   blockProductionDelaysMs?: { min: number; max: number };
+  /** Automine: milliseconds between blocks while a yielded promise waits for its resume (and nothing else is
+   * to do), so it times out after 200 blocks as on NEAR. Default 600 (NEAR's block time). */
+  yieldBlockTimeMs?: number;
   log?: Logger;
   /** The command line the home's lock names (default: this process's). */
   lockCommand?: string;
@@ -156,6 +159,7 @@ async function startLocked(
     const { min, max } = options.blockProductionDelaysMs;
     producer.averageBlockTimeNs = BigInt(Math.round(((min + max) / 2) * 1_000_000));
   }
+  if (options.yieldBlockTimeMs !== undefined) producer.yieldBlockTimeMs = options.yieldBlockTimeMs;
   if (archivalTransactions) archivalTransactions.producer = producer;
   gc?.start();
   chain.on('block', (block) => log.debug({ height: block.height, hash: block.hash }, 'block'));

@@ -24,7 +24,7 @@ export interface ChainSignaturesOptions {
   log: Logger;
   /** Deploy only (`shadebox node init --mpc`): no responder. */
   deployOnly?: boolean;
-  /** The signer contract's account (default `v1.signer`). */
+  /** The signer contract's account (default `signer.<genesis account>`, kept from the home if it has one). */
   mpcContractId?: string;
   /** The user's agent contract (`--agent-contract-wasm`) instead of the built-in one. */
   agentContract?: AgentContractSource;

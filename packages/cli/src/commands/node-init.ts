@@ -26,8 +26,8 @@ Options:
   --home DIR        node home to create (default: ./.shadebox/node, relative to the current directory)
   --chain-id ID     chain id: letters, digits, '.', '_' and '-', at most 64 (default localnet)
   --num-shards N    shards of the chain, 1 to ${MAX_SHARDS} (default 1)
-  --mpc             also put chain signatures on the new chain: the signer contract (v1.signer) and the
-                    agent contract (agent.test.near), as 'shadebox node --mpc' does, and the responder's root
+  --mpc             also put chain signatures on the new chain: the signer contract (signer.test.near) and
+                    the agent contract (agent.test.near), as 'shadebox node --mpc' does, and the responder's root
                     keys (mpc_keys.json); the node is started for this and stopped again
   --force           overwrite an existing home; its chain data (the store folder) is deleted too
   -h, --help        show this help

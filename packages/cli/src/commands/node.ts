@@ -4,7 +4,6 @@
  */
 import { resolve } from 'node:path';
 import type { Logger, ProductionMode, RunningNode, StartNodeOptions } from '@shadebox/node';
-import { isValidAccountId } from '@shadebox/primitives';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
 import { type AgentContractSource, agentContractFlags } from '../chain-signatures/agent-contract.js';
 import { type CliIo, processIo } from '../cli-io.js';
@@ -12,7 +11,13 @@ import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
 import { type RunningService, runNode } from '../run-node.js';
-import { blockTimeFlag, MAX_SHARDS, numShardsFlag } from '../shared-flags.js';
+import {
+  accountIdFlag,
+  blockTimeFlag,
+  MAX_SHARDS,
+  numShardsFlag,
+  yieldBlockTimeFlag,
+} from '../shared-flags.js';
 import { UsageError } from '../usage-error.js';
 
 const COMMAND = 'shadebox node';
@@ -36,16 +41,20 @@ Options:
                     the node keeps its full history; the regular endpoint answers old heights as a regular
                     node does (GARBAGE_COLLECTED_BLOCK, UNKNOWN_BLOCK), the archival one serves them
   --block-time MS   make one block every MS milliseconds
+  --yield-block-time MS
+                    automine: while a yielded promise (e.g. a chain-signature request) waits for its resume
+                    and there is nothing else to do, make one block every MS milliseconds (default 600,
+                    NEAR's block time), so it times out after 200 blocks as on NEAR; no blocks otherwise
   --manual          make no blocks on its own: only on request (RPC sandbox_produce_blocks or
                     sandbox_fast_forward, see docs/dev-controls.md)
   --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
-  --mpc             chain signatures: deploy NEAR's signer contract as v1.signer and the agent contract as
-                    agent.test.near (owner test.near) when absent, and run the MPC responder that answers
-                    sign requests; root keys are kept in the home (mpc_keys.json). See
-                    docs/chain-signatures.md
-  --mpc-contract-id ID  with --mpc: the signer contract's account instead of v1.signer (e.g.
-                    signer.test.near; chainsig.js derives v1.signer's keys offline from NEAR's mainnet
-                    root keys, so it reads this node's keys only under another id)
+  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
+                    the agent contract as agent.test.near (owner test.near) when absent, and run the MPC
+                    responder that answers sign requests; root keys are kept in the home (mpc_keys.json).
+                    See docs/chain-signatures.md
+  --mpc-contract-id ID  with --mpc: the signer contract's account instead of signer.test.near (a home keeps
+                    the id it was made with). v1.signer works too, but chainsig.js derives v1.signer's
+                    keys offline from NEAR's mainnet root keys, not this node's
   --agent-contract-wasm FILE  with --mpc: deploy this agent contract at agent.test.near instead of the
                     built-in one (e.g. the Shade Agent Framework 2.0 template; see docs/chain-signatures.md)
   --agent-contract-init JSON  its init arguments, a JSON object whose strings may hold $OWNER (test.near),
@@ -59,7 +68,8 @@ Options:
   -h, --help        show this help
 
 Without --block-time or --manual, blocks are made as the home's config.json says (shadebox.production),
-by default automine: blocks back to back while there is work, until it is final, then idle.
+by default automine: blocks back to back while there is work, until it is final, then idle (one block every
+600 ms while a yield waits, see --yield-block-time).
 Without --json, a summary is printed: the RPC URL, chain id, home and the test.near account with the path of
 its key file (with --memory, its secret key).
 
@@ -76,6 +86,7 @@ const OPTIONS = {
   archival: { type: 'boolean' },
   'archival-port': { type: 'string' },
   'block-time': { type: 'string' },
+  'yield-block-time': { type: 'string' },
   manual: { type: 'boolean' },
   'num-shards': { type: 'string' },
   mpc: { type: 'boolean' },
@@ -100,6 +111,7 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
   exclusiveFlags(COMMAND, {
     '--block-time': flags['block-time'] !== undefined,
     '--manual': flags.manual === true,
+    '--yield-block-time': flags['yield-block-time'] !== undefined,
   });
 
   const start: Omit<StartNodeOptions, 'log'> = {};
@@ -116,6 +128,8 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
     start.archivalRpcPort = portFlag(COMMAND, '--archival-port', flags['archival-port']);
   const production = productionFlag(flags['block-time'], flags.manual);
   if (production !== undefined) start.production = production;
+  if (flags['yield-block-time'] !== undefined)
+    start.yieldBlockTimeMs = yieldBlockTimeFlag(COMMAND, flags['yield-block-time']);
   const numShards =
     flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
   if (numShards !== undefined) start.numShards = numShards;
@@ -183,11 +197,4 @@ function productionFlag(
   if (blockTime !== undefined) return { kind: 'interval', blockTimeMs: blockTimeFlag(COMMAND, blockTime) };
   if (manual) return { kind: 'manual' };
   return undefined;
-}
-
-function accountIdFlag(command: string, flag: string, value: string): string {
-  if (!isValidAccountId(value)) {
-    throw new UsageError(command, `invalid value '${value}' for ${flag}: not a valid NEAR account id`, flag);
-  }
-  return value;
 }

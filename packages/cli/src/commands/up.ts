@@ -13,21 +13,25 @@ import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
 import { resetStackHome } from '../reset-stack-home.js';
 import { runNode } from '../run-node.js';
+import { accountIdFlag, yieldBlockTimeFlag } from '../shared-flags.js';
 
 const COMMAND = 'shadebox up';
 const DEFAULT_RPC_PORT = 3030;
 
 export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P]
-                   [--agent-port P] [--agent-contract-wasm FILE [--agent-contract-init JSON]] [--json]
+                   [--agent-port P] [--mpc-contract-id ID] [--yield-block-time MS]
+                   [--agent-contract-wasm FILE [--agent-contract-init JSON]] [--json]
 
 Starts the local Shadebox stack in the foreground: a NEAR node, chain signatures (the signer contract
-v1.signer, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140, whose
-agent account is funded by test.near (CHAIN_ACCOUNT_ID) and registered in the agent contract with the
+signer.test.near, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140,
+whose agent account is funded by test.near (CHAIN_ACCOUNT_ID) and registered in the agent contract with the
 local codehash (AGENT_CODEHASH from the environment if set), or in the flow of --agent-contract-wasm's
-contract. The agent API's other variables are honoured:
-AGENT_FUNDING_AMOUNT (0.3), AGENT_KEY_POOL_SIZE (8), AGENT_API_PORT (3140, --agent-port wins),
-AGENT_API_HOST (127.0.0.1), AGENT_API_CORS_ORIGIN, AGENT_API_ALLOW_CONTRACTS, AGENT_API_RETRY_MAX_MS
-(docs/agent-api.md); an invalid one stops up before it starts anything (exit 1).
+contract. The agent API's other variables are honoured: AGENT_FUNDING_AMOUNT (0.3), AGENT_KEY_POOL_SIZE (8),
+AGENT_API_PORT (3140, --agent-port wins), AGENT_API_HOST (127.0.0.1), AGENT_API_CORS_ORIGIN,
+AGENT_API_ALLOW_CONTRACTS, AGENT_API_RETRY_MAX_MS (docs/agent-api.md); an invalid one stops up before it
+starts anything (exit 1). It prints the agent's EVM, Bitcoin (testnet) and Solana addresses: the keys derived
+for the agent contract under the paths ethereum-1, bitcoin-1 and solana-1, the addresses chainsig.js derives
+with this stack's contract id and RPC.
 
 Options:
   --home DIR     stack home (default: ./.shadebox, relative to the current directory); the node's home is
@@ -50,10 +54,20 @@ Options:
                  its init arguments: a JSON object whose strings may hold $OWNER (test.near),
                  $MPC_CONTRACT_ID and $AGENT_CONTRACT_ID ($$ is a $); default
                  '{"owner_id":"$OWNER","mpc_contract_id":"$MPC_CONTRACT_ID","requires_tee":false}'
+  --mpc-contract-id ID
+                 the signer contract's account instead of signer.test.near (a home keeps the id it was made
+                 with). v1.signer works too, but chainsig.js derives v1.signer's keys offline from NEAR's
+                 mainnet root keys, not this stack's (see docs/chain-signatures.md)
+  --yield-block-time MS
+                 while a sign request (a yielded promise) waits for the MPC's answer and there is nothing
+                 else to do, make one block every MS milliseconds (default 600, NEAR's block time): an
+                 unanswered request times out after 200 blocks, as on NEAR (see 'shadebox node --help')
   --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
-                 "agentApiUrl":...,"agentContractId":...,"mpcContractId":...,"chainAccountId":...,"chainId":...,
-                 "home":...,"accounts":[...]} (home is the node's home, null with --memory), and once the agent
-                 is registered a second one: {"event":"agent-ready","agentAccountId":...}
+                 "agentApiUrl":...,"agentContractId":...,"mpcContractId":...,"chainAccountId":...,
+                 "agentAddresses":{"predecessor":...,"evm":{"path":...,"address":...},"bitcoin":{...},
+                 "solana":{...}},"chainId":...,"home":...,"accounts":[...]} (home is the node's home, null
+                 with --memory), and once the agent is registered a second one:
+                 {"event":"agent-ready","agentAccountId":...}
   -h, --help     show this help
 
 The node listens on 127.0.0.1, makes blocks as its config.json says (automine by default) and keeps its chain
@@ -73,6 +87,8 @@ const OPTIONS = {
   'agent-port': { type: 'string' },
   'agent-contract-wasm': { type: 'string' },
   'agent-contract-init': { type: 'string' },
+  'mpc-contract-id': { type: 'string' },
+  'yield-block-time': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -112,10 +128,16 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     { wasm: flags['agent-contract-wasm'], init: flags['agent-contract-init'] },
     io.cwd,
   );
+  const mpcContractId =
+    flags['mpc-contract-id'] === undefined
+      ? undefined
+      : accountIdFlag(COMMAND, '--mpc-contract-id', flags['mpc-contract-id']);
   const json = flags.json === true;
   const logLevel = resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG);
 
   const start: Omit<StartNodeOptions, 'log'> = { rpcPort };
+  if (flags['yield-block-time'] !== undefined)
+    start.yieldBlockTimeMs = yieldBlockTimeFlag(COMMAND, flags['yield-block-time']);
   // The stack offers both endpoints a NEAR developer uses: {rpc_url} and {archival_rpc_url}.
   start.archivalRpcPort =
     flags['archival-port'] !== undefined
@@ -151,7 +173,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     title: 'Shadebox stack ready',
     services: async (node, log) => {
       const { startStackServices } = await import('../stack-services.js');
-      return startStackServices(node, log, { agentPort, env: io.env, agentContract });
+      return startStackServices(node, log, { agentPort, env: io.env, agentContract, mpcContractId });
     },
   });
 }

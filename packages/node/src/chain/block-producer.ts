@@ -1,14 +1,17 @@
 /**
  * When blocks are made. `automine` (default) makes blocks back to back while there is work — transactions in
  * the pool, receipts in flight, transactions someone waits on — and until the last block that did work is
- * final (two more blocks), then idles. `interval` makes one block every `blockTimeMs`. `manual` makes blocks
- * only when asked (`produce`).
+ * final (two more blocks), then idles; while a yielded promise waits for its resume it makes one block every
+ * `yieldBlockTimeMs` (NEAR's pace), so a yield nobody resumes times out after `yield_timeout_length_in_blocks`
+ * blocks as on NEAR. `interval` makes one block every `blockTimeMs`. `manual` makes blocks only when asked
+ * (`produce`).
  */
 
 import type { PendingTransaction } from '../runtime/apply-chunk.js';
 import { ZERO_HASH_B58 } from './block-views.js';
 import type { Chain } from './chain.js';
 import { NodeStoppingError } from './node-stopping-error.js';
+import { hasPendingYield } from './pending-yields.js';
 import type { BlockRecord } from './records.js';
 import type { TxPool } from './tx-pool.js';
 
@@ -20,6 +23,10 @@ export type ProductionMode =
 /** Most transactions one block takes from the pool. */
 export const MAX_TRANSACTIONS_PER_BLOCK = 4000;
 
+/** Automine's pace while a yield waits: nearcore's `min_block_production_delay` default, 600 ms, NEAR's block
+ * time. */
+export const DEFAULT_YIELD_BLOCK_TIME_MS = 600;
+
 export interface BlockProducerHooks {
   /** Whether someone waits on a transaction that is in the pool or in flight. */
   hasWaiters(): boolean;
@@ -30,6 +37,8 @@ export interface BlockProducerHooks {
 
 export class BlockProducer {
   private timer: NodeJS.Timeout | undefined;
+  /** Automine's next block for a pending yield. */
+  private yieldTimer: NodeJS.Timeout | undefined;
   private scheduled = false;
   private stopped = false;
   /** Height of the last block that included a transaction or executed a receipt. */
@@ -40,6 +49,8 @@ export class BlockProducer {
   clockOffsetNs = 0n;
   /** The average of the block production delays (nearcore: (min + max) / 2; its defaults 600 ms and 2 s). */
   averageBlockTimeNs = 1_300_000_000n;
+  /** Automine: milliseconds between blocks while a yield waits for its resume and there is no other work. */
+  yieldBlockTimeMs = DEFAULT_YIELD_BLOCK_TIME_MS;
 
   constructor(
     /** The chain blocks are made on (public for chain/dev-controls.ts). */
@@ -72,6 +83,12 @@ export class BlockProducer {
   stop(): void {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.yieldTimer) clearTimeout(this.yieldTimer);
+  }
+
+  /** Whether automine is waiting to make the next block for a pending yield. */
+  get pacingYield(): boolean {
+    return this.yieldTimer !== undefined;
   }
 
   /** True once `stop()` ran: no block is made any more (making one throws NodeStoppingError). */
@@ -85,9 +102,22 @@ export class BlockProducer {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (this.stopped || !this.hasWork()) return;
+      if (this.stopped) return;
+      if (!this.hasWork()) return this.paceYields();
       if (this.safeProduce()) this.notify();
     });
+  }
+
+  /** With nothing else to do and a yield pending: the next block in `yieldBlockTimeMs` (once per wait; a block
+   * made meanwhile for other work does not move it). Idle (no timer) when no yield is pending. */
+  private paceYields(): void {
+    if (this.yieldTimer !== undefined || !hasPendingYield(this.chain)) return;
+    this.yieldTimer = setTimeout(() => {
+      this.yieldTimer = undefined;
+      if (this.stopped) return;
+      if (hasPendingYield(this.chain)) this.safeProduce();
+      this.notify();
+    }, this.yieldBlockTimeMs);
   }
 
   /** Sets the timestamp of the next block (nanoseconds). */

@@ -54,7 +54,8 @@ export class TransactionService {
   /**
    * Whether someone waits on a known transaction that more blocks would move on: one not yet in a final
    * block. After that, its receipts keep the producer busy by themselves; a receipt parked on a yield waits
-   * for its resume, which more blocks do not bring (automine must not race 200 blocks to its timeout).
+   * for its resume, which more blocks do not bring (automine must not race 200 blocks to its timeout: it makes
+   * them at NEAR's pace instead, block-producer.ts).
    */
   hasActiveWaiters(): boolean {
     const finalHeight = this.chain.finalHeight('final');

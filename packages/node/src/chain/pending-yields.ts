@@ -1,0 +1,21 @@
+/**
+ * Whether a yielded promise (`promise_yield_create`) still waits for its resume at the head. nearcore keeps
+ * every yield's timeout in a queue in the state until the timeout's height, even when the yield was resumed
+ * earlier; the yield itself is pending while its receipt is stored (resuming or timing out removes it).
+ */
+import {
+  getPromiseYieldIndices,
+  getPromiseYieldTimeout,
+  hasPromiseYieldReceipt,
+} from '../state/receipt-state.js';
+import type { Chain } from './chain.js';
+
+export function hasPendingYield(chain: Chain): boolean {
+  const state = chain.stateAt(chain.head.height);
+  const indices = getPromiseYieldIndices(state);
+  for (let index = indices.firstIndex; index < indices.nextAvailableIndex; index++) {
+    const timeout = getPromiseYieldTimeout(state, index);
+    if (timeout && hasPromiseYieldReceipt(state, timeout.accountId, timeout.dataId)) return true;
+  }
+  return false;
+}

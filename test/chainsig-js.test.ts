@@ -1,0 +1,297 @@
+/**
+ * chainsig.js@1.1.16 UNCHANGED against `shadebox up`'s defaults, as the Shade Agent docs use it:
+ * `new contracts.ChainSignatureContract({ networkId, contractId, fallbackRpcUrls })` with the stack's contract
+ * id and RPC, then the `EVM`, `Bitcoin` and `Solana` chain adapters' `deriveAddressAndPublicKey(agent contract,
+ * path)`. The addresses it derives are the ones `shadebox up` prints, and the signatures the stack returns
+ * for the agent (through the agent API) verify under them: EVM with chainsig.js's own message flow
+ * (`prepareMessageForSigning` → `finalizeMessageSigning`) and viem's `recoverMessageAddress`, Bitcoin and
+ * Solana with @noble/curves against the key chainsig.js derived.
+ *
+ * Then the Shade Agent docs' EVM recipe end to end on anvil (Foundry's local Ethereum node, an optional
+ * dependency: the test is skipped without it): chainsig.js derives the address, prepares an EIP-1559 transfer,
+ * `@neardefi/shade-agent-js`'s `requestSignature` gets the signature from the agent API, chainsig.js
+ * finalises and broadcasts it, and anvil mines it from the derived address.
+ *
+ * chainsig.js, viem and shade-agent-js run in a plain node child process (no tsx, no `--conditions=source`,
+ * under which their dependencies would resolve to TypeScript sources).
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { base58 } from '@scure/base';
+import { createAgentClient } from '@shadebox/client';
+import { CliProcess } from '../packages/cli/test-support/cli-process.js';
+import { testRandom } from './test-random.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const rng = testRandom('test/chainsig-js.test.ts');
+const MESSAGE = 'shadebox: chainsig.js unchanged';
+
+/** The child's program: `input.mode` is `derive` (the three adapters' addresses and keys, and the EVM hash
+ * to sign for MESSAGE) or `finalize` (the EVM signature assembled by chainsig.js, recovered by viem; the
+ * Bitcoin signature as chainsig.js's Bitcoin adapter assembles it; the Solana signature as it passes it on). */
+const PROGRAM = `
+import { contracts, chainAdapters } from 'chainsig.js';
+import { createPublicClient, http, recoverMessageAddress } from 'viem';
+import { Connection } from '@solana/web3.js';
+const input = JSON.parse(process.argv[1]);
+const contract = new contracts.ChainSignatureContract({
+  networkId: 'testnet',
+  contractId: input.contractId,
+  fallbackRpcUrls: [input.rpcUrl],
+});
+// The foreign chains are never reached: derivation and signature assembly need only the NEAR contract.
+const evm = new chainAdapters.evm.EVM({
+  publicClient: createPublicClient({ transport: http('http://127.0.0.1:9') }),
+  contract,
+});
+const bitcoin = new chainAdapters.btc.Bitcoin({
+  network: 'testnet',
+  contract,
+  btcRpcAdapter: new chainAdapters.btc.BTCRpcAdapters.Mempool('http://127.0.0.1:9'),
+});
+const solana = new chainAdapters.solana.Solana({ solanaConnection: new Connection('http://127.0.0.1:9'), contract });
+let out;
+if (input.mode === 'derive') {
+  const { predecessor, paths } = input;
+  out = {
+    evm: await evm.deriveAddressAndPublicKey(predecessor, paths.evm),
+    bitcoin: await bitcoin.deriveAddressAndPublicKey(predecessor, paths.bitcoin),
+    solana: await solana.deriveAddressAndPublicKey(predecessor, paths.solana),
+    evmHashToSign: (await evm.prepareMessageForSigning(input.message)).hashToSign,
+  };
+} else {
+  const toRsv = (response) => contracts.utils.transaction.responseToMpcSignature({ signature: response });
+  const evmSignature = evm.finalizeMessageSigning({ rsvSignature: toRsv(input.responses.evm) });
+  out = {
+    evmSignature,
+    evmRecovered: await recoverMessageAddress({ message: input.message, signature: evmSignature }),
+    bitcoinSignature: chainAdapters.btc.Bitcoin.transformRSVSignature(toRsv(input.responses.bitcoin)).toString('hex'),
+    solanaSignature: Buffer.from(toRsv(input.responses.solana).signature).toString('hex'),
+  };
+}
+process.stdout.write(JSON.stringify(out));
+`;
+
+async function chainsig(input: unknown): Promise<Record<string, unknown>> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--input-type=module', '-e', PROGRAM, JSON.stringify(input)],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 },
+  );
+  return JSON.parse(stdout);
+}
+
+const MARK = 'EVM-RECIPE ';
+
+/** The Shade Agent docs' EVM flow, unchanged but for the contract id and RPC (the stack's). shade-agent-js
+ * finds the agent API from API_PORT; it prints lines of its own, so the result is on a marked line. */
+const EVM_RECIPE = `
+import { contracts, chainAdapters, utils } from 'chainsig.js';
+import { createPublicClient, http } from 'viem';
+import { requestSignature } from '@neardefi/shade-agent-js';
+const input = JSON.parse(process.argv[1]);
+
+const MPC_CONTRACT = new contracts.ChainSignatureContract({
+  networkId: 'testnet',
+  contractId: input.mpcContractId,
+  fallbackRpcUrls: [input.rpcUrl],
+});
+const publicClient = createPublicClient({ transport: http(input.ethRpcUrl) });
+const Evm = new chainAdapters.evm.EVM({ publicClient, contract: MPC_CONTRACT });
+
+const { address } = await Evm.deriveAddressAndPublicKey(input.agentContractId, 'ethereum-1');
+const { transaction, hashesToSign } = await Evm.prepareTransactionForSigning({
+  from: address,
+  to: input.to,
+  value: 1000n,
+});
+const signRes = await requestSignature({
+  path: 'ethereum-1',
+  payload: utils.cryptography.uint8ArrayToHex(hashesToSign[0]),
+});
+const signedTransaction = Evm.finalizeTransactionSigning({
+  transaction,
+  rsvSignatures: [utils.cryptography.toRSV(signRes)],
+});
+const { hash } = await Evm.broadcastTx(signedTransaction);
+const receipt = await publicClient.waitForTransactionReceipt({ hash });
+console.log('${MARK}' + JSON.stringify({ address, hash, from: receipt.from, status: receipt.status }));
+`;
+
+/** anvil's binary from its npm platform package, if installed. */
+function anvilPath(): string | undefined {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json');
+    const path = join(dirname(manifest), 'bin', 'anvil');
+    return process.platform === 'linux' && process.arch === 'x64' && existsSync(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function startAnvil(path: string): Promise<{ child: ChildProcess; rpcUrl: string }> {
+  const child = spawn(path, ['--host', '127.0.0.1', '--port', '0', '--accounts', '1'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const m = /Listening on [^\s:]+:(\d+)/.exec(line);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`anvil exited ${code} before listening`)));
+  });
+  return { child, rpcUrl: `http://127.0.0.1:${port}` };
+}
+
+async function ethCall(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: unknown };
+  if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+
+interface Derived {
+  address: string;
+  publicKey: string;
+}
+
+interface AgentAddresses {
+  predecessor: string;
+  evm: { path: string; address: string };
+  bitcoin: { path: string; network: string; address: string };
+  solana: { path: string; address: string };
+}
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+describe('chainsig.js against shadebox up defaults', () => {
+  let cli: CliProcess;
+  let ready: { rpcUrl: string; agentApiUrl: string; mpcContractId: string; agentAddresses: AgentAddresses };
+
+  before(async () => {
+    cli = new CliProcess(['up', '--memory', '--rpc-port', '0', '--agent-port', '0', '--json']);
+    ready = JSON.parse(await cli.firstLine());
+    await cli.stdoutIncludes('"agent-ready"');
+  });
+  let anvil: { child: ChildProcess; rpcUrl: string } | undefined;
+  after(async () => {
+    anvil?.child.kill('SIGTERM');
+    await cli?.stop();
+  });
+
+  it('derives the addresses up prints, and the signatures the stack returns verify under them', async () => {
+    const printed = ready.agentAddresses;
+    assert.equal(ready.mpcContractId, 'signer.test.near');
+    assert.equal(printed.predecessor, 'agent.test.near');
+    const paths = { evm: printed.evm.path, bitcoin: printed.bitcoin.path, solana: printed.solana.path };
+    assert.deepEqual(paths, { evm: 'ethereum-1', bitcoin: 'bitcoin-1', solana: 'solana-1' });
+
+    const derived = (await chainsig({
+      mode: 'derive',
+      contractId: ready.mpcContractId,
+      rpcUrl: ready.rpcUrl,
+      predecessor: printed.predecessor,
+      paths,
+      message: MESSAGE,
+    })) as { evm: Derived; bitcoin: Derived; solana: Derived; evmHashToSign: number[] };
+    assert.equal(derived.evm.address, printed.evm.address);
+    assert.equal(derived.bitcoin.address, printed.bitcoin.address);
+    assert.equal(derived.solana.address, printed.solana.address);
+
+    // The agent signs through the agent API: `request_signature` on the agent contract, keys derived for it.
+    const agent = createAgentClient({ baseUrl: ready.agentApiUrl });
+    const bitcoinSighash = new Uint8Array(rng.bytes(32));
+    const solanaMessage = new Uint8Array(rng.bytes(150));
+    const [evmResponse, bitcoinResponse, solanaResponse] = await Promise.all([
+      agent.requestSignature({ path: paths.evm, payload: hex(Uint8Array.from(derived.evmHashToSign)) }),
+      agent.requestSignature({ path: paths.bitcoin, payload: hex(bitcoinSighash), keyType: 'Ecdsa' }),
+      agent.requestSignature({ path: paths.solana, payload: hex(solanaMessage), keyType: 'Eddsa' }),
+    ]);
+
+    const finalized = (await chainsig({
+      mode: 'finalize',
+      contractId: ready.mpcContractId,
+      rpcUrl: ready.rpcUrl,
+      message: MESSAGE,
+      responses: { evm: evmResponse, bitcoin: bitcoinResponse, solana: solanaResponse },
+    })) as { evmRecovered: string; bitcoinSignature: string; solanaSignature: string };
+
+    assert.equal(finalized.evmRecovered, derived.evm.address, 'viem recovers the derived EVM address');
+    assert.ok(
+      secp256k1.verify(
+        Buffer.from(finalized.bitcoinSignature, 'hex'),
+        bitcoinSighash,
+        Buffer.from(derived.bitcoin.publicKey, 'hex'),
+        { prehash: false },
+      ),
+      'the Bitcoin signature verifies under the derived (compressed) key',
+    );
+    assert.ok(
+      ed25519.verify(
+        Buffer.from(finalized.solanaSignature, 'hex'),
+        solanaMessage,
+        base58.decode(derived.solana.address),
+      ),
+      'the Solana signature verifies under the derived key (the address)',
+    );
+  });
+
+  const anvilBin = anvilPath();
+  it("the Shade Agent docs' EVM recipe: a transfer signed through the agent API, mined on anvil from the derived address", {
+    skip: anvilBin === undefined ? 'anvil is not installed (optional dependency)' : false,
+  }, async () => {
+    anvil = await startAnvil(anvilBin!);
+    const from = ready.agentAddresses.evm.address;
+    const to = '0x000000000000000000000000000000000000dEaD';
+    // Funds for the transfer and its gas, as a faucet would give.
+    await ethCall(anvil.rpcUrl, 'anvil_setBalance', [from, '0xde0b6b3a7640000']);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        EVM_RECIPE,
+        JSON.stringify({
+          mpcContractId: ready.mpcContractId,
+          rpcUrl: ready.rpcUrl,
+          agentContractId: ready.agentAddresses.predecessor,
+          ethRpcUrl: anvil.rpcUrl,
+          to,
+        }),
+      ],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: {
+          ...process.env,
+          NODE_OPTIONS: '',
+          API_PORT: new URL(ready.agentApiUrl).port,
+          NEXT_PUBLIC_contractId: '',
+          AGENT_API_URL: '',
+        },
+      },
+    );
+    const line = stdout.split('\n').find((l) => l.startsWith(MARK));
+    assert.ok(line, `no result line in:\n${stdout}`);
+    const result = JSON.parse(line.slice(MARK.length)) as { address: string; from: string; status: string };
+    assert.equal(result.address, from, 'chainsig.js derives the address up prints');
+    assert.equal(result.status, 'success');
+    assert.equal(result.from.toLowerCase(), from.toLowerCase(), 'anvil mined it from the derived address');
+    assert.equal(BigInt((await ethCall(anvil.rpcUrl, 'eth_getBalance', [to, 'latest'])) as string), 1000n);
+  });
+});
