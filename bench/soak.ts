@@ -62,7 +62,12 @@ async function main(): Promise<number> {
   const samples: IntervalSample[] = [];
   const started = performance.now();
   const sample = () => {
-    const s = recorder.flush((performance.now() - started) / 1000, readMemory(pid)?.rssBytes ?? Number.NaN);
+    const memory = readMemory(pid) ?? {
+      rssBytes: Number.NaN,
+      rssAnonBytes: Number.NaN,
+      rssFileBytes: Number.NaN,
+    };
+    const s = recorder.flush((performance.now() - started) / 1000, memory);
     samples.push(s);
     log(formatInterval(s));
   };

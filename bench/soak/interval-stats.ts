@@ -21,6 +21,9 @@ export interface IntervalSample {
   /** Seconds since the load started, at the end of the interval. */
   atS: number;
   rssBytes: number;
+  /** RssAnon (the JS heap and other private memory) and RssFile (code, LMDB's mapped pages). */
+  rssAnonBytes: number;
+  rssFileBytes: number;
   kinds: Record<Kind, KindInterval>;
 }
 
@@ -75,7 +78,10 @@ export class IntervalRecorder {
   }
 
   /** Closes the current interval and starts the next. */
-  flush(atS: number, rssBytes: number): IntervalSample {
+  flush(
+    atS: number,
+    memory: { rssBytes: number; rssAnonBytes: number; rssFileBytes: number },
+  ): IntervalSample {
     const buckets = this.#buckets;
     this.#buckets = emptyBuckets();
     const kinds = Object.fromEntries(
@@ -94,7 +100,7 @@ export class IntervalRecorder {
         ];
       }),
     ) as Record<Kind, KindInterval>;
-    return { atS, rssBytes, kinds };
+    return { atS, ...memory, kinds };
   }
 }
 
@@ -108,5 +114,5 @@ export function formatInterval(sample: IntervalSample): string {
     const extra = `${s.errors ? ` err ${s.errors}` : ''}${s.skipped ? ` skip ${s.skipped}` : ''}`;
     return `${k} ${s.completed} ${ms(s.p50Ms)}/${ms(s.p99Ms)} ms${extra}`;
   });
-  return `[soak ${String(Math.round(sample.atS)).padStart(5)} s] rss ${mib(sample.rssBytes)} MiB | ${parts.join(' | ')}`;
+  return `[soak ${String(Math.round(sample.atS)).padStart(5)} s] rss ${mib(sample.rssBytes)} MiB (anon ${mib(sample.rssAnonBytes)}) | ${parts.join(' | ')}`;
 }

@@ -24,7 +24,17 @@ export interface KindSummary {
 }
 
 export interface SoakSummary {
-  rss: { warmupBytes: number; endBytes: number; peakBytes: number; growth: number; met: boolean };
+  rss: {
+    warmupBytes: number;
+    endBytes: number;
+    peakBytes: number;
+    growth: number;
+    met: boolean;
+    /** The same for RssAnon alone (the heap's share; RssFile grows with the LMDB pages the node has touched). */
+    warmupAnonBytes: number;
+    endAnonBytes: number;
+    anonGrowth: number;
+  };
   kinds: Record<Kind, KindSummary>;
   checks: Record<string, { ok: boolean; detail: string }>;
   ok: boolean;
@@ -48,6 +58,8 @@ export function summarizeSoak(input: {
   const endBytes = samples.at(-1)?.rssBytes ?? Number.NaN;
   const growth = (endBytes - warmupBytes) / warmupBytes;
   const peakBytes = Math.max(...samples.map((s) => s.rssBytes));
+  const warmupAnonBytes = steady[0]?.rssAnonBytes ?? Number.NaN;
+  const endAnonBytes = samples.at(-1)?.rssAnonBytes ?? Number.NaN;
   const third = Math.max(1, Math.floor(steady.length / 3));
   const kinds = Object.fromEntries(
     KINDS.map((k) => {
@@ -98,7 +110,16 @@ export function summarizeSoak(input: {
     },
   };
   return {
-    rss: { warmupBytes, endBytes, peakBytes, growth, met: growth < RSS_GROWTH_TARGET },
+    rss: {
+      warmupBytes,
+      endBytes,
+      peakBytes,
+      growth,
+      met: growth < RSS_GROWTH_TARGET,
+      warmupAnonBytes,
+      endAnonBytes,
+      anonGrowth: (endAnonBytes - warmupAnonBytes) / warmupAnonBytes,
+    },
     kinds,
     checks,
     ok: Object.values(checks).every((c) => c.ok),
@@ -112,6 +133,7 @@ export function formatSummary(summary: SoakSummary): string {
   const lines = [
     'soak summary',
     `  RSS after warm-up ${mib(summary.rss.warmupBytes)}, at the end ${mib(summary.rss.endBytes)} (growth ${(summary.rss.growth * 100).toFixed(1)}%, target < ${RSS_GROWTH_TARGET * 100}%: ${summary.rss.met ? 'met' : 'NOT met'}), peak ${mib(summary.rss.peakBytes)}`,
+    `  of which anonymous (RssAnon): ${mib(summary.rss.warmupAnonBytes)} → ${mib(summary.rss.endAnonBytes)} (growth ${(summary.rss.anonGrowth * 100).toFixed(1)}%)`,
   ];
   for (const k of KINDS) {
     const s = summary.kinds[k];
