@@ -5,8 +5,9 @@
  * every accepted transaction is FINAL and that the supply adds up, prints a summary and exits non-zero when
  * a check failed. See bench/README.md ("Soak").
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { readMemory } from './metrics/memory.js';
 import { installCleanup } from './processes.js';
 import { PooledRpcClient } from './rpc.js';
@@ -20,6 +21,15 @@ import { formatSummary, summarizeSoak } from './soak/summary.js';
 import { KIND_PLAN, prepareWorkload } from './soak/workload.js';
 
 const log = (line: string) => console.log(line);
+
+/** Bytes of the node's data.mdb, NaN when it cannot be read. */
+function storeSize(nodeHome: string): number {
+  try {
+    return statSync(join(nodeHome, 'data', 'data.mdb')).size;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 async function main(): Promise<number> {
   let options: ReturnType<typeof parseSoakOptions>;
@@ -62,10 +72,9 @@ async function main(): Promise<number> {
   const samples: IntervalSample[] = [];
   const started = performance.now();
   const sample = () => {
-    const memory = readMemory(pid) ?? {
-      rssBytes: Number.NaN,
-      rssAnonBytes: Number.NaN,
-      rssFileBytes: Number.NaN,
+    const memory = {
+      ...(readMemory(pid) ?? { rssBytes: Number.NaN, rssAnonBytes: Number.NaN, rssFileBytes: Number.NaN }),
+      storeBytes: storeSize(stack.nodeHome),
     };
     const s = recorder.flush((performance.now() - started) / 1000, memory);
     samples.push(s);

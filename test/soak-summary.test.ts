@@ -15,6 +15,7 @@ const memory = (rssMiB: number) => ({
   rssBytes: rssMiB * MIB,
   rssAnonBytes: (rssMiB / 2) * MIB,
   rssFileBytes: (rssMiB / 2) * MIB,
+  storeBytes: rssMiB * MIB,
 });
 
 const finality: FinalityCheck = { accepted: 3, final: 3, notFinal: [], notFinalCount: 0, ok: true };
@@ -64,7 +65,7 @@ describe('soak summary', () => {
     assert.equal(first.kinds.sign.skipped, 1);
     assert.match(
       formatInterval(first),
-      /^\[soak +10 s\] rss 100\.0 MiB \(anon 50\.0\) \| transfer 0 -\/- ms \| call 0/,
+      /^\[soak +10 s\] rss 100\.0 MiB \(anon 50\.0, file 50\.0; data\.mdb 100\.0\) \| transfer 0 -\/- ms \| call 0/,
     );
     const second = recorder.flush(20, memory(100));
     assert.equal(second.kinds.view.completed, 0);

@@ -24,6 +24,8 @@ export interface IntervalSample {
   /** RssAnon (the JS heap and other private memory) and RssFile (code, LMDB's mapped pages). */
   rssAnonBytes: number;
   rssFileBytes: number;
+  /** Size of the store's data.mdb (LMDB's high-water mark): RssFile grows with the pages of it the node reads. */
+  storeBytes: number;
   kinds: Record<Kind, KindInterval>;
 }
 
@@ -80,7 +82,7 @@ export class IntervalRecorder {
   /** Closes the current interval and starts the next. */
   flush(
     atS: number,
-    memory: { rssBytes: number; rssAnonBytes: number; rssFileBytes: number },
+    memory: { rssBytes: number; rssAnonBytes: number; rssFileBytes: number; storeBytes: number },
   ): IntervalSample {
     const buckets = this.#buckets;
     this.#buckets = emptyBuckets();
@@ -114,5 +116,5 @@ export function formatInterval(sample: IntervalSample): string {
     const extra = `${s.errors ? ` err ${s.errors}` : ''}${s.skipped ? ` skip ${s.skipped}` : ''}`;
     return `${k} ${s.completed} ${ms(s.p50Ms)}/${ms(s.p99Ms)} ms${extra}`;
   });
-  return `[soak ${String(Math.round(sample.atS)).padStart(5)} s] rss ${mib(sample.rssBytes)} MiB (anon ${mib(sample.rssAnonBytes)}) | ${parts.join(' | ')}`;
+  return `[soak ${String(Math.round(sample.atS)).padStart(5)} s] rss ${mib(sample.rssBytes)} MiB (anon ${mib(sample.rssAnonBytes)}, file ${mib(sample.rssFileBytes)}; data.mdb ${mib(sample.storeBytes)}) | ${parts.join(' | ')}`;
 }

@@ -34,6 +34,11 @@ export interface SoakSummary {
     warmupAnonBytes: number;
     endAnonBytes: number;
     anonGrowth: number;
+    /** RssFile and data.mdb at the same two samples. */
+    warmupFileBytes: number;
+    endFileBytes: number;
+    warmupStoreBytes: number;
+    endStoreBytes: number;
   };
   kinds: Record<Kind, KindSummary>;
   checks: Record<string, { ok: boolean; detail: string }>;
@@ -60,6 +65,7 @@ export function summarizeSoak(input: {
   const peakBytes = Math.max(...samples.map((s) => s.rssBytes));
   const warmupAnonBytes = steady[0]?.rssAnonBytes ?? Number.NaN;
   const endAnonBytes = samples.at(-1)?.rssAnonBytes ?? Number.NaN;
+  const last = samples.at(-1);
   const third = Math.max(1, Math.floor(steady.length / 3));
   const kinds = Object.fromEntries(
     KINDS.map((k) => {
@@ -119,6 +125,10 @@ export function summarizeSoak(input: {
       warmupAnonBytes,
       endAnonBytes,
       anonGrowth: (endAnonBytes - warmupAnonBytes) / warmupAnonBytes,
+      warmupFileBytes: steady[0]?.rssFileBytes ?? Number.NaN,
+      endFileBytes: last?.rssFileBytes ?? Number.NaN,
+      warmupStoreBytes: steady[0]?.storeBytes ?? Number.NaN,
+      endStoreBytes: last?.storeBytes ?? Number.NaN,
     },
     kinds,
     checks,
@@ -133,7 +143,7 @@ export function formatSummary(summary: SoakSummary): string {
   const lines = [
     'soak summary',
     `  RSS after warm-up ${mib(summary.rss.warmupBytes)}, at the end ${mib(summary.rss.endBytes)} (growth ${(summary.rss.growth * 100).toFixed(1)}%, target < ${RSS_GROWTH_TARGET * 100}%: ${summary.rss.met ? 'met' : 'NOT met'}), peak ${mib(summary.rss.peakBytes)}`,
-    `  of which anonymous (RssAnon): ${mib(summary.rss.warmupAnonBytes)} → ${mib(summary.rss.endAnonBytes)} (growth ${(summary.rss.anonGrowth * 100).toFixed(1)}%)`,
+    `  of which anonymous (RssAnon): ${mib(summary.rss.warmupAnonBytes)} → ${mib(summary.rss.endAnonBytes)} (growth ${(summary.rss.anonGrowth * 100).toFixed(1)}%); file-backed (RssFile): ${mib(summary.rss.warmupFileBytes)} → ${mib(summary.rss.endFileBytes)}, while data.mdb grew ${mib(summary.rss.warmupStoreBytes)} → ${mib(summary.rss.endStoreBytes)}`,
   ];
   for (const k of KINDS) {
     const s = summary.kinds[k];
