@@ -17,7 +17,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { derivedPublicKey, najToSecp256k1PublicKey, recoverEcdsaPublicKey } from '@shadebox/mpc';
-import { KeyPool, type Outcome, viewAccount } from '@shadebox/near-client';
+import { KeyPool, type Outcome, viewAccount, viewFunction } from '@shadebox/near-client';
 import { type Action, fullAccessKey, hexEncode, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
 import { sleep } from '../load.js';
 import { parseEcdsaSignatureResponse, viewString } from '../metrics/chainsig.js';
@@ -152,8 +152,11 @@ export async function prepareWorkload(
     },
     view: async () => {
       if (views++ % 2 === 0) {
-        const greeting = await viewString(client, hello, 'hello', { name: `n${random.below(5000)}` });
-        if (!greeting.includes('n')) throw new Error(`hello answered ${greeting}`);
+        const name = `n${random.below(5000)}`;
+        const greeting = await viewFunction(client, hello, 'hello', { name }, { finality: 'final' });
+        if (typeof greeting !== 'string')
+          throw new Error(`hello(${name}) answered ${JSON.stringify(greeting)}`);
+        if (!greeting.includes(name)) throw new Error(`hello(${name}) answered ${greeting}`);
       } else {
         const id = accounts[random.below(accounts.length)];
         const account = await viewAccount(client, id, { finality: 'final' });
