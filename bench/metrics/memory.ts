@@ -9,6 +9,9 @@ export interface MemoryReading {
   rssBytes: number;
   /** Peak resident set size (VmHWM), bytes. */
   peakRssBytes: number;
+  /** The anonymous part of the RSS (heap, stacks: RssAnon) and the file-backed part (code, mapped files such as LMDB's: RssFile). */
+  rssAnonBytes: number;
+  rssFileBytes: number;
 }
 
 /** VmRSS and VmHWM of a process from /proc/<pid>/status (Linux); undefined elsewhere or once it has exited. */
@@ -23,5 +26,10 @@ export function readMemory(pid: number): MemoryReading | undefined {
     const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(text);
     return m ? Number(m[1]) * 1024 : Number.NaN;
   };
-  return { rssBytes: kib('VmRSS'), peakRssBytes: kib('VmHWM') };
+  return {
+    rssBytes: kib('VmRSS'),
+    peakRssBytes: kib('VmHWM'),
+    rssAnonBytes: kib('RssAnon'),
+    rssFileBytes: kib('RssFile'),
+  };
 }

@@ -1,0 +1,161 @@
+/**
+ * The soak's summary: RSS after warm-up against the end (growth %), p50/p99 per kind per interval and
+ * whether p99 stayed flat, errors by kind, and the end checks; which checks failed decides the exit code.
+ */
+import { median } from '../load.js';
+import type { FinalityCheck, SupplyCheck } from './end-checks.js';
+import { type IntervalRecorder, type IntervalSample, KINDS, type Kind } from './interval-stats.js';
+
+/** RSS may grow by less than this share from the end of warm-up to the end of the run. */
+export const RSS_GROWTH_TARGET = 0.1;
+/** p99 counts as flat when the median interval p99 of the last third is under 1.5× that of the first third. */
+export const P99_FLAT_FACTOR = 1.5;
+
+export interface KindSummary {
+  completed: number;
+  errors: number;
+  skipped: number;
+  /** Error class → count. */
+  errorsByClass: Record<string, number>;
+  /** Median of the interval p99s in the first and last third after warm-up, ms. */
+  p99FirstThirdMs: number;
+  p99LastThirdMs: number;
+  p99Flat: boolean;
+}
+
+export interface SoakSummary {
+  rss: {
+    warmupBytes: number;
+    endBytes: number;
+    peakBytes: number;
+    growth: number;
+    met: boolean;
+    /** The same for RssAnon alone (the heap's share; RssFile grows with the LMDB pages the node has touched). */
+    warmupAnonBytes: number;
+    endAnonBytes: number;
+    anonGrowth: number;
+    /** RssFile and data.mdb at the same two samples. */
+    warmupFileBytes: number;
+    endFileBytes: number;
+    warmupStoreBytes: number;
+    endStoreBytes: number;
+  };
+  kinds: Record<Kind, KindSummary>;
+  checks: Record<string, { ok: boolean; detail: string }>;
+  ok: boolean;
+}
+
+export function summarizeSoak(input: {
+  samples: IntervalSample[];
+  warmupMs: number;
+  recorder: IntervalRecorder;
+  finality: FinalityCheck;
+  supply: SupplyCheck;
+  abandoned: number;
+  verifiedSignatures: number;
+  stackExit: { code: number | null; signal: string | null } | undefined;
+  stackDiedDuringRun: boolean;
+}): SoakSummary {
+  const { samples, recorder } = input;
+  const afterWarmup = samples.filter((s) => s.atS * 1000 >= input.warmupMs);
+  const steady = afterWarmup.length > 0 ? afterWarmup : samples;
+  const warmupBytes = steady[0]?.rssBytes ?? Number.NaN;
+  const endBytes = samples.at(-1)?.rssBytes ?? Number.NaN;
+  const growth = (endBytes - warmupBytes) / warmupBytes;
+  const peakBytes = Math.max(...samples.map((s) => s.rssBytes));
+  const warmupAnonBytes = steady[0]?.rssAnonBytes ?? Number.NaN;
+  const endAnonBytes = samples.at(-1)?.rssAnonBytes ?? Number.NaN;
+  const last = samples.at(-1);
+  const third = Math.max(1, Math.floor(steady.length / 3));
+  const kinds = Object.fromEntries(
+    KINDS.map((k) => {
+      const p99s = (list: IntervalSample[]) =>
+        median(list.map((s) => s.kinds[k].p99Ms).filter((v) => !Number.isNaN(v)));
+      const first = p99s(steady.slice(0, third));
+      const last = p99s(steady.slice(-third));
+      return [
+        k,
+        {
+          ...recorder.totals[k],
+          errorsByClass: Object.fromEntries(recorder.errorsByKind[k]),
+          p99FirstThirdMs: first,
+          p99LastThirdMs: last,
+          p99Flat: !(last > first * P99_FLAT_FACTOR),
+        },
+      ];
+    }),
+  ) as Record<Kind, KindSummary>;
+  const errors = KINDS.reduce((n, k) => n + kinds[k].errors, 0);
+  const checks: SoakSummary['checks'] = {
+    stackUp: {
+      ok: !input.stackDiedDuringRun,
+      detail: input.stackDiedDuringRun ? 'the stack process exited during the run' : 'ran to the end',
+    },
+    noErrors: { ok: errors === 0, detail: `${errors} operations failed` },
+    nothingAbandoned: {
+      ok: input.abandoned === 0,
+      detail: `${input.abandoned} operations unanswered after the load`,
+    },
+    allFinal: {
+      ok: input.finality.ok,
+      detail: `${input.finality.final} of ${input.finality.accepted} accepted transactions FINAL`,
+    },
+    supplyAddsUp: {
+      ok: input.supply.ok,
+      detail: input.supply.ok
+        ? `genesis ${input.supply.genesisSupply} = Σ balances ${input.supply.balances} (${input.supply.accounts} accounts) + burnt ${input.supply.burnt}, ${input.supply.blocks} blocks`
+        : input.supply.problems.join('; '),
+    },
+    signaturesVerified: {
+      ok: input.verifiedSignatures === kinds.sign.completed,
+      detail: `${input.verifiedSignatures} signatures recovered to the derived key`,
+    },
+    stackStopped: {
+      ok: input.stackExit?.code === 0,
+      detail: `SIGTERM: exit ${input.stackExit?.code ?? input.stackExit?.signal ?? 'none'}`,
+    },
+  };
+  return {
+    rss: {
+      warmupBytes,
+      endBytes,
+      peakBytes,
+      growth,
+      met: growth < RSS_GROWTH_TARGET,
+      warmupAnonBytes,
+      endAnonBytes,
+      anonGrowth: (endAnonBytes - warmupAnonBytes) / warmupAnonBytes,
+      warmupFileBytes: steady[0]?.rssFileBytes ?? Number.NaN,
+      endFileBytes: last?.rssFileBytes ?? Number.NaN,
+      warmupStoreBytes: steady[0]?.storeBytes ?? Number.NaN,
+      endStoreBytes: last?.storeBytes ?? Number.NaN,
+    },
+    kinds,
+    checks,
+    ok: Object.values(checks).every((c) => c.ok),
+  };
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const ms = (v: number) => (Number.isNaN(v) ? '-' : `${v.toFixed(1)} ms`);
+
+export function formatSummary(summary: SoakSummary): string {
+  const lines = [
+    'soak summary',
+    `  RSS after warm-up ${mib(summary.rss.warmupBytes)}, at the end ${mib(summary.rss.endBytes)} (growth ${(summary.rss.growth * 100).toFixed(1)}%, target < ${RSS_GROWTH_TARGET * 100}%: ${summary.rss.met ? 'met' : 'NOT met'}), peak ${mib(summary.rss.peakBytes)}`,
+    `  of which anonymous (RssAnon): ${mib(summary.rss.warmupAnonBytes)} → ${mib(summary.rss.endAnonBytes)} (growth ${(summary.rss.anonGrowth * 100).toFixed(1)}%); file-backed (RssFile): ${mib(summary.rss.warmupFileBytes)} → ${mib(summary.rss.endFileBytes)}, while data.mdb grew ${mib(summary.rss.warmupStoreBytes)} → ${mib(summary.rss.endStoreBytes)}`,
+  ];
+  for (const k of KINDS) {
+    const s = summary.kinds[k];
+    lines.push(
+      `  ${k.padEnd(8)} ${s.completed} ok, ${s.errors} errors, ${s.skipped} skipped; p99 ${ms(s.p99FirstThirdMs)} → ${ms(s.p99LastThirdMs)} (${s.p99Flat ? 'flat' : 'NOT flat'})`,
+    );
+    for (const [message, count] of Object.entries(s.errorsByClass))
+      lines.push(`           ${count}× ${message}`);
+  }
+  for (const [name, c] of Object.entries(summary.checks)) {
+    lines.push(`  ${c.ok ? 'ok  ' : 'FAIL'} ${name}: ${c.detail}`);
+  }
+  lines.push(summary.ok ? 'soak: every check passed' : 'soak: a check FAILED');
+  return lines.join('\n');
+}
