@@ -38,7 +38,11 @@ export function contractRequest(
   allowed: ReadonlySet<string>,
 ): ContractRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new HttpError(400, 'invalid_body', 'the body must be a JSON object');
+    throw new HttpError(
+      400,
+      'invalid_body',
+      'the body must be a JSON object such as {"methodName": "get_agent", "args": {}}',
+    );
   }
   const b = body as Record<string, unknown>;
   const known = withGas ? CALL_FIELDS : VIEW_FIELDS;
@@ -63,12 +67,22 @@ export function contractRequest(
   }
   const args = b.args ?? {};
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw new HttpError(400, 'invalid_field', 'args must be a JSON object', 'args');
+    throw new HttpError(
+      400,
+      'invalid_field',
+      'args must be a JSON object of the method\'s arguments, e.g. {"account_id": "x.near"}',
+      'args',
+    );
   }
   let contractId = defaultContractId;
   if (b.contractId !== undefined) {
     if (typeof b.contractId !== 'string' || !isValidAccountId(b.contractId)) {
-      throw new HttpError(400, 'invalid_field', 'contractId must be an account id', 'contractId');
+      throw new HttpError(
+        400,
+        'invalid_field',
+        'contractId must be an account id such as agent.test.near, or left out for the agent contract',
+        'contractId',
+      );
     }
     if (!allowed.has(b.contractId)) {
       throw new HttpError(
@@ -100,7 +114,12 @@ export function contractRequest(
     gas = BigInt(text);
   }
   if (b.deposit !== undefined) {
-    throw new HttpError(400, 'invalid_field', 'deposit is not supported: calls attach no deposit', 'deposit');
+    throw new HttpError(
+      400,
+      'invalid_field',
+      'deposit is not supported: calls attach no deposit; leave deposit out',
+      'deposit',
+    );
   }
   if (withGas && b.methodName === REQUEST_SIGNATURE && contractId === defaultContractId) {
     checkRequestSignatureArgs(args as Record<string, unknown>);
