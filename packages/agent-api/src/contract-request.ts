@@ -96,7 +96,7 @@ export function contractRequest(
   }
   let gas = DEFAULT_GAS;
   if (b.gas !== undefined) {
-    if (!withGas) throw new HttpError(400, 'invalid_field', 'a view takes no gas', 'gas');
+    if (!withGas) throw new HttpError(400, 'invalid_field', 'a view takes no gas: leave gas out', 'gas');
     const text = typeof b.gas === 'number' && Number.isSafeInteger(b.gas) ? String(b.gas) : b.gas;
     if (
       typeof text !== 'string' ||
