@@ -291,8 +291,13 @@ describe('agent API against a node with chain signatures', () => {
     }
   });
 
-  it('a view of a method the contract lacks is 422 contract_error', async () => {
-    assertError(await p('view', { methodName: 'no_such_method', args: {} }), 422, 'contract_error');
+  it('a view of a method the contract lacks is 404 method_not_found', async () => {
+    assertError(
+      await p('view', { methodName: 'no_such_method', args: {} }),
+      404,
+      'method_not_found',
+      'methodName',
+    );
   });
 
   it('serves 50 concurrent /call request_signature', async () => {

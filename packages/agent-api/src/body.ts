@@ -12,7 +12,9 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buff
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    return Promise.reject(new HttpError(413, 'body_too_large', `the body exceeds ${limit} bytes`));
+    return Promise.reject(
+      new HttpError(413, 'body_too_large', `the body exceeds ${limit} bytes: send less (args included)`),
+    );
   }
   // Nothing to wait for (the original client posts no body at all).
   if (declared === 0 && req.headers['transfer-encoding'] === undefined) {
@@ -28,7 +30,9 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buff
       size += chunk.length;
       if (size > limit) {
         failed = true;
-        reject(new HttpError(413, 'body_too_large', `the body exceeds ${limit} bytes`));
+        reject(
+          new HttpError(413, 'body_too_large', `the body exceeds ${limit} bytes: send less (args included)`),
+        );
         return;
       }
       chunks.push(chunk);
@@ -65,11 +69,15 @@ export function parseJsonBody(bytes: Buffer | string, maxDepth = MAX_DEPTH): unk
   const text = typeof bytes === 'string' ? bytes : bytes.toString('utf8');
   if (text.trim() === '') return {};
   if (jsonDepth(text) > maxDepth) {
-    throw new HttpError(400, 'too_deep', `JSON nesting deeper than ${maxDepth} levels`);
+    throw new HttpError(400, 'too_deep', `JSON nesting deeper than ${maxDepth} levels: flatten the args`);
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpError(400, 'invalid_json', 'the body is not valid JSON');
+    throw new HttpError(
+      400,
+      'invalid_json',
+      'the body is not valid JSON: send a JSON object such as {"methodName": "get_agent", "args": {}}',
+    );
   }
 }

@@ -79,15 +79,18 @@ export async function bootAgent(ctx: BootContext): Promise<BootedAgent> {
     if (have < config.fundingAmount) {
       const funding = await viewAccount(rpc, config.fundingAccountId);
       if (!funding) {
-        throw new BootError(`the funding account ${config.fundingAccountId} does not exist`, {
-          stage: 'fund',
-          accountId: config.fundingAccountId,
-        });
+        throw new BootError(
+          `the funding account ${config.fundingAccountId} does not exist: create it, or set CHAIN_ACCOUNT_ID to an existing account (retrying)`,
+          {
+            stage: 'fund',
+            accountId: config.fundingAccountId,
+          },
+        );
       }
       const need = config.fundingAmount - have;
       if (availableBalance(funding) < need) {
         throw new BootError(
-          `the funding account ${config.fundingAccountId} cannot spend ${need} yoctoNEAR (available ${availableBalance(funding)})`,
+          `the funding account ${config.fundingAccountId} cannot spend ${need} yoctoNEAR (available ${availableBalance(funding)}): top it up, or lower AGENT_FUNDING_AMOUNT (retrying)`,
           { stage: 'fund', accountId: config.fundingAccountId },
         );
       }
@@ -151,7 +154,10 @@ export async function bootAgent(ctx: BootContext): Promise<BootedAgent> {
     log.info({ accountId, result }, 'boot: register_agent sent');
     const record = await viewFunction(rpc, config.agentContractId, 'get_agent', { account_id: accountId });
     if (!tee.isRegistered(record, args)) {
-      throw new BootError('get_agent does not show the registration', { stage: 'register', accountId });
+      throw new BootError(
+        'get_agent does not show the registration: is the codehash approved in the agent contract (approve_codehash)? (retrying)',
+        { stage: 'register', accountId },
+      );
     }
   });
   return { accountId, pool };

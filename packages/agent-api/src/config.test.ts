@@ -93,4 +93,34 @@ describe('loadAgentApiConfig', () => {
       assert.ok(!e.message.includes(bad));
     }
   });
+
+  it('names every missing or invalid variable at once', () => {
+    try {
+      loadAgentApiConfig(
+        { NEAR_ACCOUNT_ID: 'Bad Id', AGENT_API_PORT: 'x', TEE_MODE: 'sgx', AGENT_FUNDING_AMOUNT: '0' },
+        noSocket,
+      );
+      assert.fail('expected a ConfigError');
+    } catch (e) {
+      assert.ok(e instanceof ConfigError);
+      assert.deepEqual(
+        e.problems.map((p) => p.variable),
+        [
+          'NEAR_ACCOUNT_ID',
+          'CHAIN_ACCOUNT_SECRET_KEY',
+          'AGENT_CONTRACT_ID',
+          'NEAR_RPC_URL',
+          'TEE_MODE',
+          'AGENT_CODEHASH',
+          'AGENT_API_PORT',
+          'AGENT_FUNDING_AMOUNT',
+        ],
+      );
+      assert.equal(e.variable, 'NEAR_ACCOUNT_ID');
+      assert.deepEqual(e.details.problems, e.problems);
+      for (const p of e.problems) assert.ok(e.message.includes(`${p.variable}: ${p.message}`));
+      // A missing variable says what to set it to.
+      assert.match(e.problems[1].message, /^required \(or NEAR_SEED_PHRASE\): set it to/);
+    }
+  });
 });

@@ -1,23 +1,39 @@
 /**
  * The agent API's configuration, read from the environment. Every setting has one canonical name and, where
- * the original shade-agent-api used another, that name as an alias. A missing or invalid setting throws a
- * `ConfigError` naming the variable; secret values never appear in messages.
+ * the original shade-agent-api used another, that name as an alias. Every setting is read before anything is
+ * thrown, so one `ConfigError` names every missing or invalid variable at once (`problems`); secret values
+ * never appear in messages.
  */
 import { existsSync } from 'node:fs';
 import { ShadeboxError } from '@shadebox/errors';
 import { KeyPair, parseNearAmount } from '@shadebox/primitives';
 import { keyPairFromSeedPhrase } from './seed-phrase.js';
 
-/** A missing or invalid setting; `variable` names it (the value is never in the message). */
-export class ConfigError extends ShadeboxError<{ variable: string }> {
+/** One missing or invalid variable and what is wrong with it. */
+export interface ConfigProblem {
+  variable: string;
+  message: string;
+}
+
+/**
+ * Missing or invalid settings; `variable` names the first, `problems` lists every one (the values are never
+ * in the messages). With one problem the message is `VARIABLE: what is wrong`; with several, the problems
+ * joined by `; `.
+ */
+export class ConfigError extends ShadeboxError<{ variable: string; problems: ConfigProblem[] }> {
+  readonly problems: ConfigProblem[];
+
   constructor(
     readonly variable: string,
     message: string,
+    more: readonly ConfigProblem[] = [],
   ) {
-    super(`${variable}: ${message}`, {
-      details: { variable },
+    const problems = [{ variable, message }, ...more];
+    super(problems.map((p) => `${p.variable}: ${p.message}`).join('; '), {
+      details: { variable, problems },
       docsPath: 'docs/agent-api.md#configuration-environment',
     });
+    this.problems = problems;
   }
 }
 
@@ -79,11 +95,19 @@ function pick(
   return undefined;
 }
 
+/** What to set each required variable to, said when it is missing. */
+const REQUIRED_HINT: Record<string, string> = {
+  CHAIN_ACCOUNT_ID: 'set it to the NEAR account that funds the agent, e.g. test.near on a local chain',
+  CHAIN_ACCOUNT_SECRET_KEY: "set it to that account's secret key (ed25519:…) or seed phrase",
+  AGENT_CONTRACT_ID: 'set it to the agent contract account, e.g. agent.test.near on a local chain',
+};
+
 function required(env: Record<string, string | undefined>, names: string[]): { name: string; value: string } {
   const found = pick(env, names);
   if (!found) {
     const alias = names.length > 1 ? ` (or ${names.slice(1).join(', ')})` : '';
-    throw new ConfigError(names[0], `required${alias}`);
+    const hint = REQUIRED_HINT[names[0]];
+    throw new ConfigError(names[0], `required${alias}${hint ? `: ${hint}` : ''}`);
   }
   return found;
 }
@@ -119,7 +143,10 @@ function parseRpcUrls(env: Record<string, string | undefined>): string[] {
   } else {
     const raw = env.NEAR_RPC_JSON;
     if (raw === undefined || raw.trim() === '')
-      throw new ConfigError('NEAR_RPC_URL', 'required (or NEAR_RPC_JSON)');
+      throw new ConfigError(
+        'NEAR_RPC_URL',
+        'required (or NEAR_RPC_JSON): set it to the JSON-RPC URL of a NEAR node, e.g. http://127.0.0.1:3030',
+      );
     name = 'NEAR_RPC_JSON';
     let parsed: unknown;
     try {
@@ -166,47 +193,79 @@ export function loadAgentApiConfig(
   env: Record<string, string | undefined>,
   overrides: ConfigOverrides = {},
 ): AgentApiConfig {
-  const fundingAccountId = accountId(required(env, ['CHAIN_ACCOUNT_ID', 'NEAR_ACCOUNT_ID']));
-  const fundingKey = parseKey(required(env, ['CHAIN_ACCOUNT_SECRET_KEY', 'NEAR_SEED_PHRASE']));
-  const agentContractId = accountId(required(env, ['AGENT_CONTRACT_ID', 'NEXT_PUBLIC_contractId']));
-  const rpcUrls = parseRpcUrls(env);
+  // Each setting is read on its own; a problem is noted and the rest still read, then all are thrown at once.
+  const problems: ConfigProblem[] = [];
+  function read<T>(parse: () => T, fallback: T): T {
+    try {
+      return parse();
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      problems.push(...e.problems);
+      return fallback;
+    }
+  }
+  const fundingAccountId = read(() => accountId(required(env, ['CHAIN_ACCOUNT_ID', 'NEAR_ACCOUNT_ID'])), '');
+  const fundingKey = read<KeyPair | undefined>(
+    () => parseKey(required(env, ['CHAIN_ACCOUNT_SECRET_KEY', 'NEAR_SEED_PHRASE'])),
+    undefined,
+  );
+  const agentContractId = read(
+    () => accountId(required(env, ['AGENT_CONTRACT_ID', 'NEXT_PUBLIC_contractId'])),
+    '',
+  );
+  const rpcUrls = read(() => parseRpcUrls(env), []);
 
   const modeFound = pick(env, ['TEE_MODE']);
-  const mode = modeFound?.value.toLowerCase() ?? 'auto';
+  let mode = modeFound?.value.toLowerCase() ?? 'auto';
   if (mode !== 'local' && mode !== 'dstack' && mode !== 'auto') {
-    throw new ConfigError('TEE_MODE', 'expected local, dstack or auto');
+    problems.push({ variable: 'TEE_MODE', message: 'expected local, dstack or auto' });
+    mode = 'auto';
   }
   const dstackEndpoint = pick(env, ['DSTACK_ENDPOINT'])?.value ?? DEFAULT_DSTACK_SOCKET;
   const exists = overrides.exists ?? existsSync;
   const teeMode: TeeMode =
-    mode === 'auto' ? (exists(dstackEndpoint) || /^https?:/.test(dstackEndpoint) ? 'dstack' : 'local') : mode;
+    mode === 'auto'
+      ? exists(dstackEndpoint) || /^https?:/.test(dstackEndpoint)
+        ? 'dstack'
+        : 'local'
+      : (mode as TeeMode);
 
   const codehashFound = pick(env, ['AGENT_CODEHASH', 'API_CODEHASH']);
   if (codehashFound && !/^[0-9A-Za-z_.:-]{1,128}$/.test(codehashFound.value)) {
-    throw new ConfigError(
-      codehashFound.name,
-      'expected 1–128 characters [0-9A-Za-z_.:-] (e.g. a sha256 hex)',
-    );
+    problems.push({
+      variable: codehashFound.name,
+      message: 'expected 1–128 characters [0-9A-Za-z_.:-] (e.g. a sha256 hex)',
+    });
   }
   if (teeMode === 'local' && !codehashFound) {
-    throw new ConfigError('AGENT_CODEHASH', 'required in local mode (or API_CODEHASH)');
+    problems.push({
+      variable: 'AGENT_CODEHASH',
+      message:
+        'required in local mode (or API_CODEHASH): set it to a codehash approved in the agent contract',
+    });
   }
 
-  const port = parseInteger(pick(env, ['AGENT_API_PORT', 'SHADE_AGENT_PORT']), DEFAULT_PORT, 0, 65535);
+  const port = read(
+    () => parseInteger(pick(env, ['AGENT_API_PORT', 'SHADE_AGENT_PORT']), DEFAULT_PORT, 0, 65535),
+    DEFAULT_PORT,
+  );
   const host = pick(env, ['AGENT_API_HOST'])?.value ?? '127.0.0.1';
-  if (!/^[0-9A-Za-z.:_-]+$/.test(host)) throw new ConfigError('AGENT_API_HOST', 'not a host name or address');
-  const keyPoolSize = parseInteger(pick(env, ['AGENT_KEY_POOL_SIZE']), 8, 0, 64);
+  if (!/^[0-9A-Za-z.:_-]+$/.test(host)) {
+    problems.push({ variable: 'AGENT_API_HOST', message: 'not a host name or address, e.g. 127.0.0.1' });
+  }
+  const keyPoolSize = read(() => parseInteger(pick(env, ['AGENT_KEY_POOL_SIZE']), 8, 0, 64), 8);
 
   const corsFound = pick(env, ['AGENT_API_CORS_ORIGIN']);
   if (corsFound && corsFound.value !== '*') {
+    let ok = false;
     try {
-      const u = new URL(corsFound.value);
-      if (u.origin !== corsFound.value) throw new Error();
-    } catch {
-      throw new ConfigError(
-        'AGENT_API_CORS_ORIGIN',
-        'expected an origin such as http://localhost:3000, or *',
-      );
+      ok = new URL(corsFound.value).origin === corsFound.value;
+    } catch {}
+    if (!ok) {
+      problems.push({
+        variable: 'AGENT_API_CORS_ORIGIN',
+        message: 'expected an origin such as http://localhost:3000, or *',
+      });
     }
   }
   const allowFound = pick(env, ['AGENT_API_ALLOW_CONTRACTS']);
@@ -214,25 +273,37 @@ export function loadAgentApiConfig(
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  for (const id of allowedContracts) {
-    if (!isValidAccountId(id))
-      throw new ConfigError('AGENT_API_ALLOW_CONTRACTS', 'not a list of account ids');
+  if (!allowedContracts.every(isValidAccountId)) {
+    problems.push({
+      variable: 'AGENT_API_ALLOW_CONTRACTS',
+      message: 'not a list of account ids: expected comma-separated accounts such as a.near,b.near',
+    });
   }
   const fundingFound = pick(env, ['AGENT_FUNDING_AMOUNT']);
   let fundingAmount = 3n * 10n ** 23n;
   if (fundingFound) {
+    let amount: bigint | undefined;
     try {
-      fundingAmount = parseNearAmount(fundingFound.value);
+      amount = parseNearAmount(fundingFound.value);
     } catch {
-      throw new ConfigError('AGENT_FUNDING_AMOUNT', 'expected an amount of NEAR such as 0.3');
+      problems.push({ variable: 'AGENT_FUNDING_AMOUNT', message: 'expected an amount of NEAR such as 0.3' });
     }
-    if (fundingAmount <= 0n) throw new ConfigError('AGENT_FUNDING_AMOUNT', 'must be more than 0');
+    if (amount !== undefined && amount <= 0n) {
+      problems.push({ variable: 'AGENT_FUNDING_AMOUNT', message: 'must be more than 0, e.g. 0.3' });
+    } else if (amount !== undefined) fundingAmount = amount;
   }
-  const retryMaxMs = parseInteger(pick(env, ['AGENT_API_RETRY_MAX_MS']), 30_000, 10, 3_600_000);
+  const retryMaxMs = read(
+    () => parseInteger(pick(env, ['AGENT_API_RETRY_MAX_MS']), 30_000, 10, 3_600_000),
+    30_000,
+  );
 
+  if (problems.length > 0) {
+    const [first, ...more] = problems;
+    throw new ConfigError(first.variable, first.message, more);
+  }
   return {
     fundingAccountId,
-    fundingKey,
+    fundingKey: fundingKey!,
     agentContractId,
     rpcUrls,
     codehash: codehashFound?.value,

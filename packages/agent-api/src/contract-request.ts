@@ -1,7 +1,16 @@
-/** Validation of the `/call` and `/view` bodies: method, args, contract (allow-list), gas; no deposit. */
+/**
+ * Validation of the `/call` and `/view` bodies: method, args, contract (allow-list), gas; no deposit; no
+ * field the route does not know (a misspelt `method` or `argss` is named instead of silently ignored). A
+ * `request_signature` call on the agent contract has its arguments checked too (request-signature-args.ts).
+ */
 import { TGAS } from '@shadebox/primitives';
 import { isValidAccountId } from './config.js';
 import { HttpError } from './http-error.js';
+import {
+  checkRequestSignatureArgs,
+  checkRequestSignatureGas,
+  REQUEST_SIGNATURE,
+} from './request-signature-args.js';
 
 /**
  * Default gas of /call. Not the original's 300 Tgas: a transaction prepays its gas at the pessimistic gas
@@ -9,6 +18,10 @@ import { HttpError } from './http-error.js';
  */
 export const DEFAULT_GAS = 100n * TGAS;
 export const MAX_GAS = 1000n * TGAS;
+
+/** The fields each route takes (`deposit` is named by its own refusal below). */
+const CALL_FIELDS = ['methodName', 'args', 'gas', 'contractId', 'deposit'];
+const VIEW_FIELDS = ['methodName', 'args', 'contractId', 'gas'];
 
 export interface ContractRequest {
   contractId: string;
@@ -25,9 +38,25 @@ export function contractRequest(
   allowed: ReadonlySet<string>,
 ): ContractRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new HttpError(400, 'invalid_body', 'the body must be a JSON object');
+    throw new HttpError(
+      400,
+      'invalid_body',
+      'the body must be a JSON object such as {"methodName": "get_agent", "args": {}}',
+    );
   }
   const b = body as Record<string, unknown>;
+  const known = withGas ? CALL_FIELDS : VIEW_FIELDS;
+  for (const name of Object.keys(b)) {
+    if (!known.includes(name)) {
+      const takes = withGas ? 'methodName, args, gas and contractId' : 'methodName, args and contractId';
+      throw new HttpError(
+        400,
+        'invalid_field',
+        `unknown field ${JSON.stringify(name.slice(0, 64))}: /${withGas ? 'call' : 'view'} takes ${takes}`,
+        name.slice(0, 64),
+      );
+    }
+  }
   if (typeof b.methodName !== 'string' || !/^[A-Za-z0-9_$]{1,256}$/.test(b.methodName)) {
     throw new HttpError(
       400,
@@ -38,18 +67,28 @@ export function contractRequest(
   }
   const args = b.args ?? {};
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw new HttpError(400, 'invalid_field', 'args must be a JSON object', 'args');
+    throw new HttpError(
+      400,
+      'invalid_field',
+      'args must be a JSON object of the method\'s arguments, e.g. {"account_id": "x.near"}',
+      'args',
+    );
   }
   let contractId = defaultContractId;
   if (b.contractId !== undefined) {
     if (typeof b.contractId !== 'string' || !isValidAccountId(b.contractId)) {
-      throw new HttpError(400, 'invalid_field', 'contractId must be an account id', 'contractId');
+      throw new HttpError(
+        400,
+        'invalid_field',
+        'contractId must be an account id such as agent.test.near, or left out for the agent contract',
+        'contractId',
+      );
     }
     if (!allowed.has(b.contractId)) {
       throw new HttpError(
         403,
         'contract_not_allowed',
-        `contract ${b.contractId} is not allowed`,
+        `contract ${b.contractId} is not allowed: list it in AGENT_API_ALLOW_CONTRACTS, or leave contractId out for the agent contract`,
         'contractId',
       );
     }
@@ -57,7 +96,7 @@ export function contractRequest(
   }
   let gas = DEFAULT_GAS;
   if (b.gas !== undefined) {
-    if (!withGas) throw new HttpError(400, 'invalid_field', 'a view takes no gas', 'gas');
+    if (!withGas) throw new HttpError(400, 'invalid_field', 'a view takes no gas: leave gas out', 'gas');
     const text = typeof b.gas === 'number' && Number.isSafeInteger(b.gas) ? String(b.gas) : b.gas;
     if (
       typeof text !== 'string' ||
@@ -75,7 +114,16 @@ export function contractRequest(
     gas = BigInt(text);
   }
   if (b.deposit !== undefined) {
-    throw new HttpError(400, 'invalid_field', 'deposit is not supported: calls attach no deposit', 'deposit');
+    throw new HttpError(
+      400,
+      'invalid_field',
+      'deposit is not supported: calls attach no deposit; leave deposit out',
+      'deposit',
+    );
+  }
+  if (withGas && b.methodName === REQUEST_SIGNATURE && contractId === defaultContractId) {
+    checkRequestSignatureArgs(args as Record<string, unknown>);
+    checkRequestSignatureGas(gas);
   }
   return { contractId, methodName: b.methodName, args, gas };
 }

@@ -29,27 +29,53 @@ describe('errorAnswer', () => {
         422,
         { code: 'contract_error', message: 'MethodNotFound' },
       ],
-      [
-        new ChainUnavailableError('send_tx: timed out', true),
-        504,
-        { code: 'chain_timeout', message: 'send_tx: timed out' },
-      ],
-      [
-        new ChainUnavailableError('block: no RPC endpoint answered', false),
-        502,
-        { code: 'chain_unreachable', message: 'block: no RPC endpoint answered' },
-      ],
     ];
     for (const [error, status, body] of cases) assert.deepEqual(answer(error), [status, { error: body }]);
+    // The chain errors keep their message and add the next step.
+    const timeout = answer(new ChainUnavailableError('send_tx: timed out', true));
+    assert.equal(timeout[0], 504);
+    const t = (timeout[1] as { error: { code: string; message: string } }).error;
+    assert.equal(t.code, 'chain_timeout');
+    assert.match(t.message, /^send_tx: timed out: .*check its effect before sending it again/);
+    const down = answer(new ChainUnavailableError('block: no RPC endpoint answered', false));
+    assert.equal(down[0], 502);
+    const d = (down[1] as { error: { code: string; message: string } }).error;
+    assert.equal(d.code, 'chain_unreachable');
+    assert.match(d.message, /^block: no RPC endpoint answered: .*NEAR_RPC_URL/);
     const refused = rpcErrorOf('send_tx', {
       name: 'HANDLER_ERROR',
       cause: { name: 'INVALID_TRANSACTION', info: {} },
       data: { TxExecutionError: { InvalidTxError: { NotEnoughBalance: {} } } },
     });
     assert.equal(answer(refused)[0], 422);
-    assert.equal((answer(refused)[1] as { error: { code: string } }).error.code, 'invalid_transaction');
+    const r = (answer(refused)[1] as { error: { code: string; message: string; details: unknown } }).error;
+    assert.equal(r.code, 'invalid_transaction');
+    assert.match(r.message, /^the agent account cannot pay for this call.*AGENT_FUNDING_AMOUNT/);
+    assert.deepEqual(r.details, {
+      name: 'HANDLER_ERROR',
+      cause: { name: 'INVALID_TRANSACTION', info: {} },
+      data: { TxExecutionError: { InvalidTxError: { NotEnoughBalance: {} } } },
+    });
     const other = new RpcError('query', { name: 'HANDLER_ERROR', cause: { name: 'UNKNOWN_BLOCK' } });
-    assert.deepEqual(answer(other), [502, { error: { code: 'chain_error', message: other.message } }]);
+    const [status, body] = answer(other);
+    assert.equal(status, 502);
+    const o = (body as { error: { code: string; message: string; details: unknown } }).error;
+    assert.equal(o.code, 'chain_error');
+    assert.match(o.message, /UNKNOWN_BLOCK/);
+    assert.deepEqual(o.details, { name: 'HANDLER_ERROR', cause: { name: 'UNKNOWN_BLOCK' } });
+  });
+
+  it("a contract failure is a sentence with nearcore's object under details", () => {
+    const failure = {
+      ActionError: { index: 0, kind: { FunctionCallError: { MethodResolveError: 'MethodNotFound' } } },
+    };
+    const [status, body] = answer(new ContractError(JSON.stringify(failure), false, { nearError: failure }));
+    assert.equal(status, 404);
+    const e = (body as { error: Record<string, unknown> }).error;
+    assert.equal(e.code, 'method_not_found');
+    assert.equal(e.field, 'methodName');
+    assert.doesNotMatch(String(e.message), /ActionError/);
+    assert.deepEqual(e.details, failure);
   });
 
   it('answers anything else as a generic 500 and logs it', () => {

@@ -1,6 +1,8 @@
 /**
- * Every error a route can end with, mapped to the one JSON error shape `{"error": {code, message, field?}}`
- * and its HTTP status (docs/agent-api.md#errors). Anything unexpected is a generic 500, logged.
+ * Every error a route can end with, mapped to the one JSON error shape
+ * `{"error": {code, message, field?, details?}}` and its HTTP status (docs/agent-api.md#errors). Messages are
+ * sentences that say what to do; nearcore's own error object, when there is one, is under `details`, never
+ * in the message. Anything unexpected is a generic 500, logged.
  */
 import {
   ChainUnavailableError,
@@ -8,7 +10,9 @@ import {
   InvalidTransactionError,
   RpcError,
 } from '@shadebox/near-client';
+import { describeContractFailure } from './contract-failure.js';
 import { HttpError } from './http-error.js';
+import { describeInvalidTransaction } from './invalid-transaction-answer.js';
 import { type AgentApiLogger, errorMessage } from './logger.js';
 
 /** A route's answer before it is written: JSON body (redacted when written) and extra headers. */
@@ -20,7 +24,7 @@ export interface Answer {
 
 export function errorAnswer(e: unknown, log: AgentApiLogger): Answer {
   let status = 500;
-  let error: Record<string, string> = { code: 'internal', message: 'internal error' };
+  let error: Record<string, unknown> = { code: 'internal', message: 'internal error' };
   let headers: Record<string, string> | undefined;
   if (e instanceof HttpError) {
     status = e.status;
@@ -28,20 +32,36 @@ export function errorAnswer(e: unknown, log: AgentApiLogger): Answer {
     if (e.field) error.field = e.field;
     headers = e.headers;
   } else if (e instanceof ContractError) {
-    status = 422;
-    error = { code: e.panic ? 'contract_panic' : 'contract_error', message: e.message };
+    const failure = describeContractFailure(e);
+    status = failure.status;
+    error = { code: failure.code, message: failure.message };
+    if (failure.field) error.field = failure.field;
+    if (e.nearError !== undefined) error.details = e.nearError;
   } else if (e instanceof ChainUnavailableError) {
     status = e.timeout ? 504 : 502;
-    error = { code: e.timeout ? 'chain_timeout' : 'chain_unreachable', message: e.message };
+    error = {
+      code: e.timeout ? 'chain_timeout' : 'chain_unreachable',
+      message: e.timeout
+        ? `${e.message}: the node did not answer in time; a call may still complete, so check its effect before sending it again`
+        : `${e.message}: check that the node runs and that NEAR_RPC_URL names it`,
+    };
   } else if (
     e instanceof InvalidTransactionError ||
     (e instanceof RpcError && e.causeName === 'INVALID_TRANSACTION')
   ) {
     status = 422;
-    error = { code: 'invalid_transaction', message: e.message };
+    error = {
+      code: 'invalid_transaction',
+      message: describeInvalidTransaction(e instanceof InvalidTransactionError ? e.invalidTx : undefined),
+      details: e.error,
+    };
   } else if (e instanceof RpcError) {
     status = 502;
-    error = { code: 'chain_error', message: e.message };
+    error = {
+      code: 'chain_error',
+      message: `the node refused the ${e.method} request (${e.causeName ?? 'error'}): see details; check NEAR_RPC_URL names a NEAR node`,
+      details: e.error,
+    };
   } else {
     log.error({ error: errorMessage(e) }, 'request failed');
   }

@@ -9,6 +9,7 @@ import { readBody } from './body.js';
 import type { AgentApiStatus } from './boot.js';
 import { type Answer, errorAnswer, success } from './error-answer.js';
 import { HttpError } from './http-error.js';
+import { listenError } from './listen-error.js';
 import { type AgentApiLogger, errorMessage } from './logger.js';
 import { openApiDocument } from './openapi.js';
 import { answerPost, type Route } from './routes.js';
@@ -79,7 +80,9 @@ export async function serveAgentApi(o: ServeOptions): Promise<AgentApiServer> {
     const end = raw.search(/[?#]/);
     const path = (end === -1 ? raw : raw.slice(0, end)).replace(/\/+$/, '');
     const method = req.method ?? 'GET';
-    if (!path.startsWith(`${BASE_PATH}/`)) throw new HttpError(404, 'not_found', `no route ${path || '/'}`);
+    if (!path.startsWith(`${BASE_PATH}/`)) {
+      throw new HttpError(404, 'not_found', `no route ${path || '/'}: the agent API is under ${BASE_PATH}/`);
+    }
     const name = path.slice(BASE_PATH.length + 1);
     if (o.corsOrigin && method === 'OPTIONS') {
       req.resume();
@@ -112,7 +115,13 @@ export async function serveAgentApi(o: ServeOptions): Promise<AgentApiServer> {
       });
     }
     const route = Object.hasOwn(routes, name) ? routes[name] : undefined;
-    if (!route) throw new HttpError(404, 'not_found', `no route ${path}`);
+    if (!route) {
+      throw new HttpError(
+        404,
+        'not_found',
+        `no route ${path}: the routes are POST ${Object.keys(routes).join(', ')} and GET health, openapi.json under ${BASE_PATH}`,
+      );
+    }
     if (method !== route.method) {
       throw new HttpError(405, 'method_not_allowed', `${name} takes ${route.method}`, undefined, {
         allow: route.method,
@@ -168,6 +177,8 @@ export async function serveAgentApi(o: ServeOptions): Promise<AgentApiServer> {
     },
     o.port,
     o.host,
-  );
+  ).catch((error: unknown) => {
+    throw listenError(error, o.host, o.port);
+  });
   return { port: front.address.port, close: () => front.close(STOP_GRACE_MS) };
 }

@@ -1,6 +1,13 @@
 export { BootError, StoppedError } from './boot-error.js';
-export { type AgentApiConfig, ConfigError, loadAgentApiConfig, type TeeMode } from './config.js';
+export {
+  type AgentApiConfig,
+  ConfigError,
+  type ConfigProblem,
+  loadAgentApiConfig,
+  type TeeMode,
+} from './config.js';
 export { HttpError } from './http-error.js';
+export { AgentApiListenError } from './listen-error.js';
 export { openApiDocument } from './openapi.js';
 export {
   LOCAL_ATTESTATION,

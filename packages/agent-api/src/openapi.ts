@@ -26,9 +26,16 @@ export function openApiDocument(basePath = '/api/agent'): Record<string, unknown
   const contractRequest = (gas: boolean) => ({
     type: 'object',
     required: ['methodName'],
+    additionalProperties: false,
     properties: {
       methodName: { type: 'string', pattern: '^[A-Za-z0-9_$]{1,256}$' },
-      args: { type: 'object', description: 'Method arguments (default {})' },
+      args: {
+        type: 'object',
+        description:
+          'Method arguments (default {}). request_signature on the agent contract takes {path, payload, key_type?}: ' +
+          'payload is hex without 0x, 32 bytes below the secp256k1 order for key_type Ecdsa (the default), ' +
+          '32 to 1232 bytes for Eddsa; a wrong one is refused with 400 naming args.path, args.payload or args.key_type.',
+      },
       contractId: {
         type: 'string',
         description:
@@ -129,6 +136,7 @@ export function openApiDocument(basePath = '/api/agent'): Record<string, unknown
                     'not_found',
                     'method_not_allowed',
                     'body_too_large',
+                    'method_not_found',
                     'contract_panic',
                     'contract_error',
                     'invalid_transaction',
@@ -145,6 +153,7 @@ export function openApiDocument(basePath = '/api/agent'): Record<string, unknown
                 message: { type: 'string' },
                 field: { type: 'string' },
                 stage: { type: 'string' },
+                details: { description: "nearcore's error object, for contract and chain errors" },
               },
             },
           },

@@ -147,7 +147,7 @@ export function answerPost(
       body: {
         error: {
           code: 'not_ready',
-          message: `the agent is booting (stage ${state.stage})`,
+          message: `the agent is booting (stage ${state.stage}): retry in a second; GET /api/agent/health shows the stage`,
           stage: state.stage,
         },
       },

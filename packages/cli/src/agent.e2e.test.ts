@@ -1,11 +1,12 @@
 /**
  * `shadebox agent` through real processes: against the JSON-RPC of a running `shadebox up` it boots its own
  * agent account (the original tool's variable names), serves the API and stops cleanly on SIGINT without
- * printing any secret. A missing setting is tested in process (agent.test.ts).
+ * printing any secret. A busy agent port makes a second `shadebox up` exit 1 naming AGENT_API_PORT and
+ * --agent-port. A missing setting is tested in process (agent.test.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CliProcess } from '../test-support/cli-process.js';
+import { CliProcess, runCli } from '../test-support/cli-process.js';
 import type { ReadyEvent } from './print-ready.js';
 import { LOCAL_AGENT_CODEHASH } from './stack-services.js';
 
@@ -51,5 +52,18 @@ describe('shadebox agent', () => {
     const exit = await agent.stop('SIGINT');
     assert.equal(exit.code, 0, exit.stderr);
     assert.ok(!`${exit.stdout}${exit.stderr}`.includes(funder.secretKey.slice(8)), 'no secret in the output');
+  });
+
+  it("a second stack on the first one's agent port exits 1 naming AGENT_API_PORT and --agent-port", async () => {
+    const port = new URL(ready.agentApiUrl).port;
+    const exit = await runCli(['up', '--memory', '--rpc-port', '0', '--agent-port', port]);
+    assert.equal(exit.code, 1, exit.stderr);
+    assert.match(
+      exit.stderr,
+      new RegExp(
+        `^shadebox up: error: the agent API cannot listen on 127\\.0\\.0\\.1:${port}: the port is already in use.*AGENT_API_PORT \\(shadebox up: --agent-port\\)`,
+        'm',
+      ),
+    );
   });
 });

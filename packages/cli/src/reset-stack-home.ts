@@ -17,10 +17,13 @@ export class UnsafeResetError extends ShadeboxError<{ dir: string; reason: strin
     readonly dir: string,
     reason: string,
   ) {
-    super(`refusing to delete ${dir} for --reset: ${reason}`, {
-      details: { dir, reason },
-      docsPath: 'docs/cli.md',
-    });
+    super(
+      `refusing to delete ${dir} for --reset: ${reason}; name the stack home with --home, or delete it yourself`,
+      {
+        details: { dir, reason },
+        docsPath: 'docs/cli.md',
+      },
+    );
   }
 }
 

@@ -46,6 +46,20 @@ describe('outcomeResult', () => {
     );
   });
 
+  it("keeps nearcore's failure object as nearError", () => {
+    const failure = {
+      ActionError: { index: 0, kind: { FunctionCallError: { MethodResolveError: 'MethodNotFound' } } },
+    };
+    assert.throws(
+      () => outcomeResult({ status: { Failure: failure } }),
+      (e) => e instanceof ContractError && e.nearError === failure,
+    );
+    const view = { error: 'wasm execution failed with error: WasmTrap(Unreachable)', logs: [] };
+    assert.equal(contractErrorFromText(view.error, undefined, undefined, view).nearError, view);
+    const rpcError = { error: { name: 'HANDLER_ERROR' } };
+    assert.equal(contractErrorFromText('x', 'UNKNOWN_ACCOUNT', rpcError).nearError, rpcError.error);
+  });
+
   it('throws an InvalidTxError failure as the matching error', () => {
     assert.throws(
       () =>

@@ -22,9 +22,9 @@ export function outcomeResult(outcome: Outcome): unknown {
     const execution = status.Failure?.ActionError?.kind?.FunctionCallError?.ExecutionError;
     if (typeof execution === 'string') {
       const m = /^Smart contract panicked: (.*)$/s.exec(execution);
-      throw new ContractError(m ? m[1] : execution, m !== null);
+      throw new ContractError(m ? m[1] : execution, m !== null, { nearError: status.Failure });
     }
-    throw new ContractError(text.slice(0, 1000), false);
+    throw new ContractError(text.slice(0, 1000), false, { nearError: status.Failure });
   }
   throw new ContractError(`unexpected transaction status ${JSON.stringify(status)?.slice(0, 200)}`, false);
 }

@@ -50,7 +50,7 @@ export async function viewFunctionRaw(
     }
     throw e;
   }
-  if (typeof r?.error === 'string') throw contractErrorFromText(r.error);
+  if (typeof r?.error === 'string') throw contractErrorFromText(r.error, undefined, undefined, r);
   return {
     result: Uint8Array.from(r?.result ?? []),
     logs: r.logs ?? [],

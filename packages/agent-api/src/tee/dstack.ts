@@ -32,7 +32,10 @@ export function dstackProvider(endpoint: string): TeeProvider {
       const c = await getClient();
       const { key } = (await c.getKey(DSTACK_KEY_PATH, 'agent-key')) as { key: Uint8Array };
       if (!(key instanceof Uint8Array) || key.length < 32)
-        throw new TeeError('dstack GetKey returned no key', 'dstack');
+        throw new TeeError(
+          'dstack GetKey returned no key: check the dstack guest agent at DSTACK_ENDPOINT',
+          'dstack',
+        );
       return new Uint8Array(createHash('sha256').update(random).update(key).digest());
     },
     async registrationArgs(accountId) {
@@ -42,7 +45,11 @@ export function dstackProvider(endpoint: string): TeeProvider {
         collateral?: unknown;
       };
       const quoteHex = String(quote.quote).replace(/^0x/, '');
-      if (!/^[0-9a-fA-F]+$/.test(quoteHex)) throw new TeeError('dstack GetQuote returned no quote', 'dstack');
+      if (!/^[0-9a-fA-F]+$/.test(quoteHex))
+        throw new TeeError(
+          'dstack GetQuote returned no quote: check the dstack guest agent at DSTACK_ENDPOINT',
+          'dstack',
+        );
       const info = (await c.info()) as { tcb_info: unknown };
       const checksum = createHash('sha256').update(Buffer.from(quoteHex, 'hex')).digest('hex');
       return {

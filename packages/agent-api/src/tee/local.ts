@@ -9,7 +9,11 @@ export function localProvider(): TeeProvider {
       return Uint8Array.from(random);
     },
     async registrationArgs(_accountId, codehash) {
-      if (!codehash) throw new TeeError('local registration needs AGENT_CODEHASH', 'local');
+      if (!codehash)
+        throw new TeeError(
+          'local registration needs AGENT_CODEHASH: set it to a codehash approved in the agent contract',
+          'local',
+        );
       return { codehash };
     },
     isRegistered(record, args) {

@@ -1,0 +1,85 @@
+/**
+ * The arguments of `request_signature` on the agent contract, `{path, payload, key_type?}` as the original
+ * @neardefi/shade-agent-js client sends them, checked before the transaction is paid for. The contract only
+ * forwards them to the signer's `sign`, so a bad payload would otherwise fail a paid transaction with an
+ * error about `request.payload_v2.Ecdsa`, a field the caller never sent. The rules are NEAR's signer's:
+ * Ecdsa payloads are exactly 32 bytes and below the secp256k1 group order; Eddsa payloads are 32 to 1232
+ * bytes; both are hex without `0x`.
+ */
+import { TGAS } from '@shadebox/primitives';
+import { HttpError } from './http-error.js';
+
+export const REQUEST_SIGNATURE = 'request_signature';
+export const KEY_TYPES = ['Ecdsa', 'Eddsa'] as const;
+export type KeyType = (typeof KEY_TYPES)[number];
+
+/** The gas the built-in agent contract requires: its own work plus the 15 Tgas it forwards to `sign`. */
+export const REQUEST_SIGNATURE_MIN_GAS = 25n * TGAS;
+export const EDDSA_MIN_BYTES = 32;
+export const EDDSA_MAX_BYTES = 1232;
+/** secp256k1's group order n: an Ecdsa payload must be a scalar below it. */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+export interface RequestSignatureArgs {
+  path: string;
+  /** Hex as sent (either case). */
+  payload: string;
+  keyType: KeyType;
+}
+
+function invalid(field: string, message: string): HttpError {
+  return new HttpError(400, 'invalid_field', message, field);
+}
+
+/** Checks `args` of a `request_signature` call; throws a 400 naming `args.<field>` when one is wrong. */
+export function checkRequestSignatureArgs(args: Record<string, unknown>): RequestSignatureArgs {
+  const { path, payload, key_type: keyType = 'Ecdsa' } = args;
+  if (typeof path !== 'string') {
+    throw invalid(
+      'args.path',
+      'args.path must be a string: the derivation path of the key, e.g. "ethereum-1"',
+    );
+  }
+  if (typeof keyType !== 'string' || !(KEY_TYPES as readonly string[]).includes(keyType)) {
+    throw invalid(
+      'args.key_type',
+      'args.key_type must be "Ecdsa" (secp256k1, the default) or "Eddsa" (ed25519), spelled as shown',
+    );
+  }
+  const eddsa = keyType === 'Eddsa';
+  const wanted = eddsa
+    ? `${EDDSA_MIN_BYTES} to ${EDDSA_MAX_BYTES} bytes of hex for key_type Eddsa`
+    : '32 bytes of hex for key_type Ecdsa (64 hex digits, e.g. a sha256 hash)';
+  if (typeof payload !== 'string')
+    throw invalid('args.payload', `args.payload must be a string of ${wanted}`);
+  if (/^0x/i.test(payload)) {
+    throw invalid('args.payload', `args.payload must be ${wanted} without the 0x prefix: drop the 0x`);
+  }
+  if (!/^[0-9a-fA-F]*$/.test(payload) || payload.length % 2 !== 0) {
+    throw invalid(
+      'args.payload',
+      `args.payload is not hex: it must be ${wanted}, an even number of the digits 0-9 a-f`,
+    );
+  }
+  const bytes = payload.length / 2;
+  if (eddsa ? bytes < EDDSA_MIN_BYTES || bytes > EDDSA_MAX_BYTES : bytes !== 32) {
+    throw invalid('args.payload', `args.payload must be ${wanted}, got ${bytes} bytes`);
+  }
+  if (!eddsa && BigInt(`0x${payload}`) >= SECP256K1_N) {
+    throw invalid(
+      'args.payload',
+      'args.payload is not below the secp256k1 group order, so it cannot be signed with Ecdsa: hash the message (e.g. sha256) and send the hash',
+    );
+  }
+  return { path, payload, keyType: keyType as KeyType };
+}
+
+/** A `request_signature` call must leave the contract gas to forward to the signer. */
+export function checkRequestSignatureGas(gas: bigint): void {
+  if (gas < REQUEST_SIGNATURE_MIN_GAS) {
+    throw invalid(
+      'gas',
+      `request_signature needs at least ${REQUEST_SIGNATURE_MIN_GAS / TGAS} Tgas (${REQUEST_SIGNATURE_MIN_GAS}): leave gas out for the default 100 Tgas`,
+    );
+  }
+}
