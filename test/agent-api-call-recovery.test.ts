@@ -3,6 +3,7 @@
  * (the agent's balance drained in the same block by a transfer from another key of the agent account) is
  * followed, re-sent once and answered once; a call that can never fit the balance gets 422
  * `insufficient_balance` at once; every failed call is logged as one line with its method and reason.
+ * The block that drops the call also holds a top-up after it, so the re-send finds the money it needs.
  *
  * The node runs in manual mode, so the test decides what shares a block; a pump makes blocks every 20 ms
  * whenever the test does not hold them.
@@ -152,24 +153,28 @@ describe('/call recovery and failures', () => {
     const drain = await drainer.sign('test.near', [
       { type: 'Transfer', deposit: availableBalance(account) - ONE_NEAR / 20n },
     ]);
+    const inPool = async (hash: string | undefined, signer: string) => {
+      if (!hash) return false;
+      const status = await rpc
+        .call('tx', { tx_hash: hash, sender_account_id: signer, wait_until: 'NONE' })
+        .catch(() => undefined);
+      return status?.final_execution_status === 'NONE';
+    };
     await broadcastTxAsync(rpc, drain.bytes);
+    assert.ok(await inPool(drain.hash, agentId), 'the drain waits in the pool');
     const answer = call({ methodName: 'get_mpc_contract_id', args: {} });
     const deadline = Date.now() + 30_000;
-    for (;;) {
-      const hash = agentSends[sendsBefore];
-      const status =
-        hash &&
-        (await rpc
-          .call('tx', { tx_hash: hash, sender_account_id: agentId, wait_until: 'NONE' })
-          .catch(() => undefined));
-      if (status?.final_execution_status === 'NONE') break;
+    while (!(await inPool(agentSends[sendsBefore], agentId))) {
       assert.ok(Date.now() < deadline, 'the call reaches the pool');
       await new Promise((r) => setTimeout(r, 20));
     }
+    // Money for the re-send, in the same block after the call: the call is dropped, the re-send will fit.
+    owner.forgetNonces();
+    const topUp = await owner.sign(agentId, [{ type: 'Transfer', deposit: ONE_NEAR / 2n }]);
+    await broadcastTxAsync(rpc, topUp.bytes);
+    assert.ok(await inPool(topUp.hash, 'test.near'), 'the top-up waits in the pool');
     node.producer.produce(1);
-    // The drop happened; money for the re-send arrives long before it goes (≥ 2 s of UNKNOWN_TRANSACTION).
     startBlocks();
-    await owner.send(agentId, [{ type: 'Transfer', deposit: ONE_NEAR / 2n }]);
 
     const r = await answer;
     assert.equal(r.status, 200, JSON.stringify(r.json));
