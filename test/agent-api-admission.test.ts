@@ -50,7 +50,11 @@ describe('admission: 100 concurrent requestSignature calls at the default fundin
     cli = new CliProcess(['up', '--memory', '--rpc-port', '0', '--agent-port', '0', '--json'], {
       env: { AGENT_FUNDING_AMOUNT: undefined, AGENT_KEY_POOL_SIZE: undefined },
     });
-    const ready = JSON.parse(await cli.firstLine()) as { rpcUrl: string; agentApiUrl: string };
+    const ready = JSON.parse(await cli.firstLine()) as {
+      rpcUrl: string;
+      agentApiUrl: string;
+      mpcContractId: string;
+    };
     agentPort = new URL(ready.agentApiUrl).port;
     rpcUrl = ready.rpcUrl;
     await cli.stdoutIncludes('"agent-ready"');
@@ -58,7 +62,7 @@ describe('admission: 100 concurrent requestSignature calls at the default fundin
     const view = await rpc<{ result: number[] }>(rpcUrl, 'query', {
       request_type: 'call_function',
       finality: 'final',
-      account_id: 'v1.signer',
+      account_id: ready.mpcContractId,
       method_name: 'public_key',
       args_base64: Buffer.from(JSON.stringify({ domain_id: 0 })).toString('base64'),
     });

@@ -40,6 +40,7 @@ describe('/call recovery and failures', () => {
   let rpc: RpcClient;
   let owner: KeyPool;
   let stopSignatures: () => Promise<void>;
+  let mpcContractId: string;
   let proxy: Server;
   /** Hashes of the transactions the agent API sent with send_tx, through the recording proxy. */
   const agentSends: string[] = [];
@@ -75,6 +76,7 @@ describe('/call recovery and failures', () => {
       log: silentLogger,
     });
     stopSignatures = () => cs.stop();
+    mpcContractId = cs.mpcContractId;
     await owner.send('agent.test.near', [fnCall('approve_codehash', { codehash: CODEHASH })]);
 
     // The agent API reaches the node through a proxy that notes every send_tx.
@@ -178,7 +180,7 @@ describe('/call recovery and failures', () => {
 
     const r = await answer;
     assert.equal(r.status, 200, JSON.stringify(r.json));
-    assert.equal(r.json, 'v1.signer');
+    assert.equal(r.json, mpcContractId);
     assert.equal(agentSends.length - sendsBefore, 2, 'the original and one re-send');
     const dropped = await rpc
       .call('tx', { tx_hash: agentSends[sendsBefore], sender_account_id: agentId, wait_until: 'NONE' })
@@ -194,7 +196,11 @@ describe('/call recovery and failures', () => {
 
   it('a call that can never fit fails at once with 422 insufficient_balance, naming cost and balance', async () => {
     logs.lines.length = 0;
-    const r = await call({ methodName: 'request_signature', args: {}, gas: String(1000n * TGAS) });
+    const r = await call({
+      methodName: 'request_signature',
+      args: { path: 'ethereum-1', payload: '01'.repeat(32), key_type: 'Ecdsa' },
+      gas: String(1000n * TGAS),
+    });
     assert.equal(r.status, 422, JSON.stringify(r.json));
     assert.equal(r.json.error.code, 'insufficient_balance');
     assert.match(
@@ -212,7 +218,8 @@ describe('/call recovery and failures', () => {
   it('logs a contract failure as one line with the method and the reason', async () => {
     logs.lines.length = 0;
     const r = await call({ methodName: 'no_such_method', args: {} });
-    assert.equal(r.status, 422);
+    assert.equal(r.status, 404, JSON.stringify(r.json));
+    assert.equal(r.json.error.code, 'method_not_found');
     const failed = logs.lines.filter((l) => l.includes('call failed'));
     assert.equal(failed.length, 1, logs.lines.join('\n'));
     const line = JSON.parse(failed[0]);
