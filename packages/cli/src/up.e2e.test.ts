@@ -52,6 +52,21 @@ describe('shadebox up', () => {
     assert.equal(exit.stdout.split('\n').length, 3, 'the ready and agent-ready lines, nothing else');
   });
 
+  it('--mpc-contract-id v1.signer: the signer under that id, the agent contract pointed at it', async () => {
+    const { cli, ready } = await startUp(['--memory', '--rpc-port', '0', '--mpc-contract-id', 'v1.signer']);
+    const r = ready as ReadyEvent & Record<string, string>;
+    assert.equal(r.mpcContractId, 'v1.signer');
+    const view = await rpc<{ result: number[] }>(ready.rpcUrl, 'query', {
+      request_type: 'call_function',
+      finality: 'optimistic',
+      account_id: 'agent.test.near',
+      method_name: 'get_mpc_contract_id',
+      args_base64: Buffer.from('{}').toString('base64'),
+    });
+    assert.equal(JSON.parse(Buffer.from(view.result).toString()), 'v1.signer');
+    assert.equal((await cli.stop('SIGTERM')).code, 0);
+  });
+
   it('keeps its chain in ./.shadebox/node, which --reset deletes first', async () => {
     const cwd = await tempDir();
     const first = await startUp(['--rpc-port', '0'], cwd);

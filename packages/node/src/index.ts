@@ -5,6 +5,7 @@
 export type { ProductionMode } from './chain/block-producer.js';
 export { Chain } from './chain/chain.js';
 export { dumpHomeState, type StateDump, stateRecordsAt } from './chain/dump-state.js';
+export { hasPendingYield, queuedYieldTimeouts } from './chain/pending-yields.js';
 export { serializeGenesis } from './config/genesis-json.js';
 export { createEphemeralHome, type Home, HomeExistsError, initHome, loadHome } from './config/init-home.js';
 export { loadRuntimeConfig, PROTOCOL_VERSION } from './config/runtime-config.js';

@@ -10,6 +10,12 @@ import {
 } from '../state/receipt-state.js';
 import type { Chain } from './chain.js';
 
+/** How many yield timeouts the head's state still queues (waiting yields and resumed ones alike). */
+export function queuedYieldTimeouts(chain: Chain): number {
+  const indices = getPromiseYieldIndices(chain.stateAt(chain.head.height));
+  return Number(indices.nextAvailableIndex - indices.firstIndex);
+}
+
 export function hasPendingYield(chain: Chain): boolean {
   const state = chain.stateAt(chain.head.height);
   const indices = getPromiseYieldIndices(state);
