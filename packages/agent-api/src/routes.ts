@@ -20,7 +20,7 @@ import { ContractCaller } from './contract-call.js';
 import { contractRequest } from './contract-request.js';
 import { type Answer, errorAnswer, success } from './error-answer.js';
 import { HttpError } from './http-error.js';
-import { type AgentApiLogger, errorMessage } from './logger.js';
+import type { AgentApiLogger } from './logger.js';
 
 /** How many `/call`s may wait for the agent's balance at once (more are refused with 503 `queue_full`). */
 export const DEFAULT_CALL_QUEUE_SIZE = 1024;
@@ -83,12 +83,16 @@ export function agentRoutes(ctx: RouteContext): Record<string, Route> {
           const error = callError(e);
           // Errors that are no ShadeboxError are bugs, logged once where they become a 500.
           if (error instanceof ShadeboxError) {
+            // Logged as answered: the same status, code and sentence (nearcore's object stays in `details`).
+            const answer = errorAnswer(error, log);
+            const { code, message } = (answer.body as { error: { code: string; message: string } }).error;
             log.warn(
               {
                 route: 'call',
                 methodName: typeof methodName === 'string' ? methodName.slice(0, 256) : undefined,
-                ...(error instanceof HttpError ? { status: error.status, code: error.code } : {}),
-                reason: errorMessage(error),
+                status: answer.status,
+                code,
+                reason: message,
               },
               'call failed',
             );
