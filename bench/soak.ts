@@ -87,7 +87,7 @@ async function main(): Promise<number> {
   sample();
 
   log(`soak: load done; checking ${workload.accepted.length} accepted transactions at FINAL`);
-  const finality = await checkFinality(client, workload.accepted);
+  const finality = await checkFinality(archival, workload.accepted);
   if (!(await waitForQuietChain(client)))
     log('soak: warning: the head still moves two minutes after the load');
   log('soak: checking the supply over every block (archival endpoint)');

@@ -1,7 +1,9 @@
 /**
  * The soak's end checks, made once the load has stopped:
- * - finality: every accepted transaction is asked for with `tx` `wait_until: "FINAL"` and must come back
- *   with `final_execution_status: "FINAL"`;
+ * - finality: every accepted transaction is asked for with `tx` `wait_until: "FINAL"` on the archival
+ *   endpoint and must come back with `final_execution_status: "FINAL"` (the regular endpoint forgets
+ *   transactions older than 5 epochs, and `tx` then waits for an unknown one until it times out, as nearcore's
+ *   does);
  * - supply: on the archival endpoint, every block from genesis to the final head is read: each block's
  *   `total_supply` must be its parent's minus the `balance_burnt` of its chunk headers, and each must name the
  *   previous one as parent. Every account that ever existed (the genesis records, and every account a block's
