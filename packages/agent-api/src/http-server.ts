@@ -105,7 +105,8 @@ export async function serveAgentApi(o: ServeOptions): Promise<AgentApiServer> {
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {
-      if (res.headersSent) {
+      // The client went away mid-body ('aborted'): nobody to answer, and not an error of the service.
+      if (res.headersSent || req.errored) {
         res.destroy();
         return;
       }

@@ -28,6 +28,9 @@ export async function listenBehindFastPath(
   port: number,
   host: string,
 ): Promise<FrontDoor> {
+  // The fast path answers a client that sends its requests and then ends its side (FIN); node:http, by default,
+  // drops the requests still unanswered at that FIN. Relayed connections get the same answers as direct ones.
+  (fallback as HttpServer & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   await listen(fallback, 0, '127.0.0.1');
   const fallbackPort = (fallback.address() as AddressInfo).port;
   const front = createFastPathServer({ ...options, fallbackPort: () => fallbackPort });
