@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { type AgentRoute, agentCase } from './agent-cases.js';
 import { type ChainCheckResult, checkChain, compareAfterRestart, waitQuiet } from './chain-check.js';
+import { agentBurst, rpcBurst, runBurst } from './burst.js';
 import { sendCase } from './http-send.js';
 import { Known } from './known.js';
 import { Random } from './random.js';
@@ -21,7 +22,9 @@ import { TransactionFactory } from './transactions.js';
 
 export interface FuzzOptions {
   seed: number;
+  /** HTTP requests sent (a burst's each count). */
   requests: number;
+  cases: number;
   seconds: number;
   concurrency: number;
   /** Run on a temporary disk home and check a restart reopens the same chain. */
@@ -31,6 +34,7 @@ export interface FuzzOptions {
   fromSource: boolean;
   /** RSS above this is a violation. */
   maxRssMb: number;
+  bursts: BurstShape;
   progress?: (line: string) => void;
 }
 
@@ -47,7 +51,11 @@ export interface Violation {
 
 export interface FuzzReport {
   seed: number;
+  /** The options that decide which case an index is (a reproducer repeats them). */
+  caseOptions: string;
+  /** HTTP requests sent (a burst's each count). */
   requests: number;
+  cases: number;
   seconds: number;
   concurrency: number;
   byLabel: Record<string, number>;
@@ -65,12 +73,27 @@ export interface FuzzReport {
   secondsBySurface: Record<string, number>;
 }
 
-const WEIGHTS: ReadonlyArray<readonly [number, 'rpc' | 'agent' | 'raw-rpc' | 'raw-agent']> = [
-  [55, 'rpc'],
-  [25, 'agent'],
-  [10, 'raw-rpc'],
-  [10, 'raw-agent'],
-];
+/** How much of a run goes in bursts: the share of cases (percent) and the largest burst. */
+export interface BurstShape {
+  sharePercent: number;
+  maxSize: number;
+}
+
+type Kind = 'rpc' | 'agent' | 'raw-rpc' | 'raw-agent' | 'burst-rpc' | 'burst-agent';
+
+/** Cases by kind. A burst carries 20 to 200 requests, so with these weights about nine requests in ten go in
+ * bursts (see burst.ts); the other kinds are one request each (pipelined raw cases up to eight). */
+function weights(share: number): ReadonlyArray<readonly [number, Kind]> {
+  const rest = (100 - share) / 100;
+  return [
+    [50 * rest, 'rpc'],
+    [22 * rest, 'agent'],
+    [9 * rest, 'raw-rpc'],
+    [9 * rest, 'raw-agent'],
+    [share * 0.7, 'burst-rpc'],
+    [share * 0.3, 'burst-agent'],
+  ];
+}
 
 export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const progress = o.progress ?? (() => undefined);
@@ -141,11 +164,13 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       }
     }, 1000);
 
+    const WEIGHTS = weights(o.bursts.sharePercent);
     const started = Date.now();
     const deadline = started + o.seconds * 1000;
     let next = o.onlyCase ?? 0;
-    const last = o.onlyCase !== undefined ? o.onlyCase + 1 : o.requests;
+    const last = o.onlyCase !== undefined ? o.onlyCase + 1 : Number.MAX_SAFE_INTEGER;
     let sent = 0;
+    let requestsSent = 0;
     let sentTxs = 0;
     let lastProgress = Date.now();
 
@@ -153,16 +178,32 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       const t0 = performance.now();
       const r = Random.forCase(o.seed, index);
       try {
-        await oneCase(index, r);
+        const n = await oneCase(index, r);
+        requestsSent += n;
       } finally {
         const surface = Random.forCase(o.seed, index).weighted(WEIGHTS);
+
         timeBySurface[surface] = (timeBySurface[surface] ?? 0) + (performance.now() - t0) / 1000;
       }
     };
     const timeBySurface: Record<string, number> = {};
 
-    const oneCase = async (index: number, r: Random) => {
+    const oneCase = async (index: number, r: Random): Promise<number> => {
       const surface = r.weighted(WEIGHTS);
+      if (surface === 'burst-rpc' || surface === 'burst-agent') {
+        const size = r.range(20, o.bursts.maxSize);
+        const burst =
+          surface === 'burst-rpc'
+            ? rpcBurst(r, known, size)
+            : agentBurst(r, known, routes, agentOrigin.pathname, ready.agentAccountId!, size);
+        const port = surface === 'burst-rpc' ? targets.rpc.port : targets.agent.port;
+        const { verdicts } = await runBurst(port, burst, HTTP_TIMEOUT_MS);
+        verdicts.forEach(({ verdict, answer }, j) => {
+          const c = burst.cases[j];
+          record(index, c.surface, `${c.label} (in a burst)`, `request ${j + 1} of case ${index}: ${c.describe}`, verdict, answer);
+        });
+        return burst.cases.length;
+      }
       if (surface === 'rpc') {
         const tx = wantsTransaction(r) ? await txs.next(r) : undefined;
         if (tx) sentTxs++;
@@ -175,11 +216,13 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
         const which = surface === 'raw-rpc' ? 'rpc' : 'agent';
         const c = rawCase(r, which, targets[which], index);
         await runRaw(index, c, targets[which].port, record);
+        return c.answers ?? 1;
       }
+      return 1;
     };
 
     const worker = async () => {
-      while (next < last && Date.now() < deadline && stack!.alive()) {
+      while (next < last && requestsSent < o.requests && Date.now() < deadline && stack!.alive()) {
         const index = next++;
         try {
           await one(index);
@@ -190,7 +233,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
         sent++;
         if (Date.now() - lastProgress > 10_000) {
           lastProgress = Date.now();
-          progress(`${sent} cases, ${sentTxs} transactions, ${((Date.now() - started) / 1000).toFixed(0)} s, RSS ${(stack!.rss() / 2 ** 20).toFixed(0)} MB, ${violations.size} distinct violations`);
+          progress(`${requestsSent} requests (${sent} cases), ${sentTxs} transactions, ${((Date.now() - started) / 1000).toFixed(0)} s, RSS ${(stack!.rss() / 2 ** 20).toFixed(0)} MB, ${violations.size} distinct violations`);
         }
       }
     };
@@ -203,7 +246,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     rss.endMb = stack.rss() / 2 ** 20;
     if (rss.maxMb > o.maxRssMb) runViolations.push(`RSS reached ${rss.maxMb.toFixed(0)} MB (limit ${o.maxRssMb} MB)`);
     await Promise.all([pools.rpc.close(), pools.agent.close()]);
-    progress(`sent ${sent} cases in ${seconds.toFixed(1)} s; checking the chain`);
+    progress(`sent ${requestsSent} requests (${sent} cases) in ${seconds.toFixed(1)} s; checking the chain`);
 
     let chain: FuzzReport['chain'];
     if (stack.alive()) {
@@ -228,7 +271,9 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     if (exitCode !== 0) runViolations.push(`shadebox up exited ${exitCode} on SIGTERM (expected 0)`);
     return {
       seed: o.seed,
-      requests: sent,
+      caseOptions: `--seed ${o.seed} --burst-share ${o.bursts.sharePercent} --burst-max ${o.bursts.maxSize}`,
+      requests: requestsSent,
+      cases: sent,
       seconds,
       concurrency: o.concurrency,
       byLabel: sortKeys(byLabel),

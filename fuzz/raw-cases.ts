@@ -180,8 +180,16 @@ export function runRawCase(port: number, c: RawCase, timeoutMs: number): Promise
       socket.destroy();
       resolve({ answers, leftover: buf.length, closed, error });
     };
-    const timer = setTimeout(() => finish(false), timeoutMs);
+    // On a busy machine this process may be late to read what arrived: the data already in the socket is read
+    // (the poll phase runs before setImmediate's) before the case is called timed out, and any data restarts
+    // the wait.
+    let timer = setTimeout(() => setImmediate(() => finish(false)), timeoutMs);
+    const progressed = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => setImmediate(() => finish(false)), timeoutMs);
+    };
     socket.on('data', (chunk: Buffer) => {
+      progressed();
       buf = Buffer.concat([buf, chunk]);
       for (;;) {
         const parsed = parseAnswer(buf, false);

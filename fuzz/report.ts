@@ -3,7 +3,7 @@ import type { FuzzReport } from './fuzz.js';
 
 export function formatReport(r: FuzzReport): string {
   const lines: string[] = [];
-  lines.push(`fuzz: seed ${r.seed}, ${r.requests} cases (${r.transactions} signed transactions) in ${r.seconds.toFixed(1)} s, concurrency ${r.concurrency}`);
+  lines.push(`fuzz: seed ${r.seed}, ${r.requests} requests in ${r.cases} cases (${r.transactions} signed transactions) in ${r.seconds.toFixed(1)} s, concurrency ${r.concurrency}`);
   lines.push(`RSS of shadebox up: start ${r.rss.startMb.toFixed(0)} MB, max ${r.rss.maxMb.toFixed(0)} MB, end ${r.rss.endMb.toFixed(0)} MB (${r.rss.samples} samples)`);
   if (r.chain) {
     lines.push(`chain: ${r.chain.blocks} blocks (heights ${r.chain.genesisHeight}..${r.chain.head}), ${r.chain.accounts} accounts; supply checked${r.chain.restartChecked ? ', restart compared' : ''}`);
@@ -19,7 +19,7 @@ export function formatReport(r: FuzzReport): string {
   for (const v of r.runViolations) lines.push(`  run: ${v.slice(0, 1000)}`);
   for (const v of r.violations) {
     lines.push(`  case ${v.case} (${v.label}, ×${v.count}): ${v.violation}`);
-    lines.push(`    reproduce: npm run fuzz -- --seed ${r.seed} --case ${v.case}`);
+    lines.push(`    reproduce: npm run fuzz -- ${r.caseOptions} --case ${v.case}`);
     lines.push(`    request: ${v.request.slice(0, 600)}`);
     lines.push(`    answer: ${v.answer.slice(0, 400)}`);
   }

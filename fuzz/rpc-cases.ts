@@ -236,7 +236,7 @@ export function wantsTransaction(r: Random): boolean {
 }
 
 /** One JSON-RPC case. `tx` is set when `wantsTransaction` drew true with the same generator. */
-export function rpcCase(r: Random, k: Known, tx: SignedTxCase | undefined): HttpCase {
+export function rpcCase(r: Random, k: Known, tx: SignedTxCase | undefined, light = false): HttpCase {
   let label: string;
   let text: string;
   let describe: string;
@@ -263,8 +263,8 @@ export function rpcCase(r: Random, k: Known, tx: SignedTxCase | undefined): Http
       [10, 'junk-params'],
       [6, 'envelope'],
       [4, 'batch'],
-      [3, 'deep'],
-      [2, 'huge'],
+      [light ? 0 : 3, 'deep'],
+      [light ? 0 : 2, 'huge'],
       [3, 'signed-tx-mutated'],
       [3, 'unknown-method'],
     ]);

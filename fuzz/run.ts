@@ -1,6 +1,6 @@
 /**
  * `npm run fuzz -- [--seed N] [--requests N] [--seconds S] [--concurrency C] [--restart-check] [--case I]
- * [--built] [--max-rss-mb M] [--out FILE]`: fuzzes both HTTP surfaces of `shadebox up` (see fuzz.ts), prints
+ * [--built] [--max-rss-mb M] [--burst-share P] [--burst-max N] [--out FILE]`: fuzzes both HTTP surfaces of `shadebox up` (see fuzz.ts), prints
  * the report and writes it as JSON. Exit code 1 when anything was violated.
  */
 import { writeFileSync } from 'node:fs';
@@ -18,6 +18,8 @@ const { values } = parseArgs({
     case: { type: 'string' },
     built: { type: 'boolean', default: false },
     'max-rss-mb': { type: 'string', default: '1024' },
+    'burst-share': { type: 'string', default: '10' },
+    'burst-max': { type: 'string', default: '200' },
     out: { type: 'string', default: 'fuzz-report.json' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -42,6 +44,10 @@ const report = await runFuzz({
   onlyCase: values.case === undefined ? undefined : number('case', values.case),
   fromSource: !values.built,
   maxRssMb: number('max-rss-mb', values['max-rss-mb']!),
+  bursts: {
+    sharePercent: Math.min(100, number('burst-share', values['burst-share']!)),
+    maxSize: Math.max(20, number('burst-max', values['burst-max']!)),
+  },
   progress: (line) => process.stderr.write(`fuzz: ${line}\n`),
 });
 writeFileSync(values.out!, `${JSON.stringify(report, null, 2)}\n`);
