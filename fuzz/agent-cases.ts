@@ -29,7 +29,10 @@ function validBody(r: Random, route: string, k: Known, agentAccountId: string): 
       return r.pick<Json>([
         { methodName: 'get_owner', gas: '30000000000000' },
         { methodName: 'no_such_method', args: {}, gas: 10_000_000_000_000 },
-        { methodName: 'request_signature', args: { path: 'fuzz', payload: '00'.repeat(32), key_type: 'Ecdsa' } },
+        {
+          methodName: 'request_signature',
+          args: { path: 'fuzz', payload: '00'.repeat(32), key_type: 'Ecdsa' },
+        },
         { methodName: 'register_agent', args: { codehash: 'x' } },
       ]);
     default:
@@ -86,12 +89,15 @@ export function agentCase(
     else if (kind === 'mutated' || kind === 'wrong-verb' || kind === 'wrong-path')
       text = JSON.stringify(mutate(r, validBody(r, name, k, agentAccountId)));
     else if (kind === 'junk') text = JSON.stringify(junkValue(r));
-    else if (kind === 'bad-json') text = r.pick(['{', '{"methodName":', 'nul', '{"a":1}}', "{'a':1}", '\u0000', '[1,]', 'NaN']);
+    else if (kind === 'bad-json')
+      text = r.pick(['{', '{"methodName":', 'nul', '{"a":1}}', "{'a':1}", '\u0000', '[1,]', 'NaN']);
     else if (kind === 'deep') text = deepJson(r, r.pick([31, 32, 33, 1000, 100_000]));
-    else if (kind === 'large') text = `{"methodName":"get_owner","args":{"a":"${'x'.repeat(r.pick([500_000, 1024 * 1024, 2 * 1024 * 1024]))}"}}`;
+    else if (kind === 'large')
+      text = `{"methodName":"get_owner","args":{"a":"${'x'.repeat(r.pick([500_000, 1024 * 1024, 2 * 1024 * 1024]))}"}}`;
     else text = '';
     body = Buffer.from(text);
-    if (r.chance(0.03)) body = Buffer.concat([body.subarray(0, r.int(body.length + 1)), Buffer.from([0xff, 0xfe]), body]);
+    if (r.chance(0.03))
+      body = Buffer.concat([body.subarray(0, r.int(body.length + 1)), Buffer.from([0xff, 0xfe]), body]);
     describe = `${method} ${path} ${text.length > 300 ? `${text.slice(0, 300)}… (${text.length} chars)` : text}`;
   } else describe = `${method} ${path}`;
   const headers: Record<string, string> = {};

@@ -13,7 +13,8 @@ import { type HttpCase, rpcCase } from './rpc-cases.js';
 import { type Answer, checkAgentAnswer, checkRpcAnswer, type Verdict } from './shapes.js';
 
 /** Methods that wait (for a transaction, for blocks): not pipelined behind others. */
-const WAITING = /"method":"(send_tx|broadcast_tx_commit|tx|EXPERIMENTAL_tx_status|sandbox_fast_forward|sandbox_produce_blocks)"/;
+const WAITING =
+  /"method":"(send_tx|broadcast_tx_commit|tx|EXPERIMENTAL_tx_status|sandbox_fast_forward|sandbox_produce_blocks)"/;
 
 export interface Burst {
   cases: HttpCase[];
@@ -39,10 +40,24 @@ export function rpcBurst(r: Random, k: Known, size: number): Burst {
     c.rpc = { ...c.rpc, wrongContentType: false };
     cases.push(c);
   }
-  return { cases, raw: burstRaw('rpc', cases.map((c) => requestBytes(c, 'application/json')), r) };
+  return {
+    cases,
+    raw: burstRaw(
+      'rpc',
+      cases.map((c) => requestBytes(c, 'application/json')),
+      r,
+    ),
+  };
 }
 
-export function agentBurst(r: Random, k: Known, routes: readonly AgentRoute[], base: string, agentAccountId: string, size: number): Burst {
+export function agentBurst(
+  r: Random,
+  k: Known,
+  routes: readonly AgentRoute[],
+  base: string,
+  agentAccountId: string,
+  size: number,
+): Burst {
   const posts = routes.filter((x) => x.method === 'POST' && !x.path.endsWith('/call'));
   const cases: HttpCase[] = [];
   while (cases.length < size) {
@@ -50,7 +65,14 @@ export function agentBurst(r: Random, k: Known, routes: readonly AgentRoute[], b
     if (c.method !== 'POST' || (c.body?.length ?? 0) > 64 * 1024) continue;
     cases.push(c);
   }
-  return { cases, raw: burstRaw('agent', cases.map((c) => requestBytes(c, c.headers['content-type'])), r) };
+  return {
+    cases,
+    raw: burstRaw(
+      'agent',
+      cases.map((c) => requestBytes(c, c.headers['content-type'])),
+      r,
+    ),
+  };
 }
 
 function burstRaw(surface: 'rpc' | 'agent', requests: Buffer[], r: Random): RawCase {
@@ -69,7 +91,7 @@ function burstRaw(surface: 'rpc' | 'agent', requests: Buffer[], r: Random): RawC
     label: `burst:${surface}`,
     writes: writes.filter((w) => w.length > 0),
     pauseMs: 0,
-    then: 'wait',
+    afterWrites: 'wait',
     answers: requests.length,
     describe: `${requests.length} requests pipelined`,
   };

@@ -8,7 +8,15 @@
 export type Call = (method: string, params: unknown) => Promise<unknown>;
 
 interface BlockJson {
-  header: { height: number; hash: string; prev_hash: string; total_supply: string; prev_state_root: string; chunk_receipts_root: string; outcome_root: string };
+  header: {
+    height: number;
+    hash: string;
+    prev_hash: string;
+    total_supply: string;
+    prev_state_root: string;
+    chunk_receipts_root: string;
+    outcome_root: string;
+  };
   chunks: Array<{ chunk_hash: string; prev_state_root: string; balance_burnt: string; outcome_root: string }>;
 }
 
@@ -24,7 +32,12 @@ export interface ChainCheckResult {
 }
 
 /** Waits until no receipt is in flight and the head has not moved for `stillMs`. */
-export async function waitQuiet(call: Call, metrics: () => Promise<string>, stillMs = 2000, timeoutMs = 180_000): Promise<number> {
+export async function waitQuiet(
+  call: Call,
+  metrics: () => Promise<string>,
+  stillMs = 2000,
+  timeoutMs = 180_000,
+): Promise<number> {
   const end = Date.now() + timeoutMs;
   let last = -1;
   let since = Date.now();
@@ -35,23 +48,39 @@ export async function waitQuiet(call: Call, metrics: () => Promise<string>, stil
       last = head;
       since = Date.now();
     } else if (Date.now() - since >= stillMs) return head;
-    if (Date.now() > end) throw new Error(`the chain did not settle in ${timeoutMs} ms (head ${head}, ${inFlight} receipts in flight)`);
+    if (Date.now() > end)
+      throw new Error(
+        `the chain did not settle in ${timeoutMs} ms (head ${head}, ${inFlight} receipts in flight)`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }
 
 export function blockDigest(b: BlockJson): string {
-  return JSON.stringify([b.header.hash, b.header.prev_state_root, b.header.outcome_root, b.chunks.map((c) => [c.chunk_hash, c.prev_state_root, c.outcome_root])]);
+  return JSON.stringify([
+    b.header.hash,
+    b.header.prev_state_root,
+    b.header.outcome_root,
+    b.chunks.map((c) => [c.chunk_hash, c.prev_state_root, c.outcome_root]),
+  ]);
 }
 
-export async function checkChain(call: Call, head: number, genesisAccounts: string[]): Promise<ChainCheckResult> {
+export async function checkChain(
+  call: Call,
+  head: number,
+  genesisAccounts: string[],
+): Promise<ChainCheckResult> {
   const violations: string[] = [];
-  const genesis = (await call('EXPERIMENTAL_genesis_config', null)) as { genesis_height: number; total_supply: string };
+  const genesis = (await call('EXPERIMENTAL_genesis_config', null)) as {
+    genesis_height: number;
+    total_supply: string;
+  };
   const g = genesis.genesis_height;
   const accounts = new Set(genesisAccounts);
   const digests = new Map<number, string>();
   let prev = (await call('block', { block_id: g })) as BlockJson;
-  if (prev.header.total_supply !== genesis.total_supply) violations.push('the genesis block total_supply is not the genesis config total_supply');
+  if (prev.header.total_supply !== genesis.total_supply)
+    violations.push('the genesis block total_supply is not the genesis config total_supply');
   digests.set(g, blockDigest(prev));
   let blocks = 1;
   for (let h = g + 1; h <= head; h++) {
@@ -63,12 +92,17 @@ export async function checkChain(call: Call, head: number, genesisAccounts: stri
     }
     blocks++;
     digests.set(h, blockDigest(b));
-    if (b.header.prev_hash !== prev.header.hash) violations.push(`block ${h}: prev_hash is not the hash of block ${prev.header.height}`);
+    if (b.header.prev_hash !== prev.header.hash)
+      violations.push(`block ${h}: prev_hash is not the hash of block ${prev.header.height}`);
     const burnt = b.chunks.reduce((s, c) => s + BigInt(c.balance_burnt), 0n);
     if (BigInt(b.header.total_supply) !== BigInt(prev.header.total_supply) - burnt) {
-      violations.push(`block ${h}: total_supply ${b.header.total_supply} ≠ ${prev.header.total_supply} − burnt ${burnt}`);
+      violations.push(
+        `block ${h}: total_supply ${b.header.total_supply} ≠ ${prev.header.total_supply} − burnt ${burnt}`,
+      );
     }
-    const effects = (await call('EXPERIMENTAL_changes_in_block', { block_id: h })) as { changes: Array<{ type: string; account_id: string }> };
+    const effects = (await call('EXPERIMENTAL_changes_in_block', { block_id: h })) as {
+      changes: Array<{ type: string; account_id: string }>;
+    };
     for (const c of effects.changes) if (c.account_id) accounts.add(c.account_id);
     prev = b;
   }
@@ -76,7 +110,11 @@ export async function checkChain(call: Call, head: number, genesisAccounts: stri
   const balances = new Map<string, string>();
   for (const id of [...accounts].sort()) {
     try {
-      const a = (await call('query', { request_type: 'view_account', account_id: id, block_id: prev.header.hash })) as { amount: string; locked: string };
+      const a = (await call('query', {
+        request_type: 'view_account',
+        account_id: id,
+        block_id: prev.header.hash,
+      })) as { amount: string; locked: string };
       total += BigInt(a.amount) + BigInt(a.locked);
       balances.set(id, `${a.amount}/${a.locked}`);
     } catch {
@@ -84,9 +122,19 @@ export async function checkChain(call: Call, head: number, genesisAccounts: stri
     }
   }
   if (total !== BigInt(prev.header.total_supply)) {
-    violations.push(`Σ balances at block ${prev.header.height} = ${total}, total_supply = ${prev.header.total_supply} (difference ${total - BigInt(prev.header.total_supply)})`);
+    violations.push(
+      `Σ balances at block ${prev.header.height} = ${total}, total_supply = ${prev.header.total_supply} (difference ${total - BigInt(prev.header.total_supply)})`,
+    );
   }
-  return { genesisHeight: g, head: prev.header.height, blocks, accounts: accounts.size, violations, digests, balances };
+  return {
+    genesisHeight: g,
+    head: prev.header.height,
+    blocks,
+    accounts: accounts.size,
+    violations,
+    digests,
+    balances,
+  };
 }
 
 /** After a restart of the same home: the same blocks, chunks and state roots, the same balances. */
@@ -106,12 +154,17 @@ export async function compareAfterRestart(call: Call, before: ChainCheckResult):
   for (const [id, was] of before.balances) {
     let now: string;
     try {
-      const a = (await call('query', { request_type: 'view_account', account_id: id, block_id: headHash })) as { amount: string; locked: string };
+      const a = (await call('query', {
+        request_type: 'view_account',
+        account_id: id,
+        block_id: headHash,
+      })) as { amount: string; locked: string };
       now = `${a.amount}/${a.locked}`;
     } catch {
       now = 'missing';
     }
-    if (now !== was) out.push(`account ${id} at block ${before.head}: ${was} before the restart, ${now} after`);
+    if (now !== was)
+      out.push(`account ${id} at block ${before.head}: ${was} before the restart, ${now} after`);
   }
   return out;
 }

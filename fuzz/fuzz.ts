@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { type AgentRoute, agentCase } from './agent-cases.js';
-import { type ChainCheckResult, checkChain, compareAfterRestart, waitQuiet } from './chain-check.js';
 import { agentBurst, rpcBurst, runBurst } from './burst.js';
+import { type ChainCheckResult, checkChain, compareAfterRestart, waitQuiet } from './chain-check.js';
 import { sendCase } from './http-send.js';
 import { Known } from './known.js';
 import { Random } from './random.js';
@@ -22,9 +22,9 @@ import { TransactionFactory } from './transactions.js';
 
 export interface FuzzOptions {
   seed: number;
-  /** HTTP requests sent (a burst's each count). */
+  /** Stop after this many HTTP requests (each request of a burst counts). */
   requests: number;
-  cases: number;
+  /** Stop after this long, in seconds. */
   seconds: number;
   concurrency: number;
   /** Run on a temporary disk home and check a restart reopens the same chain. */
@@ -103,7 +103,9 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   try {
     stack = await startStack({ home, fromSource: o.fromSource, waitAgent: true });
     const ready = stack.ready;
-    progress(`stack up: rpc ${ready.rpcUrl}, agent ${ready.agentApiUrl}, agent account ${ready.agentAccountId}`);
+    progress(
+      `stack up: rpc ${ready.rpcUrl}, agent ${ready.agentApiUrl}, agent account ${ready.agentAccountId}`,
+    );
     const rpcOrigin = new URL(ready.rpcUrl);
     const agentOrigin = new URL(ready.agentApiUrl);
     const call = rpcCaller(ready.rpcUrl);
@@ -114,21 +116,44 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       known.add(known.accounts, a.accountId);
       known.add(known.publicKeys, a.publicKey);
     }
-    for (const id of [ready.agentContractId, ready.mpcContractId, ready.agentAccountId!, 'nobody.test.near', 'near']) known.add(known.accounts, id);
+    for (const id of [
+      ready.agentContractId,
+      ready.mpcContractId,
+      ready.agentAccountId!,
+      'nobody.test.near',
+      'near',
+    ])
+      known.add(known.accounts, id);
     known.block(await call('block', { finality: 'final' }));
     const root = ready.accounts[0];
     const txs = new TransactionFactory(call, root.accountId, root.secretKey, ready.agentContractId, o.seed);
     await txs.init();
     for (const id of txs.receivers.slice(0, 3)) known.add(known.accounts, id);
 
-    const openapi = (await fetch(`${ready.agentApiUrl}/openapi.json`).then((r) => r.json())) as { paths: Record<string, Record<string, unknown>> };
+    const openapi = (await fetch(`${ready.agentApiUrl}/openapi.json`).then((r) => r.json())) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const routes: AgentRoute[] = Object.entries(openapi.paths).flatMap(([path, verbs]) =>
-      Object.keys(verbs).map((verb) => ({ path: `${agentOrigin.pathname}${path}`, method: verb.toUpperCase() })),
+      Object.keys(verbs).map((verb) => ({
+        path: `${agentOrigin.pathname}${path}`,
+        method: verb.toUpperCase(),
+      })),
     );
-    const targets: Record<'rpc' | 'agent', RawTarget> = { rpc: rpcTarget(Number(rpcOrigin.port)), agent: agentTarget(Number(agentOrigin.port)) };
+    const targets: Record<'rpc' | 'agent', RawTarget> = {
+      rpc: rpcTarget(Number(rpcOrigin.port)),
+      agent: agentTarget(Number(agentOrigin.port)),
+    };
     const pools = {
-      rpc: new Pool(rpcOrigin.origin, { connections: o.concurrency, pipelining: 1, keepAliveTimeout: 60_000 }),
-      agent: new Pool(agentOrigin.origin, { connections: o.concurrency, pipelining: 1, keepAliveTimeout: 60_000 }),
+      rpc: new Pool(rpcOrigin.origin, {
+        connections: o.concurrency,
+        pipelining: 1,
+        keepAliveTimeout: 60_000,
+      }),
+      agent: new Pool(agentOrigin.origin, {
+        connections: o.concurrency,
+        pipelining: 1,
+        keepAliveTimeout: 60_000,
+      }),
     };
 
     const byLabel: Record<string, number> = {};
@@ -137,7 +162,14 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     const count = (map: Record<string, number>, key: string) => {
       map[key] = (map[key] ?? 0) + 1;
     };
-    const record = (index: number, surface: string, label: string, request: string, verdict: Verdict, answer: string) => {
+    const record = (
+      index: number,
+      surface: string,
+      label: string,
+      request: string,
+      verdict: Verdict,
+      answer: string,
+    ) => {
       count(byLabel, label);
       count(byShape, `${surface} ${verdict.shape}`);
       if (!verdict.violation) return;
@@ -145,7 +177,15 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       const seen = violations.get(key);
       if (seen) seen.count++;
       else if (violations.size < 200) {
-        violations.set(key, { case: index, surface, label, violation: verdict.violation, request: request.slice(0, 2000), answer: answer.slice(0, 1000), count: 1 });
+        violations.set(key, {
+          case: index,
+          surface,
+          label,
+          violation: verdict.violation,
+          request: request.slice(0, 2000),
+          answer: answer.slice(0, 1000),
+          count: 1,
+        });
       }
     };
 
@@ -158,9 +198,11 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       rss.samples++;
       if (mb > rss.maxMb) rss.maxMb = mb;
       if (rss.samples % 5 === 0) {
-        liveness = liveness.then(() => checkAlive(stack!, ready.rpcUrl, ready.agentApiUrl).then((problem) => {
-          if (problem && !stopped) runViolations.push(problem);
-        }));
+        liveness = liveness.then(() =>
+          checkAlive(stack!, ready.rpcUrl, ready.agentApiUrl).then((problem) => {
+            if (problem && !stopped) runViolations.push(problem);
+          }),
+        );
       }
     }, 1000);
 
@@ -200,7 +242,14 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
         const { verdicts } = await runBurst(port, burst, HTTP_TIMEOUT_MS);
         verdicts.forEach(({ verdict, answer }, j) => {
           const c = burst.cases[j];
-          record(index, c.surface, `${c.label} (in a burst)`, `request ${j + 1} of case ${index}: ${c.describe}`, verdict, answer);
+          record(
+            index,
+            c.surface,
+            `${c.label} (in a burst)`,
+            `request ${j + 1} of case ${index}: ${c.describe}`,
+            verdict,
+            answer,
+          );
         });
         return burst.cases.length;
       }
@@ -228,12 +277,21 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
           await one(index);
         } catch (e) {
           // A bug of the fuzzer itself: reported, and the run goes on.
-          record(index, 'fuzzer', 'fuzzer', '', { shape: 'fuzzer error', violation: `fuzzer error: ${(e as Error).stack}` }, '');
+          record(
+            index,
+            'fuzzer',
+            'fuzzer',
+            '',
+            { shape: 'fuzzer error', violation: `fuzzer error: ${(e as Error).stack}` },
+            '',
+          );
         }
         sent++;
         if (Date.now() - lastProgress > 10_000) {
           lastProgress = Date.now();
-          progress(`${requestsSent} requests (${sent} cases), ${sentTxs} transactions, ${((Date.now() - started) / 1000).toFixed(0)} s, RSS ${(stack!.rss() / 2 ** 20).toFixed(0)} MB, ${violations.size} distinct violations`);
+          progress(
+            `${requestsSent} requests (${sent} cases), ${sentTxs} transactions, ${((Date.now() - started) / 1000).toFixed(0)} s, RSS ${(stack!.rss() / 2 ** 20).toFixed(0)} MB, ${violations.size} distinct violations`,
+          );
         }
       }
     };
@@ -244,7 +302,8 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     const finalProblem = await checkAlive(stack, ready.rpcUrl, ready.agentApiUrl);
     if (finalProblem) runViolations.push(finalProblem);
     rss.endMb = stack.rss() / 2 ** 20;
-    if (rss.maxMb > o.maxRssMb) runViolations.push(`RSS reached ${rss.maxMb.toFixed(0)} MB (limit ${o.maxRssMb} MB)`);
+    if (rss.maxMb > o.maxRssMb)
+      runViolations.push(`RSS reached ${rss.maxMb.toFixed(0)} MB (limit ${o.maxRssMb} MB)`);
     await Promise.all([pools.rpc.close(), pools.agent.close()]);
     progress(`sent ${requestsSent} requests (${sent} cases) in ${seconds.toFixed(1)} s; checking the chain`);
 
@@ -254,7 +313,13 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       const genesisAccounts = ready.accounts.map((a) => a.accountId);
       const result: ChainCheckResult = await checkChain(call, head, genesisAccounts);
       runViolations.push(...result.violations);
-      chain = { genesisHeight: result.genesisHeight, head: result.head, blocks: result.blocks, accounts: result.accounts, restartChecked: false };
+      chain = {
+        genesisHeight: result.genesisHeight,
+        head: result.head,
+        blocks: result.blocks,
+        accounts: result.accounts,
+        restartChecked: false,
+      };
       if (home) {
         progress(`restarting on ${home}`);
         const code = await stack.stop();
@@ -299,7 +364,14 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   }
 }
 
-type Recorder = (index: number, surface: string, label: string, request: string, verdict: Verdict, answer: string) => void;
+type Recorder = (
+  index: number,
+  surface: string,
+  label: string,
+  request: string,
+  verdict: Verdict,
+  answer: string,
+) => void;
 
 const HTTP_TIMEOUT_MS = 60_000;
 
@@ -309,7 +381,9 @@ async function runHttp(index: number, c: HttpCase, pool: Pool, record: Recorder)
   if ('error' in answer) {
     // A server may answer a body it refuses (413) before reading it, and close: the upload then fails.
     const large = (c.body?.length ?? 0) > 1024 * 1024;
-    verdict = large ? { shape: 'closed before the body was sent' } : { shape: `transport ${answer.error}`, violation: `no answer: ${answer.error}` };
+    verdict = large
+      ? { shape: 'closed before the body was sent' }
+      : { shape: `transport ${answer.error}`, violation: `no answer: ${answer.error}` };
   } else if (c.surface === 'rpc') {
     verdict = checkRpcAnswer(answer, c.rpc);
     if (!verdict.violation && answer.status === 200 && c.learn) {
@@ -322,14 +396,23 @@ async function runHttp(index: number, c: HttpCase, pool: Pool, record: Recorder)
   } else {
     verdict = checkAgentAnswer(answer, { head: c.method === 'HEAD' });
   }
-  record(index, c.surface, c.label, `${c.describe} headers ${JSON.stringify(c.headers)}`, verdict, 'error' in answer ? answer.error : describeAnswer(answer));
+  record(
+    index,
+    c.surface,
+    c.label,
+    `${c.describe} headers ${JSON.stringify(c.headers)}`,
+    verdict,
+    'error' in answer ? answer.error : describeAnswer(answer),
+  );
 }
 
 async function runRaw(index: number, c: RawCase, port: number, record: Recorder): Promise<void> {
-  const result = await runRawCase(port, c, c.then === 'wait' ? HTTP_TIMEOUT_MS : 5000);
+  const result = await runRawCase(port, c, c.afterWrites === 'wait' ? HTTP_TIMEOUT_MS : 5000);
   const problems: string[] = [];
   if (c.answers !== undefined && result.answers.length < c.answers) {
-    problems.push(`${result.answers.length} of ${c.answers} answers (${result.error ?? (result.closed ? 'closed' : 'timed out')})`);
+    problems.push(
+      `${result.answers.length} of ${c.answers} answers (${result.error ?? (result.closed ? 'closed' : 'timed out')})`,
+    );
   }
   for (const a of result.answers) {
     if (a.status === 0) problems.push('an answer without an HTTP/1.1 status line');
@@ -337,7 +420,12 @@ async function runRaw(index: number, c: RawCase, port: number, record: Recorder)
     else {
       const v = c.surface === 'rpc' ? checkRawRpcAnswer(a) : checkAgentAnswer(a);
       // The raw requests ask for things that exist; 404 is the answer of a made-up path among them.
-      if (v.violation && !(a.status === 404 && a.body.length === 0) && !(c.surface === 'agent' && a.status === 404)) problems.push(v.violation);
+      if (
+        v.violation &&
+        !(a.status === 404 && a.body.length === 0) &&
+        !(c.surface === 'agent' && a.status === 404)
+      )
+        problems.push(v.violation);
     }
   }
   const shape = problems.length
@@ -347,14 +435,25 @@ async function runRaw(index: number, c: RawCase, port: number, record: Recorder)
       : result.closed
         ? 'closed, no answer'
         : 'no answer';
-  record(index, c.surface, c.label, `${c.describe} (then ${c.then})`, { shape: `${c.label.split(':')[2]} ${shape.includes(',') ? `${result.answers.length} answers` : shape}`, violation: problems[0] }, result.answers.map(describeAnswer).join(' | '));
+  record(
+    index,
+    c.surface,
+    c.label,
+    `${c.describe} (then ${c.afterWrites})`,
+    {
+      shape: `${c.label.split(':')[2]} ${shape.includes(',') ? `${result.answers.length} answers` : shape}`,
+      violation: problems[0],
+    },
+    result.answers.map(describeAnswer).join(' | '),
+  );
 }
 
 /** The raw RPC requests include `GET /status`, `/health`, `/network_info` and `/metrics`, whose 200 answers are
  * plain JSON views or Prometheus text rather than envelopes. */
 function checkRawRpcAnswer(a: Answer): Verdict {
   const text = a.body.toString('utf8');
-  if (a.status === 200 && a.contentType.startsWith('text/plain') && text.startsWith('# TYPE')) return { shape: '200 metrics' };
+  if (a.status === 200 && a.contentType.startsWith('text/plain') && text.startsWith('# TYPE'))
+    return { shape: '200 metrics' };
   if (a.status === 200 && a.contentType.startsWith('application/json') && !text.startsWith('{"jsonrpc"')) {
     try {
       JSON.parse(text);

@@ -3,7 +3,11 @@ import type { Pool } from 'undici';
 import type { HttpCase } from './rpc-cases.js';
 import type { Answer } from './shapes.js';
 
-export async function sendCase(pool: Pool, c: HttpCase, timeoutMs: number): Promise<Answer | { error: string }> {
+export async function sendCase(
+  pool: Pool,
+  c: HttpCase,
+  timeoutMs: number,
+): Promise<Answer | { error: string }> {
   try {
     const res = await pool.request({
       method: c.method as 'POST',

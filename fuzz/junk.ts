@@ -14,10 +14,20 @@ export function junkString(r: Random): string {
   return r.weighted<() => string>([
     [3, () => r.text(r.range(0, 20))],
     [2, () => r.text(r.range(1, 70), `${BASE58}0OIl+/=_-.:`)],
-    [2, () => r.pick(['', ' ', '.', '..', 'a..b', '-a', 'A.near', 'a_', 'test.near.', 'x'.repeat(65), 'ed25519:'])],
+    [
+      2,
+      () =>
+        r.pick(['', ' ', '.', '..', 'a..b', '-a', 'A.near', 'a_', 'test.near.', 'x'.repeat(65), 'ed25519:']),
+    ],
     [2, () => r.pick(['ed25519:', 'secp256k1:', 'ed25519:1', `ed25519:${'1'.repeat(44)}`, 'bls:abc'])],
-    [2, () => r.pick(['0', '-1', '1e309', '18446744073709551616', '340282366920938463463374607431768211456'])],
-    [2, () => r.pick(['final', 'optimistic', 'near-final', 'FINAL', 'NONE', 'genesis', 'earliest_available'])],
+    [
+      2,
+      () => r.pick(['0', '-1', '1e309', '18446744073709551616', '340282366920938463463374607431768211456']),
+    ],
+    [
+      2,
+      () => r.pick(['final', 'optimistic', 'near-final', 'FINAL', 'NONE', 'genesis', 'earliest_available']),
+    ],
     [1, () => r.pick(['\u0000', '\uffff', '\ud800', '😀', '%00', '../../etc/passwd', '<script>', '\\', '"'])],
     [1, () => 'x'.repeat(r.pick([1000, 10_000, 70_000]))],
     [1, () => r.text(r.range(1, 100), '=+/AZaz09 \n')],
@@ -107,7 +117,11 @@ function clone(v: Json): Json {
 }
 
 /** All paths to values inside `v` (objects' keys and arrays' indexes). */
-function paths(v: Json, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+function paths(
+  v: Json,
+  prefix: (string | number)[] = [],
+  out: (string | number)[][] = [],
+): (string | number)[][] {
   if (v !== null && typeof v === 'object') {
     for (const [k, child] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
       const p = [...prefix, k];
@@ -141,7 +155,8 @@ export function mutate(r: Random, valid: Json): Json {
     const all = paths(v);
     const op = r.int(all.length === 0 ? 2 : 7);
     if (op === 0) v = junkValue(r);
-    else if (op === 1 && v !== null && typeof v === 'object' && !Array.isArray(v)) v[junkKey(r)] = junkValue(r);
+    else if (op === 1 && v !== null && typeof v === 'object' && !Array.isArray(v))
+      v[junkKey(r)] = junkValue(r);
     else if (op === 1) v = r.chance(0.5) ? [v] : { params: v };
     else {
       const path = r.pick(all);
@@ -163,7 +178,11 @@ export function mutate(r: Random, valid: Json): Json {
           break;
         case 5:
           // A number as a string, a string as a number, a value wrapped in an array.
-          setAt(v, path, typeof old === 'string' ? junkNumber(r) : typeof old === 'number' ? String(old) : [old]);
+          setAt(
+            v,
+            path,
+            typeof old === 'string' ? junkNumber(r) : typeof old === 'number' ? String(old) : [old],
+          );
           break;
         default:
           setAt(v, path, null);

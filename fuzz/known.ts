@@ -23,7 +23,10 @@ export class Known {
 
   /** Learns from a block view. */
   block(view: unknown): void {
-    const b = view as { header?: { hash?: string; height?: number; epoch_id?: string }; chunks?: Array<{ chunk_hash?: string }> };
+    const b = view as {
+      header?: { hash?: string; height?: number; epoch_id?: string };
+      chunks?: Array<{ chunk_hash?: string }>;
+    };
     if (!b?.header?.hash) return;
     this.add(this.blockHashes, b.header.hash);
     if (typeof b.header.height === 'number') this.add(this.heights, b.header.height);

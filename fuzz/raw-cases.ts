@@ -16,7 +16,7 @@ export interface RawCase {
   /** Pause between writes, ms (0: the next turn of the event loop). */
   pauseMs: number;
   /** After the last write: wait for the answers, end our side, or reset the connection. */
-  then: 'wait' | 'end' | 'reset';
+  afterWrites: 'wait' | 'end' | 'reset';
   /** How many answers must come back (every request complete and well-formed); undefined: any number. */
   answers?: number;
   /** Statuses allowed for the answers of malformed requests (node:http's own refusals). */
@@ -38,10 +38,20 @@ export function rpcTarget(port: number): RawTarget {
   return {
     port,
     fastRequest: (r) => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: r.int(1000), method: r.pick(['status', 'health', 'gas_price', 'block']), params: r.pick([[null], { finality: 'final' }]) });
-      return Buffer.from(`POST / HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Content-Type: application/json${CRLF}Content-Length: ${Buffer.byteLength(body)}${CRLF}${CRLF}${body}`);
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: r.int(1000),
+        method: r.pick(['status', 'health', 'gas_price', 'block']),
+        params: r.pick([[null], { finality: 'final' }]),
+      });
+      return Buffer.from(
+        `POST / HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Content-Type: application/json${CRLF}Content-Length: ${Buffer.byteLength(body)}${CRLF}${CRLF}${body}`,
+      );
     },
-    relayedRequest: (r) => Buffer.from(`GET ${r.pick(['/status', '/health', '/network_info', '/metrics', '/nope'])} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}${CRLF}`),
+    relayedRequest: (r) =>
+      Buffer.from(
+        `GET ${r.pick(['/status', '/health', '/network_info', '/metrics', '/nope'])} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}${CRLF}`,
+      ),
   };
 }
 
@@ -50,10 +60,17 @@ export function agentTarget(port: number): RawTarget {
     port,
     fastRequest: (r) => {
       const body = r.pick(['{}', '', '{"methodName":"get_owner"}']);
-      const path = body.includes('methodName') ? '/api/agent/view' : r.pick(['/api/agent/getAccountId', '/api/agent/getBalance']);
-      return Buffer.from(`POST ${path} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Content-Length: ${Buffer.byteLength(body)}${CRLF}${CRLF}${body}`);
+      const path = body.includes('methodName')
+        ? '/api/agent/view'
+        : r.pick(['/api/agent/getAccountId', '/api/agent/getBalance']);
+      return Buffer.from(
+        `POST ${path} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Content-Length: ${Buffer.byteLength(body)}${CRLF}${CRLF}${body}`,
+      );
     },
-    relayedRequest: (r) => Buffer.from(`GET ${r.pick(['/api/agent/health', '/api/agent/openapi.json', '/api/agent/nope'])} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}${CRLF}`),
+    relayedRequest: (r) =>
+      Buffer.from(
+        `GET ${r.pick(['/api/agent/health', '/api/agent/openapi.json', '/api/agent/nope'])} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}${CRLF}`,
+      ),
   };
 }
 
@@ -79,26 +96,70 @@ export function rawCase(r: Random, surface: 'rpc' | 'agent', target: RawTarget, 
     case 'split': {
       // Over the run, every byte boundary of the request is used: the case index picks it.
       const at = 1 + (index % (fast.length - 1));
-      return { surface, label, writes: [fast.subarray(0, at), fast.subarray(at)], pauseMs: r.pick([0, 1, 5]), then: 'wait', answers: 1, describe: `split at byte ${at} of ${JSON.stringify(fast.toString('latin1'))}` };
+      return {
+        surface,
+        label,
+        writes: [fast.subarray(0, at), fast.subarray(at)],
+        pauseMs: r.pick([0, 1, 5]),
+        afterWrites: 'wait',
+        answers: 1,
+        describe: `split at byte ${at} of ${JSON.stringify(fast.toString('latin1'))}`,
+      };
     }
     case 'pipelined': {
-      const reqs = Array.from({ length: r.range(2, 8) }, () => (r.chance(0.7) ? target.fastRequest(r) : target.relayedRequest(r)));
+      const reqs = Array.from({ length: r.range(2, 8) }, () =>
+        r.chance(0.7) ? target.fastRequest(r) : target.relayedRequest(r),
+      );
       const all = Buffer.concat(reqs);
       const cuts = r.chance(0.5) ? [all] : splitRandom(r, all, r.range(2, 6));
-      return { surface, label, writes: cuts, pauseMs: r.pick([0, 1]), then: r.chance(0.3) ? 'end' : 'wait', answers: reqs.length, describe: `${reqs.length} pipelined${cuts.length > 1 ? ` in ${cuts.length} writes` : ''}: ${JSON.stringify(all.toString('latin1')).slice(0, 800)}` };
+      return {
+        surface,
+        label,
+        writes: cuts,
+        pauseMs: r.pick([0, 1]),
+        afterWrites: r.chance(0.3) ? 'end' : 'wait',
+        answers: reqs.length,
+        describe: `${reqs.length} pipelined${cuts.length > 1 ? ` in ${cuts.length} writes` : ''}: ${JSON.stringify(all.toString('latin1')).slice(0, 800)}`,
+      };
     }
     case 'truncated': {
       const at = r.int(fast.length);
-      return { surface, label, writes: [fast.subarray(0, at)], pauseMs: 0, then: 'end', answers: undefined, allowStatus: REFUSALS, describe: `truncated at ${at}: ${JSON.stringify(fast.subarray(0, at).toString('latin1'))}` };
+      return {
+        surface,
+        label,
+        writes: [fast.subarray(0, at)],
+        pauseMs: 0,
+        afterWrites: 'end',
+        answers: undefined,
+        allowStatus: REFUSALS,
+        describe: `truncated at ${at}: ${JSON.stringify(fast.subarray(0, at).toString('latin1'))}`,
+      };
     }
     case 'slow': {
       const bytes = [...fast].map((b) => Buffer.from([b]));
-      return { surface, label, writes: bytes, pauseMs: 1, then: 'wait', answers: 1, describe: `a byte per tick: ${JSON.stringify(fast.toString('latin1'))}` };
+      return {
+        surface,
+        label,
+        writes: bytes,
+        pauseMs: 1,
+        afterWrites: 'wait',
+        answers: 1,
+        describe: `a byte per tick: ${JSON.stringify(fast.toString('latin1'))}`,
+      };
     }
     case 'oversized-header': {
       const size = r.pick([7000, 9000, 15_000, 17_000, 70_000]);
       const text = fast.toString('latin1').replace(CRLF, `${CRLF}X-Big: ${'h'.repeat(size)}${CRLF}`);
-      return { surface, label, writes: [Buffer.from(text, 'latin1')], pauseMs: 0, then: 'wait', answers: 1, allowStatus: [431], describe: `header of ${size} bytes` };
+      return {
+        surface,
+        label,
+        writes: [Buffer.from(text, 'latin1')],
+        pauseMs: 0,
+        afterWrites: 'wait',
+        answers: 1,
+        allowStatus: [431],
+        describe: `header of ${size} bytes`,
+      };
     }
     case 'chunked-valid': {
       const [head, body] = splitHead(fast);
@@ -107,14 +168,39 @@ export function rawCase(r: Random, surface: 'rpc' | 'agent', target: RawTarget, 
         .filter((c) => c.length > 0)
         .map((c) => `${c.length.toString(16)}\r\n${c.toString('latin1')}\r\n`);
       const text = `${noLength}\r\n\r\n${chunks.join('')}0\r\n\r\n`;
-      return { surface, label, writes: [Buffer.from(text, 'latin1')], pauseMs: 0, then: 'wait', answers: 1, describe: JSON.stringify(text) };
+      return {
+        surface,
+        label,
+        writes: [Buffer.from(text, 'latin1')],
+        pauseMs: 0,
+        afterWrites: 'wait',
+        answers: 1,
+        describe: JSON.stringify(text),
+      };
     }
     case 'bad-chunked': {
       const [head] = splitHead(fast);
       const noLength = head.replace(/\r\nContent-Length: \d+/i, '\r\nTransfer-Encoding: chunked');
-      const bad = r.pick(['zz\r\nabc\r\n0\r\n\r\n', '5\r\nabc\r\n0\r\n\r\n', 'ffffffffffffffffff\r\nx\r\n', '-1\r\n\r\n', '3\r\nabcde\r\n0\r\n\r\n', '3;ext=\u0001\r\nabc\r\n0\r\n\r\n', '3\nabc\n0\n\n']);
+      const bad = r.pick([
+        'zz\r\nabc\r\n0\r\n\r\n',
+        '5\r\nabc\r\n0\r\n\r\n',
+        'ffffffffffffffffff\r\nx\r\n',
+        '-1\r\n\r\n',
+        '3\r\nabcde\r\n0\r\n\r\n',
+        '3;ext=\u0001\r\nabc\r\n0\r\n\r\n',
+        '3\nabc\n0\n\n',
+      ]);
       const text = `${noLength}\r\n\r\n${bad}`;
-      return { surface, label, writes: [Buffer.from(text, 'latin1')], pauseMs: 0, then: 'end', answers: undefined, allowStatus: REFUSALS, describe: JSON.stringify(text) };
+      return {
+        surface,
+        label,
+        writes: [Buffer.from(text, 'latin1')],
+        pauseMs: 0,
+        afterWrites: 'end',
+        answers: undefined,
+        allowStatus: REFUSALS,
+        describe: JSON.stringify(text),
+      };
     }
     case 'smuggling': {
       const [head, body] = splitHead(fast);
@@ -124,18 +210,55 @@ export function rawCase(r: Random, surface: 'rpc' | 'agent', target: RawTarget, 
       else if (variant === 1) text = `${head}\r\nTransfer-Encoding: chunked\r\n\r\n${body}`;
       else if (variant === 2) text = `${head.replace('HTTP/1.1', 'HTTP/1.0')}\r\n\r\n${body}`;
       else if (variant === 3) text = `${head.replace(/\r\n/g, '\n')}\n\n${body}`;
-      else if (variant === 4) text = `${head.replace('Host: 127.0.0.1', 'Host: a\r\nHost: b')}\r\n\r\n${body}`;
+      else if (variant === 4)
+        text = `${head.replace('Host: 127.0.0.1', 'Host: a\r\nHost: b')}\r\n\r\n${body}`;
       else text = `${head.replace(/Content-Length: (\d+)/i, 'Content-Length: +$1')}\r\n\r\n${body}`;
-      return { surface, label, writes: [Buffer.from(text, 'latin1')], pauseMs: 0, then: 'end', answers: undefined, allowStatus: REFUSALS, describe: JSON.stringify(text) };
+      return {
+        surface,
+        label,
+        writes: [Buffer.from(text, 'latin1')],
+        pauseMs: 0,
+        afterWrites: 'end',
+        answers: undefined,
+        allowStatus: REFUSALS,
+        describe: JSON.stringify(text),
+      };
     }
     case 'garbage': {
-      const g = r.chance(0.5) ? r.bytes(r.range(1, 2000)) : Buffer.from(r.pick(['GET\r\n\r\n', 'POST / HTTP/9.9\r\n\r\n', '\r\n\r\n\r\n', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'post / http/1.1\r\nHost: a\r\n\r\n']));
-      return { surface, label, writes: [g], pauseMs: 0, then: 'end', answers: undefined, allowStatus: REFUSALS, describe: JSON.stringify(g.toString('latin1')).slice(0, 500) };
+      const g = r.chance(0.5)
+        ? r.bytes(r.range(1, 2000))
+        : Buffer.from(
+            r.pick([
+              'GET\r\n\r\n',
+              'POST / HTTP/9.9\r\n\r\n',
+              '\r\n\r\n\r\n',
+              'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n',
+              'post / http/1.1\r\nHost: a\r\n\r\n',
+            ]),
+          );
+      return {
+        surface,
+        label,
+        writes: [g],
+        pauseMs: 0,
+        afterWrites: 'end',
+        answers: undefined,
+        allowStatus: REFUSALS,
+        describe: JSON.stringify(g.toString('latin1')).slice(0, 500),
+      };
     }
     default: {
       // reset: part or all of a request, then a TCP reset.
       const at = r.range(1, fast.length);
-      return { surface, label, writes: [fast.subarray(0, at)], pauseMs: 0, then: 'reset', answers: undefined, describe: `reset after ${at} bytes` };
+      return {
+        surface,
+        label,
+        writes: [fast.subarray(0, at)],
+        pauseMs: 0,
+        afterWrites: 'reset',
+        answers: undefined,
+        describe: `reset after ${at} bytes`,
+      };
     }
   }
 }
@@ -197,7 +320,7 @@ export function runRawCase(port: number, c: RawCase, timeoutMs: number): Promise
         answers.push(parsed.answer);
         buf = buf.subarray(parsed.end);
       }
-      if (c.answers !== undefined && answers.length >= c.answers && c.then === 'wait') finish(false);
+      if (c.answers !== undefined && answers.length >= c.answers && c.afterWrites === 'wait') finish(false);
     });
     socket.on('end', () => {
       // An answer without a length ends with the connection.
@@ -218,8 +341,8 @@ export function runRawCase(port: number, c: RawCase, timeoutMs: number): Promise
         socket.write(c.writes[i]);
         if (i < c.writes.length - 1) await pause(c.pauseMs);
       }
-      if (c.then === 'end') socket.end();
-      else if (c.then === 'reset') {
+      if (c.afterWrites === 'end') socket.end();
+      else if (c.afterWrites === 'reset') {
         await pause(0);
         if (!done) {
           socket.resetAndDestroy();
@@ -246,7 +369,9 @@ export function parseAnswer(buf: Buffer, atEnd: boolean): { answer: Answer; end:
   const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
   if (length) {
     const end = start + Number(length[1]);
-    return buf.length >= end ? { answer: { status, contentType, body: buf.subarray(start, end) }, end } : undefined;
+    return buf.length >= end
+      ? { answer: { status, contentType, body: buf.subarray(start, end) }, end }
+      : undefined;
   }
   if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
     const parts: Buffer[] = [];
@@ -258,7 +383,9 @@ export function parseAnswer(buf: Buffer, atEnd: boolean): { answer: Answer; end:
       if (!Number.isFinite(size)) return undefined;
       if (size === 0) {
         const end = buf.indexOf('\r\n\r\n', lineEnd - 2);
-        return end < 0 ? undefined : { answer: { status, contentType, body: Buffer.concat(parts) }, end: end + 4 };
+        return end < 0
+          ? undefined
+          : { answer: { status, contentType, body: Buffer.concat(parts) }, end: end + 4 };
       }
       if (buf.length < lineEnd + 2 + size + 2) return undefined;
       parts.push(buf.subarray(lineEnd + 2, lineEnd + 2 + size));
@@ -267,7 +394,10 @@ export function parseAnswer(buf: Buffer, atEnd: boolean): { answer: Answer; end:
   }
   // No body (204, 304, or an answer that ends the connection).
   if (status === 204 || status === 304 || /\r\nconnection:\s*close/i.test(head) === false || atEnd) {
-    return { answer: { status, contentType, body: atEnd ? buf.subarray(start) : Buffer.alloc(0) }, end: atEnd ? buf.length : start };
+    return {
+      answer: { status, contentType, body: atEnd ? buf.subarray(start) : Buffer.alloc(0) },
+      end: atEnd ? buf.length : start,
+    };
   }
   return undefined;
 }

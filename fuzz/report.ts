@@ -3,12 +3,22 @@ import type { FuzzReport } from './fuzz.js';
 
 export function formatReport(r: FuzzReport): string {
   const lines: string[] = [];
-  lines.push(`fuzz: seed ${r.seed}, ${r.requests} requests in ${r.cases} cases (${r.transactions} signed transactions) in ${r.seconds.toFixed(1)} s, concurrency ${r.concurrency}`);
-  lines.push(`RSS of shadebox up: start ${r.rss.startMb.toFixed(0)} MB, max ${r.rss.maxMb.toFixed(0)} MB, end ${r.rss.endMb.toFixed(0)} MB (${r.rss.samples} samples)`);
+  lines.push(
+    `fuzz: seed ${r.seed}, ${r.requests} requests in ${r.cases} cases (${r.transactions} signed transactions) in ${r.seconds.toFixed(1)} s, concurrency ${r.concurrency}`,
+  );
+  lines.push(
+    `RSS of shadebox up: start ${r.rss.startMb.toFixed(0)} MB, max ${r.rss.maxMb.toFixed(0)} MB, end ${r.rss.endMb.toFixed(0)} MB (${r.rss.samples} samples)`,
+  );
   if (r.chain) {
-    lines.push(`chain: ${r.chain.blocks} blocks (heights ${r.chain.genesisHeight}..${r.chain.head}), ${r.chain.accounts} accounts; supply checked${r.chain.restartChecked ? ', restart compared' : ''}`);
+    lines.push(
+      `chain: ${r.chain.blocks} blocks (heights ${r.chain.genesisHeight}..${r.chain.head}), ${r.chain.accounts} accounts; supply checked${r.chain.restartChecked ? ', restart compared' : ''}`,
+    );
   }
-  lines.push(`worker time by surface (s): ${Object.entries(r.secondsBySurface).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  lines.push(
+    `worker time by surface (s): ${Object.entries(r.secondsBySurface)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
   lines.push(`exit code on SIGTERM: ${r.exitCode}; error log lines: ${r.errorLogLines}`);
   for (const l of r.errorLogSample) lines.push(`  log: ${l.slice(0, 300)}`);
   lines.push('', 'cases by kind:');

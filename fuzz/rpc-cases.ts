@@ -90,11 +90,18 @@ function validParams(r: Random, method: string, k: Known, tx: SignedTxCase | und
     case 'genesis_config':
       return r.pick([null, [], {}]);
     case 'validators':
-      return r.pick<Json>([[null], { latest: null }, 'latest', [r.pick(k.heights)], { block_id: r.pick(k.heights) }]);
+      return r.pick<Json>([
+        [null],
+        { latest: null },
+        'latest',
+        [r.pick(k.heights)],
+        { block_id: r.pick(k.heights) },
+      ]);
     case 'block':
       return r.chance(0.2) ? [r.pick(k.heights)] : blockRef(r, k);
     case 'chunk':
-      if (k.chunkHashes.length && r.chance(0.5)) return r.chance(0.5) ? { chunk_id: r.pick(k.chunkHashes) } : [r.pick(k.chunkHashes)];
+      if (k.chunkHashes.length && r.chance(0.5))
+        return r.chance(0.5) ? { chunk_id: r.pick(k.chunkHashes) } : [r.pick(k.chunkHashes)];
       return { block_id: r.pick(k.heights), shard_id: 0 };
     case 'gas_price':
       return r.pick<Json>([[null], [r.pick(k.heights)], { block_id: r.pick(k.heights) }]);
@@ -103,7 +110,15 @@ function validParams(r: Random, method: string, k: Known, tx: SignedTxCase | und
       const id = account(r, k);
       return r.weighted<() => Json>([
         [3, () => ({ request_type: 'view_account', account_id: id, ...ref })],
-        [2, () => ({ request_type: 'view_access_key', account_id: id, public_key: r.pick(k.publicKeys), ...ref })],
+        [
+          2,
+          () => ({
+            request_type: 'view_access_key',
+            account_id: id,
+            public_key: r.pick(k.publicKeys),
+            ...ref,
+          }),
+        ],
         [2, () => ({ request_type: 'view_access_key_list', account_id: id, ...ref })],
         [1, () => ({ request_type: 'view_code', account_id: id, ...ref })],
         [
@@ -121,8 +136,17 @@ function validParams(r: Random, method: string, k: Known, tx: SignedTxCase | und
           () => ({
             request_type: 'call_function',
             account_id: id,
-            method_name: r.pick(['get_owner', 'get_agents', 'get_agent', 'get_approved_codehashes', 'nope', 'request_signature']),
-            args_base64: Buffer.from(r.pick(['{}', '{"account_id":"test.near"}', '', '{'])).toString('base64'),
+            method_name: r.pick([
+              'get_owner',
+              'get_agents',
+              'get_agent',
+              'get_approved_codehashes',
+              'nope',
+              'request_signature',
+            ]),
+            args_base64: Buffer.from(r.pick(['{}', '{"account_id":"test.near"}', '', '{'])).toString(
+              'base64',
+            ),
             ...ref,
           }),
         ],
@@ -138,11 +162,16 @@ function validParams(r: Random, method: string, k: Known, tx: SignedTxCase | und
       return r.chance(0.5) ? [tx!.base64] : { signed_tx_base64: tx!.base64 };
     case 'tx':
     case 'EXPERIMENTAL_tx_status': {
-      if (k.txs.length === 0 || r.chance(0.1)) return { signed_tx_base64: k.signedTxs.length ? r.pick(k.signedTxs) : '', wait_until: 'NONE' };
+      if (k.txs.length === 0 || r.chance(0.1))
+        return { signed_tx_base64: k.signedTxs.length ? r.pick(k.signedTxs) : '', wait_until: 'NONE' };
       const t = r.pick(k.txs);
       return r.chance(0.2)
         ? [t.hash, t.sender]
-        : { tx_hash: t.hash, sender_account_id: t.sender, wait_until: r.pick(['NONE', 'INCLUDED', 'EXECUTED_OPTIMISTIC']) };
+        : {
+            tx_hash: t.hash,
+            sender_account_id: t.sender,
+            wait_until: r.pick(['NONE', 'INCLUDED', 'EXECUTED_OPTIMISTIC']),
+          };
     }
     case 'EXPERIMENTAL_receipt':
       return { receipt_id: k.receiptIds.length ? r.pick(k.receiptIds) : '11111111111111111111111111111111' };
@@ -157,7 +186,11 @@ function validParams(r: Random, method: string, k: Known, tx: SignedTxCase | und
         { changes_type: 'all_access_key_changes', account_ids: ids, ...ref },
         { changes_type: 'contract_code_changes', account_ids: ids, ...ref },
         { changes_type: 'data_changes', account_ids: ids, key_prefix_base64: '', ...ref },
-        { changes_type: 'single_access_key_changes', keys: [{ account_id: ids[0], public_key: r.pick(k.publicKeys) }], ...ref },
+        {
+          changes_type: 'single_access_key_changes',
+          keys: [{ account_id: ids[0], public_key: r.pick(k.publicKeys) }],
+          ...ref,
+        },
       ]);
     }
     case 'EXPERIMENTAL_changes_in_block':
@@ -271,7 +304,13 @@ export function rpcCase(r: Random, k: Known, tx: SignedTxCase | undefined, light
     let method: string = r.pick(RPC_METHODS);
     let params: Json | undefined;
     if (kind === 'signed-tx-mutated') {
-      method = r.pick(['send_tx', 'broadcast_tx_async', 'broadcast_tx_commit', 'tx', 'EXPERIMENTAL_tx_status']);
+      method = r.pick([
+        'send_tx',
+        'broadcast_tx_async',
+        'broadcast_tx_commit',
+        'tx',
+        'EXPERIMENTAL_tx_status',
+      ]);
       const base = k.signedTxs.length ? Buffer.from(r.pick(k.signedTxs), 'base64') : r.bytes(100);
       const b = Buffer.from(base);
       for (let n = r.range(1, 3); n > 0; n--) {
@@ -281,14 +320,31 @@ export function rpcCase(r: Random, k: Known, tx: SignedTxCase | undefined, light
       }
       const cut = r.chance(0.3) ? b.subarray(0, r.int(b.length)) : b;
       params = r.chance(0.5)
-        ? { signed_tx_base64: cut.toString('base64'), wait_until: r.pick(['NONE', 'INCLUDED', 'EXECUTED_OPTIMISTIC']) }
+        ? {
+            signed_tx_base64: cut.toString('base64'),
+            wait_until: r.pick(['NONE', 'INCLUDED', 'EXECUTED_OPTIMISTIC']),
+          }
         : [cut.toString('base64')];
     } else if (kind === 'unknown-method') {
-      method = r.pick(['', 'STATUS', 'eth_call', 'query ', 'sandbox', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'x'.repeat(5000)]);
+      method = r.pick([
+        '',
+        'STATUS',
+        'eth_call',
+        'query ',
+        'sandbox',
+        '__proto__',
+        'constructor',
+        'toString',
+        'hasOwnProperty',
+        'x'.repeat(5000),
+      ]);
       params = junkValue(r);
     } else if (SENDING.has(method)) {
       // Without a fresh transaction, these get junk or an old (already sent) one.
-      params = r.chance(0.5) || k.signedTxs.length === 0 ? junkValue(r) : { signed_tx_base64: r.pick(k.signedTxs), wait_until: 'NONE' };
+      params =
+        r.chance(0.5) || k.signedTxs.length === 0
+          ? junkValue(r)
+          : { signed_tx_base64: r.pick(k.signedTxs), wait_until: 'NONE' };
     } else if (kind === 'junk-params' || JUNK_ONLY.has(method)) {
       params = r.chance(0.1) ? undefined : junkValue(r);
     } else if (kind === 'valid') {
@@ -334,7 +390,8 @@ export function rpcCase(r: Random, k: Known, tx: SignedTxCase | undefined, light
     describe = `${typeof request.method === 'string' ? request.method : JSON.stringify(request.method)} ${
       params === undefined ? '(no params)' : JSON.stringify(params)
     }`;
-    if (kind !== 'envelope' && kind !== 'batch' && kind !== 'deep' && kind !== 'huge') describe = `${method} ${JSON.stringify(params)}`;
+    if (kind !== 'envelope' && kind !== 'batch' && kind !== 'deep' && kind !== 'huge')
+      describe = `${method} ${JSON.stringify(params)}`;
     if (method === 'block') learn = (result) => k.block(result);
   }
   let body = utf8(text);
@@ -353,7 +410,11 @@ export function rpcCase(r: Random, k: Known, tx: SignedTxCase | undefined, light
     // A byte that cannot start or continue a UTF-8 sequence, inside a string of the request when there is one.
     const at = body.indexOf('"method":"');
     const pos = at >= 0 ? at + 10 : r.int(body.length + 1);
-    body = Buffer.concat([body.subarray(0, pos), Buffer.from([r.pick([0xff, 0xc0, 0x80, 0xfe])]), body.subarray(pos)]);
+    body = Buffer.concat([
+      body.subarray(0, pos),
+      Buffer.from([r.pick([0xff, 0xc0, 0x80, 0xfe])]),
+      body.subarray(pos),
+    ]);
   } else if (encoding === 'utf16') body = Buffer.from(text, 'utf16le');
   else if (encoding === 'nul') body = Buffer.concat([body, Buffer.from([0])]);
   else if (encoding === 'trailing') body = Buffer.concat([body, utf8(r.pick([' ', '\n', ' x', '}', '{}']))]);
@@ -362,5 +423,15 @@ export function rpcCase(r: Random, k: Known, tx: SignedTxCase | undefined, light
   const { headers, expect } = headersFor(r, body);
   if (!isJsonText(body)) expect.notJson = true;
   else if (envelopeOk && (encoding === 'utf8' || encoding === 'trailing')) expect.id = id;
-  return { surface: 'rpc', label, method: 'POST', path: '/', headers, body, describe: `${describe} [${encoding}]`, rpc: expect, learn };
+  return {
+    surface: 'rpc',
+    label,
+    method: 'POST',
+    path: '/',
+    headers,
+    body,
+    describe: `${describe} [${encoding}]`,
+    rpc: expect,
+    learn,
+  };
 }

@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { formatReport } from './report.js';
 import { runFuzz } from './fuzz.js';
+import { formatReport } from './report.js';
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +25,9 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write(`${(await import('node:fs')).readFileSync(new URL('./README.md', import.meta.url), 'utf8')}\n`);
+  process.stdout.write(
+    `${(await import('node:fs')).readFileSync(new URL('./README.md', import.meta.url), 'utf8')}\n`,
+  );
   process.exit(0);
 }
 const number = (name: string, text: string) => {

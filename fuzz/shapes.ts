@@ -51,17 +51,22 @@ export function checkRpcAnswer(a: Answer, expect: RpcExpectation = {}): Verdict 
         : { shape: '400 json-deserialize', violation: 'well-formed JSON refused as not JSON' };
     }
     if (a.status === 413 && text.startsWith('JSON payload')) {
-      return expect.tooLarge ? { shape: '413' } : { shape: '413', violation: 'a body under the limit refused' };
+      return expect.tooLarge
+        ? { shape: '413' }
+        : { shape: '413', violation: 'a body under the limit refused' };
     }
     return { shape: `${a.status} text`, violation: `undocumented plain-text answer: ${text.slice(0, 200)}` };
   }
   if (a.status === 404 || a.status === 405) {
-    return a.body.length === 0 ? { shape: `${a.status}` } : { shape: `${a.status}`, violation: 'a body on 404/405' };
+    return a.body.length === 0
+      ? { shape: `${a.status}` }
+      : { shape: `${a.status}`, violation: 'a body on 404/405' };
   }
   if (!a.contentType.startsWith('application/json')) {
     return { shape: `${a.status} ${a.contentType}`, violation: `undocumented content type ${a.contentType}` };
   }
-  if (expect.wrongContentType) return { shape: `${a.status} json`, violation: 'a non-JSON content type was read' };
+  if (expect.wrongContentType)
+    return { shape: `${a.status} json`, violation: 'a non-JSON content type was read' };
   if (expect.tooLarge) return { shape: `${a.status} json`, violation: 'a body over the limit was read' };
   let m: Record<string, unknown>;
   try {
@@ -72,11 +77,15 @@ export function checkRpcAnswer(a: Answer, expect: RpcExpectation = {}): Verdict 
   if (m === null || typeof m !== 'object' || Array.isArray(m) || m.jsonrpc !== '2.0' || !('id' in m)) {
     return { shape: `${a.status} bad-envelope`, violation: 'not a JSON-RPC 2.0 envelope' };
   }
-  if (('result' in m) === ('error' in m)) {
-    return { shape: `${a.status} bad-envelope`, violation: 'the envelope has neither or both of result and error' };
+  if ('result' in m === 'error' in m) {
+    return {
+      shape: `${a.status} bad-envelope`,
+      violation: 'the envelope has neither or both of result and error',
+    };
   }
   if ('result' in m) {
-    if (a.status !== 200) return { shape: `${a.status} result`, violation: 'a result with a status other than 200' };
+    if (a.status !== 200)
+      return { shape: `${a.status} result`, violation: 'a result with a status other than 200' };
     if (expect.notJson) return { shape: '200 result', violation: 'a body that is not JSON was answered' };
     if ('id' in expect && JSON.stringify(m.id) !== JSON.stringify(expect.id ?? null)) {
       return { shape: '200 result', violation: 'the id is not the request id' };
@@ -84,7 +93,8 @@ export function checkRpcAnswer(a: Answer, expect: RpcExpectation = {}): Verdict 
     return { shape: '200 result' };
   }
   const e = m.error as Record<string, unknown> | null;
-  if (e === null || typeof e !== 'object') return { shape: `${a.status} bad-error`, violation: 'error is not an object' };
+  if (e === null || typeof e !== 'object')
+    return { shape: `${a.status} bad-error`, violation: 'error is not an object' };
   const cause = e.cause as { name?: unknown; info?: unknown } | undefined;
   const name = typeof e.name === 'string' ? e.name : '?';
   const causeName = cause && typeof cause === 'object' && typeof cause.name === 'string' ? cause.name : '?';
@@ -95,9 +105,16 @@ export function checkRpcAnswer(a: Answer, expect: RpcExpectation = {}): Verdict 
     return { shape, violation: 'error lacks code, message or data' };
   }
   if (expect.notJson) return { shape, violation: 'a body that is not JSON was read as JSON' };
-  if (name === 'INTERNAL_ERROR') return { shape, violation: `internal error: ${JSON.stringify(e.data).slice(0, 300)}` };
+  if (name === 'INTERNAL_ERROR')
+    return { shape, violation: `internal error: ${JSON.stringify(e.data).slice(0, 300)}` };
   const status =
-    name === 'REQUEST_VALIDATION_ERROR' ? [400] : causeName === 'TIMEOUT_ERROR' ? [408] : causeName === 'UNKNOWN_BLOCK' ? [200, 422] : [200];
+    name === 'REQUEST_VALIDATION_ERROR'
+      ? [400]
+      : causeName === 'TIMEOUT_ERROR'
+        ? [408]
+        : causeName === 'UNKNOWN_BLOCK'
+          ? [200, 422]
+          : [200];
   if (!status.includes(a.status)) return { shape, violation: `${name}/${causeName} with HTTP ${a.status}` };
   if (name !== 'REQUEST_VALIDATION_ERROR' || causeName === 'METHOD_NOT_FOUND') {
     if ('id' in expect && JSON.stringify(m.id) !== JSON.stringify(expect.id ?? null)) {
@@ -114,7 +131,13 @@ const AGENT_CODES: Record<number, readonly string[]> = {
   404: ['not_found'],
   405: ['method_not_allowed'],
   413: ['body_too_large'],
-  422: ['contract_panic', 'contract_error', 'invalid_transaction', 'insufficient_balance', 'method_not_found'],
+  422: [
+    'contract_panic',
+    'contract_error',
+    'invalid_transaction',
+    'insufficient_balance',
+    'method_not_found',
+  ],
   429: ['busy', 'queue_full', 'too_many_requests'],
   502: ['chain_unreachable', 'chain_error'],
   503: ['not_ready', 'shutting_down', 'busy', 'queue_full'],
@@ -122,11 +145,17 @@ const AGENT_CODES: Record<number, readonly string[]> = {
 };
 
 export function checkAgentAnswer(a: Answer, opts: { head?: boolean } = {}): Verdict {
-  if (opts.head) return a.status === 200 || a.status === 405 ? { shape: `${a.status} head` } : { shape: `${a.status} head`, violation: `HEAD answered ${a.status}` };
+  if (opts.head)
+    return a.status === 200 || a.status === 405
+      ? { shape: `${a.status} head` }
+      : { shape: `${a.status} head`, violation: `HEAD answered ${a.status}` };
   // A CORS preflight.
   if (a.status === 204 && a.body.length === 0) return { shape: '204' };
   if (!a.contentType.startsWith('application/json')) {
-    return { shape: `${a.status} ${a.contentType || 'no-type'}`, violation: `not JSON (${a.contentType || 'no content type'})` };
+    return {
+      shape: `${a.status} ${a.contentType || 'no-type'}`,
+      violation: `not JSON (${a.contentType || 'no content type'})`,
+    };
   }
   let body: unknown;
   try {

@@ -4,8 +4,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../packages/cli/bin/shadebox.js', import.meta.url));
 
@@ -52,7 +52,7 @@ export async function startStack(options: StartStackOptions): Promise<Stack> {
   const args = [CLI, 'up', '--json', '--rpc-port', '0', '--agent-port', '0'];
   if (options.home) args.push('--home', options.home);
   else args.push('--memory');
-  const env = { ...process.env, SHADEBOX_LOG: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, SHADEBOX_LOG: 'warn' };
   if (options.fromSource) env.SHADEBOX_FROM_SOURCE = '1';
   else delete env.SHADEBOX_FROM_SOURCE;
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -7,6 +7,7 @@
 import {
   type Action,
   base58Decode,
+  base58Encode,
   base64Encode,
   createTransaction,
   encodeSignedTransaction,
@@ -16,7 +17,6 @@ import {
   signTransaction,
   TGAS,
   transactionHash,
-  base58Encode,
 } from '@shadebox/primitives';
 import type { Random } from './random.js';
 
@@ -67,7 +67,11 @@ export class TransactionFactory {
   /** The next transaction, its contents drawn from `r`. */
   async next(r: Random): Promise<SignedTxCase> {
     if (!this.blockHash || ++this.sinceRefresh > 20) await this.refresh();
-    const receiverId = r.chance(0.2) ? this.agentContractId : r.chance(0.15) ? this.signerId : r.pick(this.receivers);
+    const receiverId = r.chance(0.2)
+      ? this.agentContractId
+      : r.chance(0.15)
+        ? this.signerId
+        : r.pick(this.receivers);
     const actions: Action[] =
       receiverId === this.agentContractId
         ? [

@@ -113,7 +113,8 @@ export function recursionLimitError(body: string): string | undefined {
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_NESTING) return `recursion limit exceeded at line ${line} column ${i - lineStart + 1}`;
+      if (++depth > MAX_NESTING)
+        return `recursion limit exceeded at line ${line} column ${i - lineStart + 1}`;
     } else if (c === 0x5d || c === 0x7d) depth--;
     else if (c === 0x0a) {
       line++;
