@@ -265,7 +265,7 @@ function nesting(text: string): number {
 
 /** Whether a case of this draw needs a fresh valid signed transaction. */
 export function wantsTransaction(r: Random): boolean {
-  return r.chance(0.04);
+  return r.chance(0.1);
 }
 
 /** One JSON-RPC case. `tx` is set when `wantsTransaction` drew true with the same generator. */
