@@ -133,7 +133,8 @@ export async function serveAgentApi(o: ServeOptions): Promise<AgentApiServer> {
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {
-      if (res.headersSent) {
+      // The client went away mid-body ('aborted'): nobody to answer, and not an error of the service.
+      if (res.headersSent || req.errored) {
         res.destroy();
         return;
       }
@@ -142,6 +143,9 @@ export async function serveAgentApi(o: ServeOptions): Promise<AgentApiServer> {
     });
   });
   server.requestTimeout = 120_000;
+  // As the fast path (65 s): one connection carries fast-path and relayed answers, and node:http's default of
+  // 5 s closed relayed ones under a client that reused them in the meantime.
+  server.keepAliveTimeout = 65_000;
 
   // The public port: `POST {BASE_PATH}/<route>` with a Content-Length is answered straight off the socket,
   // everything else is relayed to node:http above (see @shadebox/http-fast-path).

@@ -45,6 +45,10 @@ export async function listenBehindFastPath(
   port: number,
   host: string,
 ): Promise<FrontDoor> {
+  // The fast path answers a client that sends its requests and then ends its side (FIN); node:http, by default,
+  // drops the requests still unanswered at that FIN. Relayed connections get the same answers as direct ones.
+  (fallback as HttpServer & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+
   let stopping = false;
   const shuttingDown = options.shuttingDown ?? (() => SHUTTING_DOWN);
   // node:http's side: its handlers run only while the server runs; while it stops, new requests are refused.

@@ -3,6 +3,7 @@
  * server answers itself, with `Host`, one `Content-Length` and a body of at most 1 MiB — and says 'other' for
  * everything it does not fully understand, which then goes to `node:http`.
  */
+import { isUtf8 } from 'node:buffer';
 
 /** Requests larger than this (head or body) go to `node:http`, which enforces the real limits. */
 export const MAX_HEAD_BYTES = 8 * 1024;
@@ -97,6 +98,8 @@ export function parseSimpleRequest(
   if (rule.contentType === 'json' && !contentType) return 'other';
   const bodyStart = headEnd + 4;
   if (buf.length < bodyStart + length) return 'incomplete';
+  // A body that is not UTF-8 is node:http's, whose server decides (the RPC refuses it, as serde_json does).
+  if (!isUtf8(buf.subarray(bodyStart, bodyStart + length))) return 'other';
   return {
     path: requestLine[1],
     body: buf.toString('utf8', bodyStart, bodyStart + length),

@@ -4,6 +4,7 @@
  * they are read whole. CORS is open, as nearcore's default `cors_allowed_origins: ["*"]`.
  */
 
+import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listenBehindFastPath } from '@shadebox/http-fast-path';
@@ -131,6 +132,15 @@ async function route(
     }
     // Callbacks rather than awaits: a read is answered in the turn its body arrives.
     readBody(req, maxBody, (body) => {
+      if (body === NOT_UTF8) {
+        // serde_json reads bytes and refuses invalid UTF-8; decoding with replacement characters would not.
+        send(res, {
+          status: 400,
+          contentType: 'text/plain; charset=utf-8',
+          body: 'Json deserialize error: invalid unicode code point',
+        });
+        return;
+      }
       if (typeof body !== 'string') {
         // actix-web's JsonPayloadError::OverflowKnownLength / Overflow.
         send(res, {
@@ -143,7 +153,15 @@ async function route(
         });
         return;
       }
-      const answer = handleJsonRpc(ctx, body, (e) => log.error({ err: e }, 'rpc method failed'));
+      let answer: HttpAnswer | Promise<HttpAnswer>;
+      try {
+        answer = handleJsonRpc(ctx, body, (e) => log.error({ err: e }, 'rpc method failed'));
+      } catch (error) {
+        // A throw here is inside a stream callback: uncaught, it would end the process.
+        log.error({ err: error }, 'rpc request failed');
+        send(res, { status: 500, contentType: 'text/plain; charset=utf-8', body: 'Internal Server Error' });
+        return;
+      }
       if (answer instanceof Promise) {
         answer.then(
           (a) => send(res, a),
@@ -198,11 +216,13 @@ function isJsonContentType(header: string | undefined): boolean {
   return subtype === 'json' || subtype.endsWith('+json');
 }
 
-/** The body as text, or `{declared}` when it is longer than `max` bytes (the rest is not kept). */
+const NOT_UTF8 = Symbol('not UTF-8');
+
+/** The body as text, `NOT_UTF8`, or `{declared}` when it is longer than `max` bytes (the rest is not kept). */
 function readBody(
   req: IncomingMessage,
   max: number,
-  onBody: (body: string | { declared?: number }) => void,
+  onBody: (body: string | typeof NOT_UTF8 | { declared?: number }) => void,
 ): void {
   const header = req.headers['content-length'];
   const declared = header === undefined ? undefined : Number(header);
@@ -227,7 +247,8 @@ function readBody(
   });
   req.on('end', () => {
     if (over) return;
-    onBody(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    onBody(isUtf8(bytes) ? bytes.toString('utf8') : NOT_UTF8);
   });
   // A client that goes away mid-body: nothing to answer (and an unhandled 'error' would end the process).
   req.on('error', () => {

@@ -41,6 +41,8 @@ export function handleJsonRpc(
   body: string,
   onError?: (e: unknown) => void,
 ): HttpAnswer | Promise<HttpAnswer> {
+  const tooDeep = recursionLimitError(body);
+  if (tooDeep) return plain(400, `Json deserialize error: ${tooDeep}`);
   let message: unknown;
   try {
     message = JSON.parse(body);
@@ -51,7 +53,8 @@ export function handleJsonRpc(
     return errorAnswer(null, parseError('JSON RPC Request format was expected'), null, ctx);
   const m = message;
 
-  const method = METHODS[m.method];
+  // Own methods only: `toString`, `constructor` or `hasOwnProperty` are not methods of the node.
+  const method = Object.hasOwn(METHODS, m.method) ? METHODS[m.method] : undefined;
   const params = m.params ?? null;
   if (!method) return errorAnswer(m.id, methodNotFound(m.method), params, ctx);
 
@@ -110,6 +113,37 @@ export function requestIdOf(body: string | undefined): unknown {
   } catch {
     return null;
   }
+}
+
+/** serde_json's nesting limit: its deserializer starts with 128 levels and refuses the level that uses the last. */
+const MAX_NESTING = 127;
+
+/**
+ * serde_json's `recursion limit exceeded at line L column C` for a body nested deeper than it reads (arrays and
+ * objects, strings skipped), with the position of the bracket that went too deep; undefined otherwise. Deeper
+ * values would also overflow the stack of the code that walks the params.
+ */
+export function recursionLimitError(body: string): string | undefined {
+  let depth = 0;
+  let inString = false;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_NESTING)
+        return `recursion limit exceeded at line ${line} column ${i - lineStart + 1}`;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return undefined;
 }
 
 function answerOf(id: unknown, answer: CachedAnswer): HttpAnswer {

@@ -119,11 +119,12 @@ export function readFields<R extends Record<string, FieldRule>>(
 ): { [K in keyof R]: ReturnType<R[K]['read']> } {
   const out: Record<string, unknown> = {};
   for (const [key, value] of entries) {
-    const rule = rules[key];
+    // Own rules only: a key such as `toString` is an unknown field, not Object.prototype's.
+    const rule = Object.hasOwn(rules, key) ? rules[key] : undefined;
     if (rule) out[key] = rule.read(value);
   }
   for (const [key, rule] of Object.entries(rules)) {
-    if (key in out) continue;
+    if (Object.hasOwn(out, key)) continue;
     if (!rule.absent) failParse(`missing field \`${key}\``);
     out[key] = rule.absent();
   }
