@@ -81,6 +81,9 @@ test('a short soak: every kind of operation answered, every accepted transaction
   assert.ok(supply.accounts >= 12, 'the soak accounts, the contracts and the agent account were counted');
   assert.ok(samples.length >= 3, 'an RSS and latency sample every 5 s');
   assert.ok(samples.every((s: Json) => s.rssBytes > 0));
-  assert.match(output, /\[soak +5 s\] rss \d+\.\d MiB \| transfer /);
+  assert.match(
+    output,
+    /\[soak +5 s\] rss \d+\.\d MiB \(anon [\d.]+, file [\d.]+; data\.mdb [\d.]+\) \| transfer /,
+  );
   assert.match(output, /soak: every check passed/);
 });
