@@ -407,11 +407,14 @@ async function runHttp(index: number, c: HttpCase, pool: Pool, record: Recorder)
 }
 
 async function runRaw(index: number, c: RawCase, port: number, record: Recorder): Promise<void> {
-  const result = await runRawCase(port, c, c.afterWrites === 'wait' ? HTTP_TIMEOUT_MS : 5000);
+  // Answers owed get the full wait; a case that owes none (truncated, reset, garbage) is done after 5 s of silence.
+  const result = await runRawCase(port, c, c.answers !== undefined ? HTTP_TIMEOUT_MS : 5000);
   const problems: string[] = [];
   if (c.answers !== undefined && result.answers.length < c.answers) {
     problems.push(
-      `${result.answers.length} of ${c.answers} answers (${result.error ?? (result.closed ? 'closed' : 'timed out')})`,
+      `${result.answers.length} of ${c.answers} answers (${result.error ?? (result.closed ? 'closed' : 'timed out')}; ${
+        result.connected ? `${result.written} bytes written, ${result.read} read` : 'never connected'
+      })`,
     );
   }
   for (const a of result.answers) {

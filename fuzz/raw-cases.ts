@@ -286,6 +286,10 @@ export interface RawResult {
   leftover: number;
   closed: boolean;
   error?: string;
+  /** Whether the TCP connection was established, and the bytes written and read. */
+  connected: boolean;
+  written: number;
+  read: number;
 }
 
 /** Sends the case's bytes and reads the answers until the expected count, a close, or `timeoutMs`. */
@@ -301,7 +305,15 @@ export function runRawCase(port: number, c: RawCase, timeoutMs: number): Promise
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ answers, leftover: buf.length, closed, error });
+      resolve({
+        answers,
+        leftover: buf.length,
+        closed,
+        error,
+        connected,
+        written: socket.bytesWritten,
+        read: socket.bytesRead,
+      });
     };
     // On a busy machine this process may be late to read what arrived: the data already in the socket is read
     // (the poll phase runs before setImmediate's) before the case is called timed out, and any data restarts
@@ -335,7 +347,9 @@ export function runRawCase(port: number, c: RawCase, timeoutMs: number): Promise
       error = e.code ?? e.message;
       finish(true);
     });
+    let connected = false;
     socket.on('connect', async () => {
+      connected = true;
       for (let i = 0; i < c.writes.length; i++) {
         if (done) return;
         socket.write(c.writes[i]);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { silentLogger } from '../logger.js';
+import { pino } from 'pino';
 import { startRpcServer } from './http-server.js';
 import { createInMemoryRpcContext } from './in-memory-context.js';
 import { handleJsonRpc, recursionLimitError } from './jsonrpc.js';
@@ -101,7 +101,11 @@ describe('hostile request bodies', () => {
     let url: string;
     let close: () => Promise<void>;
     before(async () => {
-      const server = await startRpcServer(ctx, { host: '127.0.0.1', port: 0, log: silentLogger });
+      const server = await startRpcServer(ctx, {
+        host: '127.0.0.1',
+        port: 0,
+        log: pino({ level: 'silent' }),
+      });
       url = server.url;
       close = server.close;
     });
