@@ -26,9 +26,9 @@ export interface LmdbStoreOptions {
 /** LMDB page size for new stores: 8 KiB pages raise LMDB's key limit from 1978 to 4026 bytes. */
 const PAGE_SIZE = 8192;
 /**
- * Address space reserved for the memory map: 64 GiB (address space only: the file grows with the data; a few
- * hundred stores fit in one process, and a `ulimit -v` leaves room), so a store is mapped once (one growing past it is mapped
- * again, larger). Not on Windows, where LMDB makes the file as large as its map.
+ * Address space reserved for the memory map: 64 GiB, so a store is mapped once (one growing past it is mapped
+ * again, larger). Address space only: the file grows with the data, and hundreds of stores fit in one process.
+ * Not on Windows, where LMDB makes the file as large as its map.
  */
 export const MAP_SIZE = process.platform === 'win32' ? undefined : 2 ** 36;
 
