@@ -128,19 +128,12 @@ export function checkRpcAnswer(a: Answer, expect: RpcExpectation = {}): Verdict 
 const AGENT_CODES: Record<number, readonly string[]> = {
   400: ['invalid_json', 'too_deep', 'invalid_body', 'invalid_field'],
   403: ['contract_not_allowed'],
-  404: ['not_found'],
+  404: ['not_found', 'method_not_found'],
   405: ['method_not_allowed'],
   413: ['body_too_large'],
-  422: [
-    'contract_panic',
-    'contract_error',
-    'invalid_transaction',
-    'insufficient_balance',
-    'method_not_found',
-  ],
-  429: ['busy', 'queue_full', 'too_many_requests'],
+  422: ['contract_panic', 'contract_error', 'invalid_transaction', 'insufficient_balance'],
   502: ['chain_unreachable', 'chain_error'],
-  503: ['not_ready', 'shutting_down', 'busy', 'queue_full'],
+  503: ['not_ready', 'queue_full', 'transaction_dropped', 'shutting_down'],
   504: ['chain_timeout'],
 };
 
