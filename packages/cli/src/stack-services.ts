@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/near-client';
 import type { Logger, RunningNode } from '@shadebox/node';
 import { KeyPair, TGAS } from '@shadebox/primitives';
+import type { SignerSource } from './chain-signatures/signer-source.js';
 import type { RunningService } from './run-node.js';
 
 /** The codehash a local agent registers with unless AGENT_CODEHASH says otherwise. */
@@ -16,6 +17,8 @@ export interface StackOptions {
   agentPort: number;
   /** AGENT_CODEHASH from the environment, if set. */
   codehash?: string;
+  /** NEAR's signer build to run instead of Shadebox's (`--signer-wasm`, `--signer-from`). */
+  signerSource?: SignerSource;
 }
 
 export async function startStackServices(
@@ -26,7 +29,7 @@ export async function startStackServices(
   const { startChainSignaturesOn } = await import('./chain-signatures/service.js');
   const { loadAgentApiConfig, startAgentApi } = await import('@shadebox/agent-api');
   const [root] = node.accounts;
-  const cs = await startChainSignaturesOn(node, { log });
+  const cs = await startChainSignaturesOn(node, { log, signerSource: o.signerSource });
   let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;
   try {
     const codehash = o.codehash ?? LOCAL_AGENT_CODEHASH;

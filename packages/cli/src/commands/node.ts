@@ -6,6 +6,12 @@ import { resolve } from 'node:path';
 import type { Logger, ProductionMode, RunningNode, StartNodeOptions } from '@shadebox/node';
 import { isValidAccountId } from '@shadebox/primitives';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
+import {
+  SIGNER_HELP,
+  SIGNER_OPTIONS,
+  type SignerSource,
+  signerSourceFromFlags,
+} from '../chain-signatures/signer-source.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -45,7 +51,7 @@ Options:
   --mpc-contract-id ID  with --mpc: the signer contract's account instead of v1.signer (e.g.
                     signer.test.near; chainsig.js derives v1.signer's keys offline from NEAR's mainnet
                     root keys, so it reads this node's keys only under another id)
-  --json            print exactly one JSON line on stdout when ready, and nothing else on stdout:
+${SIGNER_HELP}  --json            print exactly one JSON line on stdout when ready, and nothing else on stdout:
                     {"event":"ready","rpcUrl":...,"chainId":...,"home":...,"accounts":[{"accountId":
                     "test.near","publicKey":...,"secretKey":...}]}   (home is null with --memory;
                     with --archival-port, "archivalRpcUrl" follows "rpcUrl"; with --mpc,
@@ -74,6 +80,7 @@ const OPTIONS = {
   'num-shards': { type: 'string' },
   mpc: { type: 'boolean' },
   'mpc-contract-id': { type: 'string' },
+  ...SIGNER_OPTIONS,
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -119,13 +126,20 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
   if (mpcContractId !== undefined && !flags.mpc) {
     throw new UsageError(COMMAND, '--mpc-contract-id needs --mpc', '--mpc-contract-id');
   }
+  const signerSource = signerSourceFromFlags(COMMAND, flags, io.cwd);
+  if (signerSource !== undefined && !flags.mpc) {
+    const flag = signerSource.kind === 'file' ? '--signer-wasm' : '--signer-from';
+    throw new UsageError(COMMAND, `${flag} needs --mpc`, flag);
+  }
 
   return runNode({
     command: COMMAND,
     io,
     start,
     json,
-    services: flags.mpc ? (node, log) => chainSignaturesService(node, log, mpcContractId) : undefined,
+    services: flags.mpc
+      ? (node, log) => chainSignaturesService(node, log, mpcContractId, signerSource)
+      : undefined,
     logLevel: resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG),
     title: 'Shadebox node ready',
     warnings: (node) =>
@@ -142,9 +156,10 @@ async function chainSignaturesService(
   node: RunningNode,
   log: Logger,
   mpcContractId: string | undefined,
+  signerSource: SignerSource | undefined,
 ): Promise<RunningService> {
   const { startChainSignaturesOn } = await import('../chain-signatures/service.js');
-  const cs = await startChainSignaturesOn(node, { log, mpcContractId });
+  const cs = await startChainSignaturesOn(node, { log, mpcContractId, signerSource });
   return {
     ready: { mpcContractId: cs.mpcContractId, agentContractId: cs.agentContractId },
     summary: [

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { StartNodeOptions } from '@shadebox/node';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
+import { SIGNER_HELP, SIGNER_OPTIONS, signerSourceFromFlags } from '../chain-signatures/signer-source.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_STACK_HOME, nodeHomeOf } from '../default-homes.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
@@ -18,7 +19,7 @@ const DEFAULT_RPC_PORT = 3030;
 const DEFAULT_AGENT_PORT = 3140;
 
 export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P]
-                   [--agent-port P] [--json]
+                   [--agent-port P] [--signer-wasm FILE | --signer-from URL[#ACCOUNT]] [--json]
 
 Starts the local Shadebox stack in the foreground: a NEAR node, chain signatures (the signer contract
 v1.signer, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140, whose
@@ -37,7 +38,7 @@ Options:
                  a free port when --rpc-port is 0); the ready line names it as "archivalRpcUrl"
                  (see 'shadebox node --help')
   --agent-port P  agent API port, 0 picks a free one (default ${DEFAULT_AGENT_PORT})
-  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
+${SIGNER_HELP}  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
                  "agentApiUrl":...,"agentContractId":...,"mpcContractId":...,"chainAccountId":...,"chainId":...,
                  "home":...,"accounts":[...]} (home is the node's home, null with --memory), and once the agent
                  is registered a second one: {"event":"agent-ready","agentAccountId":...}
@@ -58,6 +59,7 @@ const OPTIONS = {
   'rpc-port': { type: 'string' },
   'archival-port': { type: 'string' },
   'agent-port': { type: 'string' },
+  ...SIGNER_OPTIONS,
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -76,6 +78,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     flags['agent-port'] === undefined
       ? DEFAULT_AGENT_PORT
       : portFlag(COMMAND, '--agent-port', flags['agent-port']);
+  const signerSource = signerSourceFromFlags(COMMAND, flags, io.cwd);
   const json = flags.json === true;
   const logLevel = resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG);
 
@@ -115,7 +118,11 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     title: 'Shadebox stack ready',
     services: async (node, log) => {
       const { startStackServices } = await import('../stack-services.js');
-      return startStackServices(node, log, { agentPort, codehash: io.env.AGENT_CODEHASH || undefined });
+      return startStackServices(node, log, {
+        agentPort,
+        codehash: io.env.AGENT_CODEHASH || undefined,
+        signerSource,
+      });
     },
   });
 }

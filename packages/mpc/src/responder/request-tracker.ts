@@ -30,7 +30,7 @@ export interface RequestTrackerOptions {
   /** The response to a request; throws when it cannot be answered. */
   sign(request: PendingSignatureRequest): SignatureResponse;
   /** Sends the `respond` transaction; resolves once it executed, with the cycle it executed in if known. */
-  send(request: PendingSignatureRequest, response: SignatureResponse): Promise<number | undefined | void>;
+  send(request: PendingSignatureRequest, response: SignatureResponse): Promise<number | undefined>;
   /** The poll cycle under way (or the last started). */
   currentCycle(): number;
   /** Called after each answer that executed. */

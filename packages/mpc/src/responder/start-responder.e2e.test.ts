@@ -439,7 +439,7 @@ describe('responder', () => {
         txs.push({ tx, request: ecdsaRequest(user.accountId, path, payload) });
       }
       const results = await Promise.all(txs.map(({ tx }) => resultOf(tx)));
-      results.forEach((r, i) => checkResponse(rootKeys, txs[i].request, r.response!));
+      for (const [i, r] of results.entries()) checkResponse(rootKeys, txs[i].request, r.response!);
       await until('nothing in flight', async () => running.stats.inFlight === 0);
       assert.equal(running.stats.responded, 50);
       assert.equal(running.stats.requestsSeen, 50);
