@@ -24,7 +24,9 @@ import type { PendingSignatureRequest } from './signature-request.js';
 import { isPending, type SignerFlavor, servesRequest } from './signer-flavor.js';
 
 /** Most blocks read per cycle, so a long catch-up still answers as it goes. */
-const MAX_BLOCKS_PER_CYCLE = 20;
+const MAX_BLOCKS_PER_CYCLE = 64;
+/** Blocks read at once. */
+const READ_CONCURRENCY = 8;
 /** What a node answers for a height it never made or no longer keeps. */
 const GONE = ['UNKNOWN_BLOCK', 'GARBAGE_COLLECTED_BLOCK', 'UNKNOWN_CHUNK'];
 /** Most `get_pending_request` views in flight at once. */
@@ -142,44 +144,57 @@ export class ReceiptFinder {
     return head.header;
   }
 
-  /** Reads blocks after the last read, up to `head` (at most MAX_BLOCKS_PER_CYCLE); true if any was read. */
+  /** Reads blocks after the last read, up to `head` (at most MAX_BLOCKS_PER_CYCLE, READ_CONCURRENCY at a
+   * time, taken in height order); true if any was read. */
   async #scan(head: number): Promise<boolean> {
     const end = Math.min(head, this.#scanned + MAX_BLOCKS_PER_CYCLE);
     let read = false;
-    for (let height = this.#scanned + 1; height <= end && !this.#stopped; height++) {
-      await this.#scanBlock(height);
-      this.#scanned = height;
+    for (let from = this.#scanned + 1; from <= end && !this.#stopped; from += READ_CONCURRENCY) {
+      const heights: number[] = [];
+      for (let h = from; h <= Math.min(end, from + READ_CONCURRENCY - 1); h++) heights.push(h);
+      const calls = await Promise.all(heights.map((h) => this.#readBlock(h)));
+      for (const [i, found] of calls.entries()) {
+        for (const { actions, predecessorId } of found) this.#takeActions(actions, predecessorId, heights[i]);
+        this.#scanned = heights[i];
+      }
       read = true;
     }
     return read;
   }
 
-  async #scanBlock(height: number): Promise<void> {
+  /** The actions sent to the signer in the chunks new at `height`, with their predecessors. */
+  async #readBlock(height: number): Promise<Array<{ actions: Json; predecessorId: string }>> {
     const { rpc, abortOnStop } = this.#o;
+    const found: Array<{ actions: Json; predecessorId: string }> = [];
     let view: Json;
     try {
       view = await abortOnStop.run((call) => rpc.call('block', { block_id: height }, call));
     } catch (err) {
       // A skipped height (no block made), or one no longer kept: nothing to read.
-      if (err instanceof RpcError && GONE.includes(err.causeName ?? '')) return;
+      if (err instanceof RpcError && GONE.includes(err.causeName ?? '')) return found;
       throw err;
     }
     for (const header of view.chunks ?? []) {
       if (header.height_included !== height) continue; // an old chunk carried over: read when it was new
-      const chunk: Json = await abortOnStop.run((call) =>
-        rpc.call('chunk', { chunk_id: header.chunk_hash }, call),
-      );
+      let chunk: Json;
+      try {
+        chunk = await abortOnStop.run((call) => rpc.call('chunk', { chunk_id: header.chunk_hash }, call));
+      } catch (err) {
+        if (err instanceof RpcError && GONE.includes(err.causeName ?? '')) continue;
+        throw err;
+      }
       for (const receipt of chunk.receipts ?? []) {
         if (receipt.receiver_id !== this.#o.signerContractId) continue;
-        this.#takeActions(receipt.receipt?.Action?.actions, receipt.predecessor_id, height);
+        found.push({ actions: receipt.receipt?.Action?.actions, predecessorId: receipt.predecessor_id });
       }
       // A transaction the signer sends itself runs as a local receipt, which no chunk lists.
       for (const tx of chunk.transactions ?? []) {
         if (tx.receiver_id === this.#o.signerContractId && tx.signer_id === tx.receiver_id) {
-          this.#takeActions(tx.actions, tx.signer_id, height);
+          found.push({ actions: tx.actions, predecessorId: tx.signer_id });
         }
       }
     }
+    return found;
   }
 
   #takeActions(actions: Json, predecessorId: string, height: number): void {

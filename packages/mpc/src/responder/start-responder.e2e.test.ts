@@ -62,14 +62,22 @@ class Sender {
     this.pool = new KeyPool(rpc, accountId, [keyPair]);
   }
 
-  /** Signs with the key's next nonce, without sending. */
+  /** Signs with the key's next nonce and the head's block hash, without sending. */
   async sign(receiverId: string, actions: Action[]): Promise<SignedTx> {
+    await this.freshBlockHash();
     return this.pool.sign(receiverId, actions);
+  }
+
+  /** Signs from now on with the head's hash: after a fast-forward the pool's last one has expired. */
+  async freshBlockHash(): Promise<void> {
+    this.pool.useBlockHash((await this.rpc.call<Json>('block', { finality: 'optimistic' })).header.hash);
   }
 
   /** Sends and waits for EXECUTED_OPTIMISTIC (asking again when the node's own wait runs out on a loaded
    * machine); throws when the transaction failed. */
   async send(receiverId: string, actions: Action[]): Promise<Json> {
+    // A fresh block hash: after a fast-forward the pool's last one has expired.
+    await this.freshBlockHash();
     const signed = await this.pool.sign(receiverId, actions);
     await sendTransaction(this.rpc, signed.bytes, 'NONE');
     for (let attempt = 0; ; attempt++) {
@@ -225,6 +233,12 @@ describe('responder', () => {
     return { response: JSON.parse(Buffer.from(o.status.SuccessValue, 'base64').toString('utf8')) };
   }
 
+  /** Until `running` has read the blocks back to the head (its lookback on start). */
+  async function caughtUp(running: { scannedHeight: number }) {
+    const head = (await rpc.call<Json>('block', { finality: 'optimistic' })).header.height;
+    await until('the responder caught up', async () => running.scannedHeight >= head);
+  }
+
   const ecdsaRequest = (predecessor: string, path: string, payload: string): PendingSignatureRequest => ({
     tweak: bytesToHex(deriveTweak(predecessor, path)),
     payload: { Ecdsa: payload },
@@ -322,10 +336,28 @@ describe('responder', () => {
       },
     });
     try {
+      await caughtUp(running);
+      // Wait for the chain to be idle (automine makes blocks until the earlier work is final).
+      let last = -1;
+      await until('the chain is idle', async () => {
+        const height = (await rpc.call<Json>('block', { finality: 'optimistic' })).header.height;
+        const idle = height === last;
+        last = height;
+        if (!idle) await new Promise((r) => setTimeout(r, 200));
+        return idle;
+      });
       await new Promise((r) => setTimeout(r, 100));
+      let blocks = 0;
+      const counter = () => blocks++;
+      node.chain.on('block', counter);
       const idlePolls = running.stats.polls;
       await new Promise((r) => setTimeout(r, 400));
-      assert.equal(running.stats.polls, idlePolls, 'no poll without a block');
+      node.chain.off('block', counter);
+      // At most one poll per block made meanwhile (automine may still finish earlier work).
+      assert.ok(
+        running.stats.polls - idlePolls <= blocks,
+        `${running.stats.polls - idlePolls} polls, ${blocks} blocks`,
+      );
       const { response } = await resultOf(
         await sendSign(dave, signer, { path: 'y', payload_v2: { Ecdsa: '22'.repeat(32) }, domain_id: 0 }),
       );
@@ -410,6 +442,9 @@ describe('responder', () => {
       const second = await respondFor(signer, responder, { heightFile, lookbackBlocks: 0 });
       try {
         checkResponse(rootKeys, request, (await resultOf(waiting)).response!);
+        // The user may see the answer before the responder has read where its `respond` ran.
+        await until('the answer counted', async () => second.stats.responded >= 1);
+        await until('nothing in flight', async () => second.stats.inFlight === 0);
         assert.equal(
           second.stats.responded,
           1,
@@ -430,6 +465,7 @@ describe('responder', () => {
     );
     const running = await respondFor(signer, responder);
     try {
+      await caughtUp(running);
       const txs: Array<{ tx: SignedTx; request: PendingSignatureRequest }> = [];
       for (let i = 0; i < 50; i++) {
         const user = users[i % users.length];
@@ -439,7 +475,10 @@ describe('responder', () => {
         txs.push({ tx, request: ecdsaRequest(user.accountId, path, payload) });
       }
       const results = await Promise.all(txs.map(({ tx }) => resultOf(tx)));
-      for (const [i, r] of results.entries()) checkResponse(rootKeys, txs[i].request, r.response!);
+      for (const [i, r] of results.entries()) {
+        assert.equal(r.failure, undefined, `request ${i}: ${JSON.stringify(r.failure)}`);
+        checkResponse(rootKeys, txs[i].request, r.response!);
+      }
       await until('nothing in flight', async () => running.stats.inFlight === 0);
       assert.equal(running.stats.responded, 50);
       assert.equal(running.stats.requestsSeen, 50);
