@@ -33,6 +33,8 @@ const DEFAULT_PHASES: readonly Phase[] = ['cold', 'read', 'transfers', 'contract
 /** The deadline without --deadline: longer when an archival metric (minutes of block making) is asked for. */
 const DEFAULT_DEADLINE_S = 170;
 const ARCHIVAL_DEADLINE_S = 900;
+/** Added when the chainsig phase runs: it measures the production signer too (its own node and requests). */
+const CHAINSIG_PRODUCTION_S = 180;
 
 export interface BenchOptions {
   concurrency: number;
@@ -66,7 +68,7 @@ export const USAGE = `usage: npm run bench -- [options]
                       the agent phase's measured shadebox up stack
   --out <dir>         where the JSON goes (default bench/results)
   --deadline <s>      abort the whole run after this long (default 170; 900 with history, store-size or
-                      restart)`;
+                      restart; 180 more with chainsig, which measures NEAR's production signer too)`;
 
 export function parseOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
@@ -123,7 +125,12 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (archivalMetric && launcher === 'script') {
     throw new Error('history, store-size and restart need an LMDB home: use --launcher cli or cli-source');
   }
-  const deadline = values.deadline ?? String(archivalMetric ? ARCHIVAL_DEADLINE_S : DEFAULT_DEADLINE_S);
+  const deadline =
+    values.deadline ??
+    String(
+      (archivalMetric ? ARCHIVAL_DEADLINE_S : DEFAULT_DEADLINE_S) +
+        (phases.has('chainsig') ? CHAINSIG_PRODUCTION_S : 0),
+    );
   const outDir = values.out;
   return {
     concurrency: Math.floor(num('concurrency', values.concurrency, 1)),

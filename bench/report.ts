@@ -34,6 +34,8 @@ export interface ServerResults {
    * from several agents at once.
    */
   chainSignatures?: ChainsigResult | { error: string };
+  /** The same against NEAR's production signer build (`--signer-wasm`), when the corpus has it. */
+  chainSignaturesProduction?: ChainsigResult | { error: string };
   /**
    * Shadebox only (`agent` phase, `shadebox up` stacks): spawn to agent-ready, agent API getAccountId
    * requests/s, request_signature through /call one at a time.
@@ -363,15 +365,27 @@ function contractRows(
 
 /** Rows of the `chainsig` phase (Shadebox only: anvil "—"); none when it did not run. */
 function chainsigRows(report: BenchReport): string[][] {
-  const c = report.shadebox.chainSignatures;
+  return [
+    ...chainsigRowsOf(report, report.shadebox.chainSignatures, 'built-in signer', true),
+    ...chainsigRowsOf(report, report.shadebox.chainSignaturesProduction, 'production signer', false),
+  ];
+}
+
+function chainsigRowsOf(
+  report: BenchReport,
+  c: ChainsigResult | { error: string } | undefined,
+  label: string,
+  withTarget: boolean,
+): string[][] {
   if (!c) return [];
   const sub = <T extends object>(
     pick: (v: ChainsigResult) => T | { error: string },
     show: (v: T) => string,
   ) => cell(c, (v) => cell(pick(v), show));
+  const name = 'error' in c ? label : `${label} (${c.signer})`;
   return [
     [
-      'chain signature to EXECUTED, 1 at a time: median / p90 / p99 / max',
+      `chain signature to EXECUTED, ${name}, 1 at a time: median / p90 / p99 / max`,
       sub(
         (v) => v.sequential,
         (v) =>
@@ -379,7 +393,9 @@ function chainsigRows(report: BenchReport): string[][] {
       ),
       '—',
       '',
-      `<= ${TARGETS.chainSignatureMedianMs} ms median${verdict(report.targets.met.chainSignatureMedianMs)}`,
+      withTarget
+        ? `<= ${TARGETS.chainSignatureMedianMs} ms median${verdict(report.targets.met.chainSignatureMedianMs)}`
+        : `<= ${TARGETS.chainSignatureMedianMs} ms median`,
     ],
     [
       '  8 agents at once (each sequential): rate, p50 / p99',

@@ -5,7 +5,7 @@
  * Each server runs alone in its own process while it is measured (first Shadebox, then anvil), so the two
  * never compete for the machine's cores; the load generator runs here, in the benchmark process.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { locateAnvil, startAnvil } from './anvil.js';
@@ -157,6 +157,17 @@ async function benchShadeboxChainsig(
   results.chainSignatures = await attempt('Shadebox chain signatures', () =>
     measureChainSignatures(options.launcher, d, options.profileDir),
   );
+  // The same against NEAR's production signer, beside it (SHADEBOX_BENCH_SIGNER_WASM, default signer 3.13.0
+  // from the shared corpus, when present).
+  const signerWasm =
+    process.env.SHADEBOX_BENCH_SIGNER_WASM ??
+    join(REPO_ROOT, '..', 'shared', 'corpus', 'mpc', 'signer-3_13_0.wasm');
+  if (existsSync(signerWasm)) {
+    progress(`Shadebox: --mpc --signer-wasm ${signerWasm}, the same requests`);
+    results.chainSignaturesProduction = await attempt('Shadebox chain signatures (production signer)', () =>
+      measureChainSignatures(options.launcher, d, options.profileDir, signerWasm),
+    );
+  }
   return collectProfiles(options.profileDir, profileStart);
 }
 
@@ -379,6 +390,9 @@ async function main(): Promise<number> {
     shadebox.chainSignatures,
     ok(shadebox.chainSignatures)?.sequential,
     ok(shadebox.chainSignatures)?.concurrent,
+    shadebox.chainSignaturesProduction,
+    ok(shadebox.chainSignaturesProduction)?.sequential,
+    ok(shadebox.chainSignaturesProduction)?.concurrent,
     shadebox.agent,
     ok(shadebox.agent)?.up,
     ok(shadebox.agent)?.getAccountId,

@@ -1,8 +1,9 @@
 /**
  * The `chainsig` phase (Shadebox only; anvil has no equivalent): the latency of one chain-signature request.
  *
- * Its own node: `shadebox node --memory --mpc --rpc-port 0 --json`, which deploys the signer contract
- * (`signer.test.near`) and the agent contract (`agent.test.near`, owner test.near) and runs the MPC responder. Setup:
+ * Its own node: `shadebox node --memory --mpc --rpc-port 0 --json` (with `--signer-wasm FILE` for one of
+ * NEAR's signer builds), which deploys the signer contract (`signer.test.near`) and the agent contract
+ * (`agent.test.near`, owner test.near) and runs the MPC responder. Setup:
  * `agents` accounts `agent<i>.test.near` are created and funded (createSigners), the owner calls
  * `approve_codehash({codehash})` and each agent `register_agent({codehash})` (both to FINAL, checked).
  *
@@ -67,6 +68,8 @@ export interface ChainsigConcurrent {
 }
 
 export interface ChainsigResult {
+  /** The signer served: Shadebox's built-in one, or the file name of NEAR's build (`--signer-wasm`). */
+  signer: string;
   mpcContractId: string;
   agentContractId: string;
   path: string;
@@ -138,8 +141,11 @@ export async function measureChainSignatures(
   launcher: Launcher,
   options: ChainsigOptions = CHAINSIG_DEFAULTS,
   cpuProfileDir?: string,
+  /** One of NEAR's signer builds to serve instead of Shadebox's (`--signer-wasm`). */
+  signerWasm?: string,
 ): Promise<ChainsigResult> {
-  const server = await startShadebox({ launcher, extraArgs: ['--mpc'], timeoutMs: 60_000, cpuProfileDir });
+  const extraArgs = signerWasm === undefined ? ['--mpc'] : ['--mpc', '--signer-wasm', signerWasm];
+  const server = await startShadebox({ launcher, extraArgs, timeoutMs: 60_000, cpuProfileDir });
   const client = new PooledRpcClient(server.rpcUrl, options.agents + 1);
   try {
     const { mpcContractId, agentContractId, account: root } = server;
@@ -247,6 +253,7 @@ export async function measureChainSignatures(
     }
 
     return {
+      signer: signerWasm === undefined ? 'built-in' : (signerWasm.split('/').pop() ?? signerWasm),
       mpcContractId,
       agentContractId,
       path: options.path,

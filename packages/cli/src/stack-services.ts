@@ -10,6 +10,7 @@ import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/near-
 import type { Logger, RunningNode } from '@shadebox/node';
 import { KeyPair, TGAS } from '@shadebox/primitives';
 import type { AgentContractSource } from './chain-signatures/agent-contract.js';
+import type { SignerSource } from './chain-signatures/signer-source.js';
 import type { RunningService } from './run-node.js';
 
 /** The codehash a local agent registers with unless AGENT_CODEHASH says otherwise. */
@@ -40,6 +41,8 @@ export interface StackOptions {
   agentContract?: AgentContractSource;
   /** `--mpc-contract-id`: the signer contract's account (default signer.test.near). */
   mpcContractId?: string;
+  /** NEAR's signer build to run instead of Shadebox's (`--signer-wasm`, `--signer-from`). */
+  signerSource?: SignerSource;
 }
 
 /**
@@ -88,6 +91,7 @@ export async function startStackServices(
     log,
     agentContract: o.agentContract,
     mpcContractId: o.mpcContractId,
+    signerSource: o.signerSource,
   });
   const addresses = agentAddresses(cs.publicKeys, cs.agentContractId);
   let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;

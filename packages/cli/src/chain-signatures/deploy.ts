@@ -8,10 +8,13 @@
  */
 
 import {
+  ChainUnavailableError,
   KeyPool,
   NO_CODE_HASH,
+  type Outcome,
   outcomeResult,
   RpcClient,
+  sendTransaction,
   viewAccount,
   viewFunction,
 } from '@shadebox/near-client';
@@ -19,6 +22,7 @@ import { type Action, fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/p
 import type { AccountKey, ChainSignatureAccounts } from './accounts.js';
 import type { AgentContractSource } from './agent-contract.js';
 import { deployAgentContract } from './deploy-agent-contract.js';
+import { initRunningAttempts, SignerInitError } from './production-signer.js';
 
 export interface DeployOptions {
   rpcUrl: string;
@@ -28,6 +32,8 @@ export interface DeployOptions {
   /** The responder's root public keys (NAJ strings). */
   publicKeys: { secp256k1: string; ed25519: string };
   signerWasm: Uint8Array;
+  /** `signerWasm` is one of NEAR's signer builds (not Shadebox's): initialised running (`init_running`). */
+  productionSigner?: boolean;
   agentWasm: Uint8Array;
   /** The user's agent contract (`--agent-contract-wasm`), deployed instead of `agentWasm`. */
   agentContract?: AgentContractSource;
@@ -41,6 +47,28 @@ function actingAs(rpc: RpcClient, a: AccountKey) {
   return {
     send: async (receiverId: string, actions: Action[]) =>
       outcomeResult(await pool.send(receiverId, actions)),
+    /**
+     * Sends and, when the node's own wait runs out first (deploying a 1.5 MB signer build on a loaded
+     * machine can take longer), asks for the outcome again with `tx` until it comes.
+     */
+    sendPatiently: async (receiverId: string, actions: Action[]) => {
+      const signed = await pool.sign(receiverId, actions);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const outcome =
+            attempt === 0
+              ? await sendTransaction(rpc, signed.bytes, 'EXECUTED_OPTIMISTIC')
+              : await rpc.call<Outcome>('tx', {
+                  signed_tx_base64: signed.base64,
+                  sender_account_id: a.accountId,
+                  wait_until: 'EXECUTED_OPTIMISTIC',
+                });
+          return outcomeResult(outcome);
+        } catch (err) {
+          if (!(err instanceof ChainUnavailableError && err.timeout) || attempt >= 10) throw err;
+        }
+      }
+    },
   };
 }
 
@@ -88,7 +116,9 @@ export async function deployChainSignatures(o: DeployOptions): Promise<void> {
     });
     await root.send(signer.accountId, [{ type: 'Transfer', deposit: 50n * ONE_NEAR }]);
   }
-  if (!(await hasCode(rpc, signer.accountId))) {
+  if (!(await hasCode(rpc, signer.accountId)) && o.productionSigner) {
+    await deployProductionSigner(rpc, o, root);
+  } else if (!(await hasCode(rpc, signer.accountId))) {
     const self = actingAs(rpc, o.accounts.signer);
     await self.send(signer.accountId, [
       { type: 'DeployContract', code: o.signerWasm },
@@ -105,13 +135,7 @@ export async function deployChainSignatures(o: DeployOptions): Promise<void> {
       },
     ]);
   } else {
-    // A signer made with other root keys cannot be answered by this responder.
-    const key = (await viewFunction(rpc, signer.accountId, 'public_key', { domain_id: 0 })) as string;
-    if (key !== o.publicKeys.secp256k1) {
-      throw new Error(
-        `${signer.accountId} holds root key ${key}, not this home's ${o.publicKeys.secp256k1} (mpc_keys.json)`,
-      );
-    }
+    await checkRootKey(rpc, signer.accountId, o.publicKeys.secp256k1);
   }
 
   await deployAgentContract(rpc, {
@@ -121,4 +145,70 @@ export async function deployChainSignatures(o: DeployOptions): Promise<void> {
     builtInWasm: o.agentWasm,
     custom: o.agentContract,
   });
+}
+
+/** A signer made with other root keys cannot be answered by this responder. */
+async function checkRootKey(rpc: RpcClient, signerId: string, secp256k1: string): Promise<void> {
+  const key = (await viewFunction(rpc, signerId, 'public_key', { domain_id: 0 })) as string;
+  if (key !== secp256k1) {
+    throw new Error(`${signerId} holds root key ${key}, not this home's ${secp256k1} (mpc_keys.json)`);
+  }
+}
+
+/** The second participant's account (the responder's is the first); it never acts, so its key is not kept. */
+export function secondParticipantId(rootAccountId: string): string {
+  return `mpc-participant-2.${rootAccountId}`;
+}
+
+/**
+ * Deploys one of NEAR's signer builds and initialises it running with the responder's root keys
+ * (production-signer.ts): the participant accounts first, then the code, then each `init_running` shape.
+ */
+async function deployProductionSigner(
+  rpc: RpcClient,
+  o: DeployOptions,
+  root: ReturnType<typeof actingAs>,
+): Promise<void> {
+  const { signer, responder } = o.accounts;
+  const second = secondParticipantId(o.root.accountId);
+  const secondKey = KeyPair.fromRandom('ed25519');
+  if (!(await exists(rpc, second))) {
+    await root.send(second, [
+      { type: 'CreateAccount' },
+      { type: 'Transfer', deposit: ONE_NEAR },
+      { type: 'AddKey', publicKey: secondKey.publicKey, accessKey: fullAccessKey() },
+    ]);
+  }
+  const self = actingAs(rpc, signer);
+  await self.sendPatiently(signer.accountId, [{ type: 'DeployContract', code: o.signerWasm }]);
+  const participants = [
+    { accountId: responder.accountId, publicKey: KeyPair.fromString(responder.secretKey).publicKeyString },
+    { accountId: second, publicKey: secondKey.publicKeyString },
+  ];
+  const attempts: string[] = [];
+  for (const { label, args } of initRunningAttempts(o.publicKeys, participants)) {
+    try {
+      await self.sendPatiently(signer.accountId, [
+        { type: 'FunctionCall', methodName: 'init_running', args: json(args), gas: 300n * TGAS, deposit: 0n },
+      ]);
+      await checkRootKey(rpc, signer.accountId, o.publicKeys.secp256k1);
+      return;
+    } catch (err) {
+      const message = (err as Error).message;
+      attempts.push(`${label}: ${message.slice(0, 300)}`);
+      // The build needs what this node does not have: no other shape will help.
+      if (/LinkError|unknown import|not provided|PrepareError|CompilationError/i.test(message)) {
+        throw new SignerInitError(
+          `${signer.accountId}: this node cannot run the signer build (${message.slice(0, 300)})`,
+          signer.accountId,
+          attempts,
+        );
+      }
+    }
+  }
+  throw new SignerInitError(
+    `${signer.accountId}: the signer build took none of the known init_running shapes`,
+    signer.accountId,
+    attempts,
+  );
 }

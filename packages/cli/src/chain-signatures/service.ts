@@ -3,10 +3,12 @@
  * in the home), the contracts deployed and initialised when absent, and the MPC responder answering sign
  * requests. Everything goes through the node's JSON-RPC.
  */
+import { join } from 'node:path';
 import type { Logger, RunningNode } from '@shadebox/node';
 import { loadOrCreateAccounts } from './accounts.js';
 import type { AgentContractSource } from './agent-contract.js';
 import { deployChainSignatures } from './deploy.js';
+import { readSignerCode, type SignerSource } from './signer-source.js';
 
 export interface ChainSignatures {
   mpcContractId: string;
@@ -28,6 +30,10 @@ export interface ChainSignaturesOptions {
   mpcContractId?: string;
   /** The user's agent contract (`--agent-contract-wasm`) instead of the built-in one. */
   agentContract?: AgentContractSource;
+  /** One of NEAR's signer builds to deploy instead of Shadebox's signer (`--signer-wasm`, `--signer-from`). */
+  signerWasm?: Uint8Array;
+  /** Where to read such a build (`--signer-wasm`, `--signer-from`); a remote's code is cached in the home. */
+  signerSource?: SignerSource;
   /** New-block notifications of a node in this process: the responder then polls only when a block is made. */
   subscribeToBlocks?: (listener: () => void) => () => void;
 }
@@ -35,6 +41,7 @@ export interface ChainSignaturesOptions {
 export async function startChainSignatures(o: ChainSignaturesOptions): Promise<ChainSignatures> {
   const mpc = await import('@shadebox/mpc');
   const contracts = await import('@shadebox/contracts');
+  const signerWasm = o.signerWasm ?? (o.signerSource && (await readSignerCode(o.signerSource, o.home)));
   const rootKeys = o.home === null ? mpc.createRootKeys() : mpc.loadOrCreateRootKeys(o.home);
   const accounts = loadOrCreateAccounts(o.home, o.root.accountId, o.mpcContractId);
   const publicKeys = { secp256k1: rootKeys.secp256k1.publicKey, ed25519: rootKeys.ed25519.publicKey };
@@ -43,7 +50,8 @@ export async function startChainSignatures(o: ChainSignaturesOptions): Promise<C
     root: o.root,
     accounts,
     publicKeys,
-    signerWasm: contracts.readSignerWasm(),
+    signerWasm: signerWasm ?? contracts.readSignerWasm(),
+    productionSigner: signerWasm !== undefined,
     agentWasm: contracts.readAgentWasm(),
     agentContract: o.agentContract,
   });
@@ -59,6 +67,8 @@ export async function startChainSignatures(o: ChainSignaturesOptions): Promise<C
         responderAccountId: accounts.responder.accountId,
         responderSecretKey: accounts.responder.secretKey,
         rootKeys,
+        // A restarted stack reads on from the last block its responder handled.
+        heightFile: o.home === null ? undefined : join(o.home, 'mpc_responder.json'),
         log: o.log,
         subscribeToBlocks: o.subscribeToBlocks,
       });
@@ -79,7 +89,10 @@ export async function startChainSignatures(o: ChainSignaturesOptions): Promise<C
  */
 export function startChainSignaturesOn(
   node: RunningNode,
-  o: Pick<ChainSignaturesOptions, 'log' | 'deployOnly' | 'mpcContractId' | 'agentContract'>,
+  o: Pick<
+    ChainSignaturesOptions,
+    'log' | 'deployOnly' | 'mpcContractId' | 'agentContract' | 'signerWasm' | 'signerSource'
+  >,
 ): Promise<ChainSignatures> {
   const [root] = node.accounts;
   return startChainSignatures({

@@ -6,6 +6,12 @@ import { resolve } from 'node:path';
 import type { Logger, ProductionMode, RunningNode, StartNodeOptions } from '@shadebox/node';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
 import { type AgentContractSource, agentContractFlags } from '../chain-signatures/agent-contract.js';
+import {
+  SIGNER_HELP,
+  SIGNER_OPTIONS,
+  type SignerSource,
+  signerSourceFromFlags,
+} from '../chain-signatures/signer-source.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -60,7 +66,7 @@ Options:
   --agent-contract-init JSON  its init arguments, a JSON object whose strings may hold $OWNER (test.near),
                     $MPC_CONTRACT_ID and $AGENT_CONTRACT_ID ($$ is a $); default
                     '{"owner_id":"$OWNER","mpc_contract_id":"$MPC_CONTRACT_ID","requires_tee":false}'
-  --json            print exactly one JSON line on stdout when ready, and nothing else on stdout:
+${SIGNER_HELP}  --json            print exactly one JSON line on stdout when ready, and nothing else on stdout:
                     {"event":"ready","rpcUrl":...,"chainId":...,"home":...,"accounts":[{"accountId":
                     "test.near","publicKey":...,"secretKey":...}]}   (home is null with --memory;
                     with --archival-port, "archivalRpcUrl" follows "rpcUrl"; with --mpc,
@@ -93,6 +99,7 @@ const OPTIONS = {
   'mpc-contract-id': { type: 'string' },
   'agent-contract-wasm': { type: 'string' },
   'agent-contract-init': { type: 'string' },
+  ...SIGNER_OPTIONS,
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -149,6 +156,11 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
     { wasm: flags['agent-contract-wasm'], init: flags['agent-contract-init'] },
     io.cwd,
   );
+  const signerSource = signerSourceFromFlags(COMMAND, flags, io.cwd);
+  if (signerSource !== undefined && !flags.mpc) {
+    const flag = signerSource.kind === 'file' ? '--signer-wasm' : '--signer-from';
+    throw new UsageError(COMMAND, `${flag} needs --mpc`, flag);
+  }
 
   return runNode({
     command: COMMAND,
@@ -156,7 +168,7 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
     start,
     json,
     services: flags.mpc
-      ? (node, log) => chainSignaturesService(node, log, mpcContractId, agentContract)
+      ? (node, log) => chainSignaturesService(node, log, mpcContractId, agentContract, signerSource)
       : undefined,
     logLevel: resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG),
     title: 'Shadebox node ready',
@@ -175,9 +187,10 @@ async function chainSignaturesService(
   log: Logger,
   mpcContractId: string | undefined,
   agentContract: AgentContractSource | undefined,
+  signerSource: SignerSource | undefined,
 ): Promise<RunningService> {
   const { startChainSignaturesOn } = await import('../chain-signatures/service.js');
-  const cs = await startChainSignaturesOn(node, { log, mpcContractId, agentContract });
+  const cs = await startChainSignaturesOn(node, { log, mpcContractId, agentContract, signerSource });
   return {
     ready: { mpcContractId: cs.mpcContractId, agentContractId: cs.agentContractId },
     summary: [

@@ -7,6 +7,7 @@ import type { StartNodeOptions } from '@shadebox/node';
 import { KeyPair } from '@shadebox/primitives';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
 import { agentContractFlags } from '../chain-signatures/agent-contract.js';
+import { SIGNER_HELP, SIGNER_OPTIONS, signerSourceFromFlags } from '../chain-signatures/signer-source.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_STACK_HOME, nodeHomeOf } from '../default-homes.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
@@ -20,6 +21,7 @@ const DEFAULT_RPC_PORT = 3030;
 
 export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P]
                    [--agent-port P] [--mpc-contract-id ID] [--yield-block-time MS]
+                   [--signer-wasm FILE | --signer-from URL[#ACCOUNT]]
                    [--agent-contract-wasm FILE [--agent-contract-init JSON]] [--json]
 
 Starts the local Shadebox stack in the foreground: a NEAR node, chain signatures (the signer contract
@@ -62,7 +64,7 @@ Options:
                  while a sign request (a yielded promise) waits for the MPC's answer and there is nothing
                  else to do, make one block every MS milliseconds (default 600, NEAR's block time): an
                  unanswered request times out after 200 blocks, as on NEAR (see 'shadebox node --help')
-  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
+${SIGNER_HELP}  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
                  "agentApiUrl":...,"agentContractId":...,"mpcContractId":...,"chainAccountId":...,
                  "agentAddresses":{"predecessor":...,"evm":{"path":...,"address":...},"bitcoin":{...},
                  "solana":{...}},"chainId":...,"home":...,"accounts":[...]} (home is the node's home, null
@@ -89,6 +91,7 @@ const OPTIONS = {
   'agent-contract-init': { type: 'string' },
   'mpc-contract-id': { type: 'string' },
   'yield-block-time': { type: 'string' },
+  ...SIGNER_OPTIONS,
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -132,6 +135,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     flags['mpc-contract-id'] === undefined
       ? undefined
       : accountIdFlag(COMMAND, '--mpc-contract-id', flags['mpc-contract-id']);
+  const signerSource = signerSourceFromFlags(COMMAND, flags, io.cwd);
   const json = flags.json === true;
   const logLevel = resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG);
 
@@ -173,7 +177,13 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     title: 'Shadebox stack ready',
     services: async (node, log) => {
       const { startStackServices } = await import('../stack-services.js');
-      return startStackServices(node, log, { agentPort, env: io.env, agentContract, mpcContractId });
+      return startStackServices(node, log, {
+        agentPort,
+        env: io.env,
+        agentContract,
+        mpcContractId,
+        signerSource,
+      });
     },
   });
 }

@@ -20,12 +20,17 @@ export interface RequestTrackerOptions {
   /** Backoff after a failed send: first and largest delay, in ms. */
   retryBaseMs: number;
   retryMaxMs: number;
-  /** A request still listed this long after its `respond` executed is answered again. */
+  /** A request still listed this long after its `respond` executed is answered again… */
   reanswerAfterMs: number;
+  /** …and at least this many cycles later (default 1: any later cycle). */
+  reanswerAfterCycles?: number;
+  /** The cycle in which the request last arrived, if known: one arriving after its answer is answered again
+   * at once. */
+  arrivedAtCycle?(request: PendingSignatureRequest): number | undefined;
   /** The response to a request; throws when it cannot be answered. */
   sign(request: PendingSignatureRequest): SignatureResponse;
-  /** Sends the `respond` transaction; resolves once it executed. */
-  send(request: PendingSignatureRequest, response: SignatureResponse): Promise<void>;
+  /** Sends the `respond` transaction; resolves once it executed, with the cycle it executed in if known. */
+  send(request: PendingSignatureRequest, response: SignatureResponse): Promise<number | undefined>;
   /** The poll cycle under way (or the last started). */
   currentCycle(): number;
   /** Called after each answer that executed. */
@@ -38,7 +43,7 @@ interface Tracked {
   state: 'new' | 'sending' | 'backoff' | 'done' | 'rejected';
   attempts: number;
   retryAt: number;
-  /** Poll cycle under way (or last started) when `respond` succeeded, and the time. */
+  /** The cycle `respond` executed in (else the one under way when it succeeded), and the time. */
   doneAtCycle: number;
   doneAtMs: number;
 }
@@ -62,8 +67,14 @@ export class RequestTracker {
       const key = JSON.stringify(request);
       present.add(key);
       let t = this.#tracked.get(key);
-      if (t?.state === 'done' && cycle > t.doneAtCycle && now - t.doneAtMs >= reanswerAfterMs) {
-        // Still listed well after the answer executed: a duplicate that arrived in between.
+      const arrived = t?.state === 'done' ? this.#o.arrivedAtCycle?.(request) : undefined;
+      const afterCycles = this.#o.reanswerAfterCycles ?? 1;
+      if (
+        t?.state === 'done' &&
+        ((arrived !== undefined && arrived > t.doneAtCycle) ||
+          (cycle >= t.doneAtCycle + afterCycles && now - t.doneAtMs >= reanswerAfterMs))
+      ) {
+        // Arrived again after the answer, or still listed well after it executed: a duplicate.
         this.#tracked.delete(key);
         t = undefined;
       }
@@ -125,11 +136,11 @@ export class RequestTracker {
     const sendStarted = Date.now();
     t.attempts++;
     try {
-      await this.#o.send(t.request, response);
+      const executedIn = await this.#o.send(t.request, response);
       const latency = Date.now() - t.firstSeenMs;
       recordAnswer(stats, latency);
       t.state = 'done';
-      t.doneAtCycle = this.#o.currentCycle();
+      t.doneAtCycle = typeof executedIn === 'number' ? executedIn : this.#o.currentCycle();
       t.doneAtMs = Date.now();
       log.debug?.(
         { domain_id: t.request.domain_id, latency_ms: latency, send_ms: Date.now() - sendStarted },

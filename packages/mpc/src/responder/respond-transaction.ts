@@ -1,11 +1,12 @@
 /**
- * Sending one answer: the signer's `respond({request, response})`, signed by the responder account's key
+ * Sending one answer: the signer's `respond({request, response})` in its version's format, signed by the responder account's key
  * pool (@shadebox/near-client) and sent with `send_tx`. Answers are signed one after the other but sent
  * concurrently, so several requests are answered in the same block. When the chain refuses a nonce, the
  * pool is told the chain's nonce (from the error, or read again) and the error is thrown for a retry.
  */
 import { ShadeboxError } from '@shadebox/errors';
 import {
+  block,
   InvalidNonceError,
   invalidTxErrorOf,
   type KeyPool,
@@ -17,6 +18,7 @@ import {
 import type { SignatureResponse } from '../signing.js';
 import type { AbortOnStop } from './abort-on-stop.js';
 import type { PendingSignatureRequest } from './signature-request.js';
+import { respondArgs, type SignerFlavor } from './signer-flavor.js';
 
 /** The `respond` transaction executed and failed. */
 export class RespondFailedError extends ShadeboxError<{ failure: unknown }> {
@@ -28,6 +30,8 @@ export class RespondFailedError extends ShadeboxError<{ failure: unknown }> {
 export interface RespondTransactionOptions {
   pool: KeyPool;
   signerContractId: string;
+  /** How the contract spells requests and responses. */
+  flavor: SignerFlavor;
   /** `send_tx` wait level. */
   waitUntil: TxExecutionLevel;
   /** Gas of each `respond`. */
@@ -35,14 +39,17 @@ export interface RespondTransactionOptions {
   abortOnStop: AbortOnStop;
 }
 
-/** Signs and sends `respond` for one request; resolves once it executed, throws when it did not. */
+/**
+ * Signs and sends `respond` for one request; resolves once it executed, with the height of the block it ran
+ * in when known (the bookkeeping judges "still pending after the answer" from there), throws when it did not.
+ */
 export async function sendRespond(
   o: RespondTransactionOptions,
   request: PendingSignatureRequest,
   response: SignatureResponse,
-): Promise<void> {
+): Promise<number | undefined> {
   const { pool } = o;
-  const args = new TextEncoder().encode(JSON.stringify({ request, response }));
+  const args = new TextEncoder().encode(JSON.stringify(respondArgs(o.flavor, request, response)));
   const signed = await pool.sign(o.signerContractId, [
     { type: 'FunctionCall', methodName: 'respond', args, gas: o.gas, deposit: 0n },
   ]);
@@ -59,6 +66,7 @@ export async function sendRespond(
         ? new RespondFailedError(failure)
         : rpcErrorOf('send_tx', failure);
     }
+    return await executedAt(o, outcome?.receipts_outcome?.[0]?.block_hash);
   } catch (err) {
     if (err instanceof InvalidNonceError) await takeChainNonce(pool, signed.publicKey, err);
     throw err;
@@ -75,5 +83,15 @@ async function takeChainNonce(pool: KeyPool, publicKey: string, err: InvalidNonc
     pool.raiseNonce(publicKey, (await viewAccessKey(pool.rpc, pool.accountId, publicKey)).nonce);
   } catch {
     // The next refusal tries again.
+  }
+}
+
+/** The height of the block `hash`, or undefined (not asked for, or not read). */
+async function executedAt(o: RespondTransactionOptions, hash: unknown): Promise<number | undefined> {
+  if (typeof hash !== 'string') return undefined;
+  try {
+    return (await o.abortOnStop.run((call) => block(o.pool.rpc, { blockId: hash }, call))).header.height;
+  } catch {
+    return undefined;
   }
 }

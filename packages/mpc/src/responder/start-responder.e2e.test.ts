@@ -1,24 +1,28 @@
 /**
- * The responder against a real node (memory, automine): a small WAT contract that behaves like the signer's
- * `pending_requests`/`respond` pair, and — when packages/contracts/build/signer.wasm is built — the real
- * signer contract end to end (a user's `sign` resolves to a signature that verifies under the derived key).
+ * The responder against a real node (memory, automine) and Shadebox's signer contract
+ * (packages/contracts/build/signer.wasm): requests found in receipts are answered once, a request settled
+ * elsewhere is not answered again, a restarted responder catches up from the height it saved, 50 concurrent
+ * requests from several predecessors are all answered, and a user's `sign` resolves to a signature that
+ * verifies under the derived key. NEAR's production signers are tested in
+ * packages/cli/src/chain-signatures/production-signer.e2e.test.ts.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
+  ChainUnavailableError,
   KeyPool,
   outcomeResult,
   RpcClient,
   type SignedTx,
   sendTransaction,
   viewFunction,
-  viewFunctionRaw,
 } from '@shadebox/near-client';
 import { type RunningNode, silentLogger, startNode } from '@shadebox/node';
 import { type Action, fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
-import wabtInit from 'wabt';
 import { testRandom } from '../../../../test/test-random.js';
 import {
   bytesToHex,
@@ -38,6 +42,8 @@ import {
 } from '../signing.js';
 import { latencySummary } from './responder-stats.js';
 import type { PendingSignatureRequest } from './signature-request.js';
+import { respondTo } from './signature-request.js';
+import { UnknownSignerError } from './signer-flavor.js';
 import { startResponder } from './start-responder.js';
 
 const rng = testRandom('packages/mpc/src/responder/start-responder.e2e.test.ts');
@@ -56,16 +62,36 @@ class Sender {
     this.pool = new KeyPool(rpc, accountId, [keyPair]);
   }
 
-  /** Signs with the key's next nonce, without sending. */
+  /** Signs with the key's next nonce and the head's block hash, without sending. */
   async sign(receiverId: string, actions: Action[]): Promise<SignedTx> {
+    await this.freshBlockHash();
     return this.pool.sign(receiverId, actions);
   }
 
-  /** Sends and waits for EXECUTED_OPTIMISTIC; throws when the transaction failed. */
+  /** Signs from now on with the head's hash: after a fast-forward the pool's last one has expired. */
+  async freshBlockHash(): Promise<void> {
+    this.pool.useBlockHash((await this.rpc.call<Json>('block', { finality: 'optimistic' })).header.hash);
+  }
+
+  /** Sends and waits for EXECUTED_OPTIMISTIC (asking again when the node's own wait runs out on a loaded
+   * machine); throws when the transaction failed. */
   async send(receiverId: string, actions: Action[]): Promise<Json> {
-    const outcome = await this.pool.send(receiverId, actions, { waitUntil: 'EXECUTED_OPTIMISTIC' });
-    outcomeResult(outcome);
-    return outcome;
+    // A fresh block hash: after a fast-forward the pool's last one has expired.
+    await this.freshBlockHash();
+    const signed = await this.pool.sign(receiverId, actions);
+    await sendTransaction(this.rpc, signed.bytes, 'NONE');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const outcome = await this.rpc.call<Json>('tx', {
+          signed_tx_base64: signed.base64,
+          wait_until: 'EXECUTED_OPTIMISTIC',
+        });
+        outcomeResult(outcome);
+        return outcome;
+      } catch (err) {
+        if (!(err instanceof ChainUnavailableError) || attempt >= 10) throw err;
+      }
+    }
   }
 
   async call(receiverId: string, methodName: string, args: unknown, deposit = 0n, gas = 100n * TGAS) {
@@ -97,7 +123,7 @@ class Sender {
 async function until<T>(
   what: string,
   probe: () => Promise<T | undefined | null | false>,
-  timeoutMs = 10_000,
+  timeoutMs = 60_000,
 ) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -122,74 +148,6 @@ function checkResponse(rootKeys: RootKeys, request: PendingSignatureRequest, res
   }
 }
 
-// A stand-in for the signer: `set_pending(json)` stores what `pending_requests` answers; `respond` appends
-// its arguments and a newline to a log that the view `responses` returns. It never removes requests: the
-// test does, to check the responder answers each request once while it stays pending.
-const FAKE_SIGNER_WAT = `
-(module
-  (import "env" "input" (func $input (param i64)))
-  (import "env" "register_len" (func $register_len (param i64) (result i64)))
-  (import "env" "read_register" (func $read_register (param i64 i64)))
-  (import "env" "storage_write" (func $storage_write (param i64 i64 i64 i64 i64) (result i64)))
-  (import "env" "storage_read" (func $storage_read (param i64 i64 i64) (result i64)))
-  (import "env" "value_return" (func $value_return (param i64 i64)))
-  (memory 16)
-  (data (i32.const 0) "p")
-  (data (i32.const 8) "log")
-  (data (i32.const 16) "[]")
-  (func (export "set_pending")
-    (call $input (i64.const 0))
-    (call $read_register (i64.const 0) (i64.const 1024))
-    (drop (call $storage_write (i64.const 1) (i64.const 0) (call $register_len (i64.const 0)) (i64.const 1024) (i64.const 1))))
-  (func (export "pending_requests")
-    (if (i64.eq (call $storage_read (i64.const 1) (i64.const 0) (i64.const 0)) (i64.const 1))
-      (then
-        (call $read_register (i64.const 0) (i64.const 1024))
-        (call $value_return (call $register_len (i64.const 0)) (i64.const 1024)))
-      (else (call $value_return (i64.const 2) (i64.const 16)))))
-  (func (export "respond") (local $old i64) (local $in i64)
-    (if (i64.eq (call $storage_read (i64.const 3) (i64.const 8) (i64.const 0)) (i64.const 1))
-      (then
-        (local.set $old (call $register_len (i64.const 0)))
-        (call $read_register (i64.const 0) (i64.const 1024))))
-    (call $input (i64.const 1))
-    (local.set $in (call $register_len (i64.const 1)))
-    (call $read_register (i64.const 1) (i64.add (i64.const 1024) (local.get $old)))
-    (i32.store8 (i32.wrap_i64 (i64.add (i64.const 1024) (i64.add (local.get $old) (local.get $in)))) (i32.const 10))
-    (drop (call $storage_write (i64.const 3) (i64.const 8)
-      (i64.add (i64.add (local.get $old) (local.get $in)) (i64.const 1)) (i64.const 1024) (i64.const 1))))
-  (func (export "responses")
-    (if (i64.eq (call $storage_read (i64.const 3) (i64.const 8) (i64.const 0)) (i64.const 1))
-      (then
-        (call $read_register (i64.const 0) (i64.const 1024))
-        (call $value_return (call $register_len (i64.const 0)) (i64.const 1024)))
-      (else (call $value_return (i64.const 2) (i64.const 16))))))
-`;
-
-async function wat(src: string): Promise<Uint8Array> {
-  const wabt = await wabtInit();
-  const mod = wabt.parseWat('fake-signer.wat', src);
-  try {
-    mod.validate();
-    return new Uint8Array(mod.toBinary({}).buffer);
-  } finally {
-    mod.destroy();
-  }
-}
-
-async function responsesOf(
-  rpc: RpcClient,
-  contractId: string,
-): Promise<Array<{ request: Json; response: Json }>> {
-  const { result } = await viewFunctionRaw(rpc, contractId, 'responses', new Uint8Array());
-  const text = Buffer.from(result).toString('utf8');
-  if (text === '[]') return [];
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line));
-}
-
 describe('responder', () => {
   let node: RunningNode;
   let rpc: RpcClient;
@@ -206,34 +164,22 @@ describe('responder', () => {
     await node?.stop();
   });
 
-  /** `signer`'s response log once it has `count` entries. */
-  function responsesUntil(signer: { accountId: string }, count: number) {
-    return until(`${count} responses`, async () => {
-      const log = await responsesOf(rpc, signer.accountId);
-      return log.length >= count ? log : undefined;
-    });
-  }
+  const signerWasm = fileURLToPath(new URL('../../../contracts/build/signer.wasm', import.meta.url));
 
-  /** Lists one ECDSA request (payload `byte` × 32) in the stand-in and checks the first response to it. */
-  async function askOnce(signer: Sender, predecessor: string, path: string, byte: string) {
-    const request: PendingSignatureRequest = {
-      tweak: bytesToHex(deriveTweak(predecessor, path)),
-      payload: { Ecdsa: byte.repeat(32) },
-      domain_id: 0,
-    };
-    await signer.call(signer.accountId, 'set_pending', [{ request, count: 1 }]);
-    const log = await responsesUntil(signer, 1);
-    checkResponse(rootKeys, log[0].request, log[0].response);
-  }
-
-  /** A stand-in signer contract and a responder account, named with `suffix`. */
-  async function standIn(suffix: string) {
+  /** Shadebox's signer at `signer<suffix>.test.near`, answering responders `mpc-responder<suffix>-{1,2}`. */
+  async function deploySigner(suffix: string) {
     const signer = await root.createAccount(
-      `fake-signer${suffix}.${root.accountId}`,
-      await wat(FAKE_SIGNER_WAT),
+      `signer${suffix}.${root.accountId}`,
+      new Uint8Array(readFileSync(signerWasm)),
     );
-    const responder = await root.createAccount(`fake-responder${suffix}.${root.accountId}`);
-    return { signer, responder };
+    const responder = await root.createAccount(`mpc-responder${suffix}-1.${root.accountId}`);
+    const other = await root.createAccount(`mpc-responder${suffix}-2.${root.accountId}`);
+    await signer.call(signer.accountId, 'init', {
+      owner_id: root.accountId,
+      public_keys: rootKeys.publicKeys(),
+      responders: [responder.accountId, other.accountId],
+    });
+    return { signer, responder, other };
   }
 
   /** A responder answering `signer`'s requests from `responder`'s account. */
@@ -252,80 +198,131 @@ describe('responder', () => {
     });
   }
 
-  test('with a stand-in signer: answers each pending request once while listed, again after it returns', async () => {
-    const { signer, responder } = await standIn('');
-    const requests: PendingSignatureRequest[] = [
+  /** Sends `sign` (not waiting) and returns the transaction, to be awaited with `resultOf`. */
+  async function sendSign(who: Sender, signer: { accountId: string }, request: Json): Promise<SignedTx> {
+    const tx = await who.sign(signer.accountId, [
       {
-        tweak: bytesToHex(deriveTweak('alice.test.near', 'ethereum-1')),
-        payload: { Ecdsa: 'ab'.repeat(32) },
-        domain_id: 0,
+        type: 'FunctionCall',
+        methodName: 'sign',
+        args: new TextEncoder().encode(JSON.stringify({ request })),
+        gas: 50n * TGAS,
+        deposit: 1n,
       },
-      {
-        tweak: bytesToHex(deriveTweak('bob.test.near', 'solana-1')),
-        payload: { Eddsa: bytesToHex(new TextEncoder().encode('a Solana message of any length')) },
-        domain_id: 1,
-      },
-      // Cannot be answered (domain 2): skipped, not retried.
-      { tweak: '00'.repeat(32), payload: { Ecdsa: '01'.repeat(32) }, domain_id: 2 },
-    ];
-    const warnings: string[] = [];
-    const running = await respondFor(signer, responder, {
-      log: { warn: (_obj, msg) => warnings.push(String(msg)) },
-    });
-    try {
-      await signer.call(
-        signer.accountId,
-        'set_pending',
-        requests.map((request) => ({ request, count: 1 })),
-      );
-      const answered = await responsesUntil(signer, 2);
-      assert.deepEqual(answered.map((r) => r.request).sort(byTweak), requests.slice(0, 2).sort(byTweak));
-      for (const { request, response } of answered) checkResponse(rootKeys, request, response);
-      // Still listed: they stay in flight and are not answered again.
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal((await responsesOf(rpc, signer.accountId)).length, 2);
-      assert.equal(running.stats.responded, 2);
-      assert.equal(running.stats.rejected, 1);
-      assert.ok(warnings.some((w) => w.includes('cannot be answered')));
+    ]);
+    await sendTransaction(rpc, tx.bytes, 'NONE');
+    return tx;
+  }
 
-      // Removed, then the first request comes back (a new request with the same key): answered again.
-      await signer.call(signer.accountId, 'set_pending', []);
+  /** The `sign` transaction's outcome once executed: the response, or the failure. */
+  async function resultOf(tx: SignedTx): Promise<{ response?: SignatureResponse; failure?: Json }> {
+    // Waits as long as the request may take on a loaded machine (the node's own wait is shorter: retried).
+    const patient = new RpcClient([node.rpcUrl], 120_000);
+    let o: Json;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        o = await patient.call<Json>('tx', {
+          signed_tx_base64: tx.base64,
+          wait_until: 'EXECUTED_OPTIMISTIC',
+        });
+        break;
+      } catch (err) {
+        if (attempt >= 5) throw err;
+      }
+    }
+    if (o.status.SuccessValue === undefined) return { failure: o.status.Failure };
+    return { response: JSON.parse(Buffer.from(o.status.SuccessValue, 'base64').toString('utf8')) };
+  }
+
+  /** Until `running` has read the blocks back to the head (its lookback on start). */
+  async function caughtUp(running: { scannedHeight: number }) {
+    const head = (await rpc.call<Json>('block', { finality: 'optimistic' })).header.height;
+    await until('the responder caught up', async () => running.scannedHeight >= head);
+  }
+
+  const ecdsaRequest = (predecessor: string, path: string, payload: string): PendingSignatureRequest => ({
+    tweak: bytesToHex(deriveTweak(predecessor, path)),
+    payload: { Ecdsa: payload },
+    domain_id: 0,
+  });
+
+  test('answers requests found in receipts once, in every request form; refused calls are not candidates', async () => {
+    const { signer, responder } = await deploySigner('-once');
+    const alice = await root.createAccount(`alice-once.${root.accountId}`);
+    const bob = await root.createAccount(`bob-once.${root.accountId}`);
+    const running = await respondFor(signer, responder);
+    try {
+      assert.equal(running.flavor, 'shadebox');
+      const message = bytesToHex(new TextEncoder().encode('a Solana message of any length'));
+      const legacy = Array.from({ length: 32 }, (_, i) => i + 1);
+      const txs = [
+        await sendSign(alice, signer, {
+          path: 'ethereum-1',
+          payload_v2: { Ecdsa: 'ab'.repeat(32) },
+          domain_id: 0,
+        }),
+        await sendSign(bob, signer, { path: 'solana-1', payload_v2: { Eddsa: message }, domain_id: 1 }),
+        // The legacy form: `payload` as 32 numbers and `key_version`.
+        await sendSign(bob, signer, { path: 'legacy', payload: legacy, key_version: 0 }),
+        // Refused by the contract (unknown domain): nothing yields, nothing to answer.
+        await sendSign(alice, signer, { path: 'x', payload_v2: { Ecdsa: '01'.repeat(32) }, domain_id: 2 }),
+      ];
+      const results = await Promise.all(txs.map(resultOf));
+      checkResponse(
+        rootKeys,
+        ecdsaRequest(alice.accountId, 'ethereum-1', 'ab'.repeat(32)),
+        results[0].response!,
+      );
+      checkResponse(
+        rootKeys,
+        {
+          tweak: bytesToHex(deriveTweak(bob.accountId, 'solana-1')),
+          payload: { Eddsa: message },
+          domain_id: 1,
+        },
+        results[1].response!,
+      );
+      checkResponse(
+        rootKeys,
+        ecdsaRequest(bob.accountId, 'legacy', bytesToHex(Uint8Array.from(legacy))),
+        results[2].response!,
+      );
+      assert.ok(results[3].failure !== undefined, 'domain 2 is refused by the contract');
+      // Answered once each: later blocks do not bring them back.
+      await root.send(root.accountId, [{ type: 'Transfer', deposit: 1n }]);
       await until('nothing in flight', async () => running.stats.inFlight === 0);
-      await signer.call(signer.accountId, 'set_pending', [{ request: requests[0], count: 1 }]);
-      const again = await responsesUntil(signer, 3);
-      assert.deepEqual(again[2].request, requests[0]);
-      assert.deepEqual(again[2].response, answered.find((a) => a.request.domain_id === 0)?.response);
       assert.equal(running.stats.responded, 3);
+      assert.equal(running.stats.requestsSeen, 3);
+      assert.equal(running.stats.failedSends, 0);
     } finally {
       await running.stop();
     }
-    assert.equal(running.stats.failedSends, 0);
   });
 
-  test('the nonce is re-read after InvalidNonce; a request listed long after its answer is answered again', async () => {
-    const { signer, responder } = await standIn('2');
-    const running = await respondFor(signer, responder, {
-      retryBaseMs: 10,
-      reanswerAfterMs: 150,
-    });
+  test('the nonce is re-read after InvalidNonce; a duplicate arriving after the answer is answered too', async () => {
+    const { signer, responder } = await deploySigner('-nonce');
+    const carol = await root.createAccount(`carol-nonce.${root.accountId}`);
+    const running = await respondFor(signer, responder, { retryBaseMs: 10, reanswerAfterMs: 150 });
     try {
       // The same key sends transactions behind the responder's back: its local nonce goes stale.
       for (let i = 0; i < 3; i++)
         await responder.send(responder.accountId, [{ type: 'Transfer', deposit: 1n }]);
-      await askOnce(signer, 'carol.test.near', 'x', '11');
+      const request = { path: 'x', payload_v2: { Ecdsa: '11'.repeat(32) }, domain_id: 0 };
+      const first = await resultOf(await sendSign(carol, signer, request));
+      checkResponse(rootKeys, ecdsaRequest(carol.accountId, 'x', '11'.repeat(32)), first.response!);
       assert.ok(running.stats.failedSends >= 1, 'the first send failed on the stale nonce');
-      assert.ok(running.stats.responded >= 1);
-      // The stand-in never drops answered requests: still listed `reanswerAfterMs` later, it is answered
-      // again (as a duplicate that arrived right after the answer would be).
-      const again = await responsesUntil(signer, 2);
-      assert.deepEqual(again[1], again[0]);
+      // The same request again: a new receipt, pending again, answered again with the same signature.
+      const second = await resultOf(await sendSign(carol, signer, request));
+      assert.deepEqual(second.response, first.response);
+      // The user may see the answer before the responder has read where its `respond` ran.
+      await until('both answers counted', async () => running.stats.responded >= 2);
     } finally {
       await running.stop();
     }
   });
 
   test('with a block subscription: answers on the next block and does not poll between blocks', async () => {
-    const { signer, responder } = await standIn('3');
+    const { signer, responder } = await deploySigner('-sub');
+    const dave = await root.createAccount(`dave-sub.${root.accountId}`);
     let subscribed = 0;
     const running = await respondFor(signer, responder, {
       idlePollMs: 60_000,
@@ -339,19 +336,158 @@ describe('responder', () => {
       },
     });
     try {
+      await caughtUp(running);
+      // Wait for the chain to be idle (automine makes blocks until the earlier work is final).
+      let last = -1;
+      await until('the chain is idle', async () => {
+        const height = (await rpc.call<Json>('block', { finality: 'optimistic' })).header.height;
+        const idle = height === last;
+        last = height;
+        if (!idle) await new Promise((r) => setTimeout(r, 200));
+        return idle;
+      });
       await new Promise((r) => setTimeout(r, 100));
+      let blocks = 0;
+      const counter = () => blocks++;
+      node.chain.on('block', counter);
       const idlePolls = running.stats.polls;
       await new Promise((r) => setTimeout(r, 400));
-      assert.equal(running.stats.polls, idlePolls, 'no poll without a block');
-      await askOnce(signer, 'dave.test.near', 'y', '22');
-      assert.ok(running.stats.polls > idlePolls);
+      node.chain.off('block', counter);
+      // At most one poll per block made meanwhile (automine may still finish earlier work).
+      assert.ok(
+        running.stats.polls - idlePolls <= blocks,
+        `${running.stats.polls - idlePolls} polls, ${blocks} blocks`,
+      );
+      const { response } = await resultOf(
+        await sendSign(dave, signer, { path: 'y', payload_v2: { Ecdsa: '22'.repeat(32) }, domain_id: 0 }),
+      );
+      checkResponse(rootKeys, ecdsaRequest(dave.accountId, 'y', '22'.repeat(32)), response!);
+      assert.ok(running.stats.polls > idlePolls, 'a block made a poll');
     } finally {
       await running.stop();
     }
     assert.equal(subscribed, 0, 'stop() unsubscribes');
   });
 
-  test('fails fast on an account without that key; stop() is prompt and idempotent', async () => {
+  test('a request settled by another responder, or by the timeout, is not answered again', async () => {
+    const { signer, responder, other } = await deploySigner('-settled');
+    const erin = await root.createAccount(`erin-settled.${root.accountId}`);
+    // While no responder of ours runs: one request answered by another responder's hand-made `respond`…
+    const answered = await sendSign(erin, signer, {
+      path: 'p',
+      payload_v2: { Ecdsa: '33'.repeat(32) },
+      domain_id: 0,
+    });
+    const request = ecdsaRequest(erin.accountId, 'p', '33'.repeat(32));
+    await until('the request is pending', () =>
+      viewFunction(rpc, signer.accountId, 'get_pending_request', { request }),
+    );
+    await other.call(signer.accountId, 'respond', { request, response: respondTo(rootKeys, request) });
+    checkResponse(rootKeys, request, (await resultOf(answered)).response!);
+    // …and one left to time out (200 blocks, skipped at once).
+    const timedOut = await sendSign(erin, signer, {
+      path: 'q',
+      payload_v2: { Ecdsa: '44'.repeat(32) },
+      domain_id: 0,
+    });
+    const late = ecdsaRequest(erin.accountId, 'q', '44'.repeat(32));
+    await until('the request is pending', () =>
+      viewFunction(rpc, signer.accountId, 'get_pending_request', { request: late }),
+    );
+    await rpc.call('sandbox_fast_forward', { delta_height: 205 });
+    const failure = (await resultOf(timedOut)).failure;
+    assert.match(JSON.stringify(failure), /Request has timed out/);
+
+    // A responder started now reads both `sign` receipts back, finds neither pending, and answers nothing.
+    const running = await respondFor(signer, responder, { lookbackBlocks: 400 });
+    try {
+      const head = (await rpc.call<Json>('block', { finality: 'optimistic' })).header.height;
+      await until('the blocks are read', async () => running.scannedHeight >= head, 60_000);
+      await root.send(root.accountId, [{ type: 'Transfer', deposit: 1n }]);
+      await until('nothing in flight', async () => running.stats.inFlight === 0);
+      assert.equal(running.stats.requestsSeen, 0);
+      assert.equal(running.stats.responded, 0);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  test('restarted with its saved height, a responder answers what arrived while it was down', async () => {
+    const { signer, responder } = await deploySigner('-restart');
+    const frank = await root.createAccount(`frank-restart.${root.accountId}`);
+    const home = mkdtempSync(join(tmpdir(), 'shadebox-responder-'));
+    const heightFile = join(home, 'mpc_responder.json');
+    try {
+      // No lookback: only the saved height lets it find what came while it was stopped.
+      const first = await respondFor(signer, responder, { heightFile, lookbackBlocks: 0 });
+      const answered = await resultOf(
+        await sendSign(frank, signer, { path: 'a', payload_v2: { Ecdsa: '55'.repeat(32) }, domain_id: 0 }),
+      );
+      checkResponse(rootKeys, ecdsaRequest(frank.accountId, 'a', '55'.repeat(32)), answered.response!);
+      await first.stop();
+      assert.ok(existsSync(heightFile), 'the height is saved');
+
+      const waiting = await sendSign(frank, signer, {
+        path: 'b',
+        payload_v2: { Ecdsa: '66'.repeat(32) },
+        domain_id: 0,
+      });
+      const request = ecdsaRequest(frank.accountId, 'b', '66'.repeat(32));
+      await until('the request is pending', () =>
+        viewFunction(rpc, signer.accountId, 'get_pending_request', { request }),
+      );
+      // More blocks go by before the restart.
+      for (let i = 0; i < 3; i++) await root.send(root.accountId, [{ type: 'Transfer', deposit: 1n }]);
+
+      const second = await respondFor(signer, responder, { heightFile, lookbackBlocks: 0 });
+      try {
+        checkResponse(rootKeys, request, (await resultOf(waiting)).response!);
+        // The user may see the answer before the responder has read where its `respond` ran.
+        await until('the answer counted', async () => second.stats.responded >= 1);
+        await until('nothing in flight', async () => second.stats.inFlight === 0);
+        assert.equal(
+          second.stats.responded,
+          1,
+          'the request answered before the restart is not answered again',
+        );
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  test('50 concurrent requests from several predecessors: each answered once', async () => {
+    const { signer, responder } = await deploySigner('-many');
+    const users = await Promise.all(
+      ['g', 'h', 'i', 'j', 'k'].map((name) => root.createAccount(`${name}-many.${root.accountId}`)),
+    );
+    const running = await respondFor(signer, responder);
+    try {
+      await caughtUp(running);
+      const txs: Array<{ tx: SignedTx; request: PendingSignatureRequest }> = [];
+      for (let i = 0; i < 50; i++) {
+        const user = users[i % users.length];
+        const payload = bytesToHex(Uint8Array.from({ length: 32 }, (_, j) => (i * 13 + j) & 0x7f));
+        const path = `path-${i}`;
+        const tx = await sendSign(user, signer, { path, payload_v2: { Ecdsa: payload }, domain_id: 0 });
+        txs.push({ tx, request: ecdsaRequest(user.accountId, path, payload) });
+      }
+      const results = await Promise.all(txs.map(({ tx }) => resultOf(tx)));
+      for (const [i, r] of results.entries()) {
+        assert.equal(r.failure, undefined, `request ${i}: ${JSON.stringify(r.failure)}`);
+        checkResponse(rootKeys, txs[i].request, r.response!);
+      }
+      await until('nothing in flight', async () => running.stats.inFlight === 0);
+      assert.equal(running.stats.responded, 50);
+      assert.equal(running.stats.requestsSeen, 50);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  test('fails fast on an account without that key, or a contract that is not a signer; stop() is idempotent', async () => {
     await assert.rejects(
       startResponder({
         rpcUrl: node.rpcUrl,
@@ -361,21 +497,31 @@ describe('responder', () => {
         rootKeys,
       }),
     );
+    await assert.rejects(
+      startResponder({
+        rpcUrl: node.rpcUrl,
+        signerContractId: 'nobody.test.near',
+        responderAccountId: root.accountId,
+        responderSecretKey: root.keyPair.toString(),
+        rootKeys,
+      }),
+      UnknownSignerError,
+    );
     const running = await startResponder({
       rpcUrl: node.rpcUrl,
-      signerContractId: 'nobody.test.near', // the view fails: counted, warned once, no crash
+      signerContractId: 'nobody.test.near',
+      flavor: 'shadebox',
       responderAccountId: root.accountId,
       responderSecretKey: root.keyPair.toString(),
       rootKeys,
       log: {},
     });
-    await until('a failed poll', async () => running.stats.pollErrors > 0);
+    await until('a cycle', async () => running.stats.polls > 0);
     // Stopping twice resolves both times (no wall-clock bound: speed is the benchmark's business).
     await running.stop();
     await running.stop();
   });
 
-  const signerWasm = fileURLToPath(new URL('../../../contracts/build/signer.wasm', import.meta.url));
   test('end to end with the signer contract: sign → respond → the user gets a verifying signature', {
     skip: existsSync(signerWasm) ? false : 'packages/contracts/build/signer.wasm is not built',
   }, async () => {
@@ -523,7 +669,3 @@ describe('responder', () => {
     }
   });
 });
-
-function byTweak(a: PendingSignatureRequest, b: PendingSignatureRequest): number {
-  return a.tweak < b.tweak ? -1 : a.tweak > b.tweak ? 1 : 0;
-}

@@ -1,8 +1,10 @@
 /**
- * The MPC responder: answers the signer contract's pending sign requests with `respond({request, response})`,
- * signed with the child key of each request's tweak. It wires the jobs together: finding the requests
- * (`pending-requests.ts`), their bookkeeping and retries (`request-tracker.ts`), sending each answer
- * (`respond-transaction.ts`) and counting (`responder-stats.ts`).
+ * The MPC responder: answers the signer contract's pending sign requests with `respond`, signed with the
+ * child key of each request's tweak, in the format of the signer version it serves (Shadebox's signer,
+ * NEAR's 2.x/3.x signers, the legacy v1 contract: `signer-flavor.ts`). It wires the jobs together: finding
+ * the requests from the chain's receipts (`receipt-finder.ts`, `sign-call.ts`), their bookkeeping and
+ * retries (`request-tracker.ts`), sending each answer (`respond-transaction.ts`) and counting
+ * (`responder-stats.ts`).
  *
  * It talks to the node only through JSON-RPC (@shadebox/near-client), so it works against any NEAR RPC
  * endpoint.
@@ -11,12 +13,13 @@ import { KeyPool, RpcClient, viewAccessKey } from '@shadebox/near-client';
 import { KeyPair, TGAS } from '@shadebox/primitives';
 import type { RootKeys } from '../root-keys.js';
 import { AbortOnStop } from './abort-on-stop.js';
-import { PendingRequestsWatcher } from './pending-requests.js';
+import { ReceiptFinder } from './receipt-finder.js';
 import { RequestTracker } from './request-tracker.js';
 import { sendRespond } from './respond-transaction.js';
 import type { ResponderLogger } from './responder-logger.js';
 import { newResponderStats, type ResponderStats } from './responder-stats.js';
 import { respondTo } from './signature-request.js';
+import { detectSignerFlavor, type SignerFlavor } from './signer-flavor.js';
 
 export interface ResponderOptions {
   rpcUrl: string;
@@ -25,7 +28,15 @@ export interface ResponderOptions {
   /** The responder account's key, `ed25519:…` (or `secp256k1:…`). */
   responderSecretKey: string;
   rootKeys: RootKeys;
-  /** The longest pause between two `pending_requests` polls, in ms. Default 25. */
+  /** The signer's version family; default: found from the contract's `get_pending_request` view. */
+  flavor?: SignerFlavor;
+  /** Where the last block handled is kept, so a restart reads on from there (e.g. in the home). */
+  heightFile?: string;
+  /** Blocks read back on a start without a saved height. Default 200 (NEAR's yield timeout). */
+  lookbackBlocks?: number;
+  /** Blocks a `sign` call found in a receipt may take to become pending before it is dropped. Default 20. */
+  confirmBlocks?: number;
+  /** The longest pause between two pending checks, in ms. Default 25. */
   pollIntervalMs?: number;
   /** How often `block` is polled for a new height, in ms. Default min(pollIntervalMs, 10). */
   blockPollMs?: number;
@@ -33,16 +44,14 @@ export interface ResponderOptions {
   waitUntil?: 'INCLUDED' | 'EXECUTED_OPTIMISTIC' | 'INCLUDED_FINAL' | 'EXECUTED' | 'FINAL';
   /** Gas of each `respond`. Default 100 Tgas. */
   gas?: bigint;
-  /** Most requests read per poll (the view's `limit`). Default 100. */
-  pageSize?: number;
   /** Backoff after a failed send: first and largest delay, in ms. Defaults 50 and 5000. */
   retryBaseMs?: number;
   retryMaxMs?: number;
-  /** A request still listed this long after its `respond` executed is answered again. Default 1000. */
+  /** A request still pending this long after its `respond` executed is answered again. Default 1000. */
   reanswerAfterMs?: number;
   /**
    * Calls `listener` whenever the chain has a new block and returns the unsubscribe; for a node in the same
-   * process. With it, the responder reads `block` and `pending_requests` only on new blocks, when a retry is
+   * process. With it, the responder reads blocks and pending requests only on new blocks, when a retry is
    * due, and every `idlePollMs` (default 1000) as a safeguard, instead of every `blockPollMs`.
    */
   subscribeToBlocks?: (listener: () => void) => () => void;
@@ -52,6 +61,10 @@ export interface ResponderOptions {
 
 export interface RunningResponder {
   stats: ResponderStats;
+  /** The signer's version family served. */
+  flavor: SignerFlavor;
+  /** The last block whose receipts were read. */
+  readonly scannedHeight: number;
   /** Stops polling, waits for the sends under way, and resolves. */
   stop(): Promise<void>;
 }
@@ -69,10 +82,15 @@ export async function startResponder(options: ResponderOptions): Promise<Running
   const accessKey = await viewAccessKey(rpc, responderAccountId, keyPair.publicKeyString);
   pool.raiseNonce(keyPair.publicKeyString, accessKey.nonce);
 
-  const watcher: PendingRequestsWatcher = new PendingRequestsWatcher({
+  const flavor = options.flavor ?? (await detectSignerFlavor(rpc, signerContractId));
+
+  const watcher: ReceiptFinder = new ReceiptFinder({
     rpc,
     signerContractId,
-    pageSize: options.pageSize ?? 100,
+    flavor,
+    lookbackBlocks: options.lookbackBlocks ?? 200,
+    confirmBlocks: options.confirmBlocks ?? 20,
+    heightFile: options.heightFile,
     pollIntervalMs,
     blockPollMs: options.blockPollMs ?? Math.min(pollIntervalMs, 10),
     idlePollMs: options.idlePollMs ?? 1000,
@@ -91,12 +109,17 @@ export async function startResponder(options: ResponderOptions): Promise<Running
     retryBaseMs: options.retryBaseMs ?? 50,
     retryMaxMs: options.retryMaxMs ?? 5000,
     reanswerAfterMs: options.reanswerAfterMs ?? 1000,
+    // A request still pending 3 blocks and a second after its answer executed (its callback did not clean
+    // it) is answered again; one whose `sign` receipt arrives in a block after the answer, at once.
+    reanswerAfterCycles: 3,
+    arrivedAtCycle: (request) => watcher.arrivedAt(request),
     sign: (request) => respondTo(rootKeys, request),
     send: (request, response) =>
       sendRespond(
         {
           pool,
           signerContractId,
+          flavor,
           waitUntil: options.waitUntil ?? 'EXECUTED_OPTIMISTIC',
           gas: options.gas ?? 100n * TGAS,
           abortOnStop,
@@ -111,6 +134,7 @@ export async function startResponder(options: ResponderOptions): Promise<Running
   log.info?.(
     {
       signer: signerContractId,
+      flavor,
       responder: responderAccountId,
       secp256k1: rootKeys.secp256k1PublicKey,
       ed25519: rootKeys.ed25519PublicKey,
@@ -121,6 +145,10 @@ export async function startResponder(options: ResponderOptions): Promise<Running
   let stopping: Promise<void> | undefined;
   return {
     stats,
+    flavor,
+    get scannedHeight() {
+      return watcher.scannedHeight;
+    },
     stop() {
       stopping ??= (async () => {
         const sendsEnded = tracker.stop();
