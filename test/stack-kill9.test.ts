@@ -22,6 +22,7 @@ interface Ready {
   rpcUrl: string;
   agentApiUrl: string;
   home: string;
+  mpcContractId: string;
 }
 
 type Outcome = { kind: 'answer'; status: number; json: Json } | { kind: 'connection-error'; error: string };
@@ -127,7 +128,7 @@ describe('kill -9 of shadebox up with signature requests in flight', () => {
       const pending = await rpc(after.rpcUrl, 'query', {
         request_type: 'call_function',
         finality: 'optimistic',
-        account_id: 'v1.signer',
+        account_id: after.mpcContractId,
         method_name: 'pending_requests',
         args_base64: Buffer.from(JSON.stringify({ from_index: 0, limit: 100 })).toString('base64'),
       });

@@ -20,7 +20,7 @@ const BIN = join(REPO_ROOT, 'packages', 'cli', 'bin', 'near-sandbox.js');
  * Returns whether it had to.
  */
 export async function ensureFreshBundle(): Promise<boolean> {
-  const { isFreshBundle } = await import('../../packages/cli/bin/launch.js');
+  const { isFreshBundle } = await import('@shadebox/cli/launch');
   if (isFreshBundle('../bundle/near-sandbox.js', '../dist/near-sandbox/entry.js')) return false;
   execFileSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'scripts', 'bundle-near-sandbox.mjs')], {
     stdio: 'inherit',
