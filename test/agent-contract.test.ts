@@ -1,6 +1,7 @@
 /**
  * Your own agent contract end to end: `shadebox up` with every agent contract (the built-in one and, through
- * `--agent-contract-wasm`, the Shade Agent Framework 2.0 template) against every signer; the agent API
+ * `--agent-contract-wasm`, the Shade Agent Framework 2.0 template) against every signer (Shadebox's, NEAR's
+ * 3.13.0 and 2.2.0, and the legacy chain-signatures v1, which is ECDSA only); the agent API
  * registers in the contract's own flow, and `request_signature` through the original
  * `@neardefi/shade-agent-js` client (unchanged, a plain node child process) gives ECDSA and EdDSA signatures
  * that @noble/curves verifies under the keys NEAR's derivation gives for (agent contract, path).
@@ -43,6 +44,8 @@ interface AgentContractCase {
   args: string[];
   /** What `get_agent` shows for the registered agent. */
   record: (agentAccountId: string) => unknown;
+  /** Its `sign` calls use only `payload_v2` (signer 2.x and later). */
+  payloadV2Only?: boolean;
 }
 
 /** The codehash `shadebox up` approves and registers with by default (sha256 of "shadebox local agent"). */
@@ -58,11 +61,24 @@ const AGENT_CONTRACTS: AgentContractCase[] = [
     name: 'the Shade Agent Framework 2.0 template',
     args: ['--agent-contract-wasm', TEMPLATE],
     record: (id) => ({ account_id: id, verified: true, whitelisted: true, codehash: 'not-in-a-tee' }),
+    payloadV2Only: true,
   },
 ];
 
-/** The signers `up` can run: one line each (the flags that choose it). */
-const SIGNERS: Array<{ name: string; args: string[] }> = [{ name: 'the built-in signer', args: [] }];
+/** NEAR's production signer builds (see ../shared/corpus/MANIFEST.md). */
+const MPC_CORPUS = join(REPO_ROOT, '..', 'shared', 'corpus', 'mpc');
+
+/**
+ * The signers `up` can run: one line each (the flags that choose it). `v1`: the legacy chain-signatures v1
+ * contract, ECDSA only, which reads only the legacy request (`payload` as 32 numbers) and answers without
+ * `scheme`.
+ */
+const SIGNERS: Array<{ name: string; args: string[]; v1?: boolean }> = [
+  { name: 'the built-in signer', args: [] },
+  { name: 'signer 3.13.0', args: ['--signer-wasm', join(MPC_CORPUS, 'signer-3_13_0.wasm')] },
+  { name: 'signer 2.2.0', args: ['--signer-wasm', join(MPC_CORPUS, 'signer-2_2_0.wasm')] },
+  { name: 'chain-signatures v1', args: ['--signer-wasm', join(MPC_CORPUS, 'chainsig-v1.wasm')], v1: true },
+];
 
 const run = promisify(execFile);
 const SAJ_DIR = dirname(createRequire(import.meta.url).resolve('@neardefi/shade-agent-js/package.json'));
@@ -80,11 +96,34 @@ const eddsa = await saj.requestSignature({ path: 'solana-1', payload: '${EDDSA_M
 console.log(${JSON.stringify(MARK)} + JSON.stringify({ id, info, ecdsa, eddsa }));
 `;
 
+/** The chain-signatures v1 contract's refusal of a `sign` call in the `payload_v2` format, as the agent API relays it. */
+const V1_REFUSAL = {
+  code: 'contract_panic',
+  message: 'Failed to deserialize input from JSON.',
+  details: {
+    ActionError: {
+      index: 0,
+      kind: {
+        FunctionCallError: {
+          ExecutionError: 'Smart contract panicked: Failed to deserialize input from JSON.',
+        },
+      },
+    },
+  },
+};
+
+/** What the client returns: a signature, or the agent API's `{error}` (the client relays it, it does not throw). */
 interface SajResults {
   id: { accountId: string };
   info: unknown;
-  ecdsa: { scheme: string; big_r: { affine_point: string }; s: { scalar: string }; recovery_id: number };
-  eddsa: { scheme: string; signature: number[] };
+  ecdsa: {
+    scheme?: string;
+    big_r: { affine_point: string };
+    s: { scalar: string };
+    recovery_id: number;
+    error?: unknown;
+  };
+  eddsa?: { scheme?: string; signature?: number[]; error?: unknown };
 }
 
 /** Runs the original client against the agent API on `port`, from a bare app directory. */
@@ -111,8 +150,15 @@ const rootKey = (rpcUrl: string, signerId: string, domainId: number) =>
   }) as Promise<string>;
 
 /** Both signatures verify with @noble/curves under the keys derived for (agent contract, path). */
-async function assertSignatures(r: SajResults, rpcUrl: string, signerId: string, agentContractId: string) {
-  assert.equal(r.ecdsa.scheme, 'Secp256k1');
+async function assertSignatures(
+  r: SajResults,
+  rpcUrl: string,
+  signerId: string,
+  agentContractId: string,
+  options: { v1?: boolean } = {},
+) {
+  assert.ok(!r.ecdsa.error, `the ECDSA request failed: ${JSON.stringify(r.ecdsa.error)}`);
+  assert.equal(r.ecdsa.scheme, options.v1 ? undefined : 'Secp256k1');
   const expected = najToSecp256k1PublicKey(
     derivedPublicKey(await rootKey(rpcUrl, signerId, 0), agentContractId, 'ethereum-1', 0),
   );
@@ -130,12 +176,20 @@ async function assertSignatures(r: SajResults, rpcUrl: string, signerId: string,
     'ECDSA verifies (low S)',
   );
   assert.deepEqual(signature.recoverPublicKey(payload).toBytes(false), publicKey, 'and recovers to it');
+  if (options.v1) {
+    // No Ed25519 domain: the request reaches v1, which refuses it with its own error; nothing is signed.
+    assert.deepEqual(r.eddsa, { error: V1_REFUSAL });
+    return;
+  }
 
+  assert.ok(r.eddsa && !r.eddsa.error, `the EdDSA request failed: ${JSON.stringify(r.eddsa?.error)}`);
   assert.equal(r.eddsa.scheme, 'Ed25519');
   const edKey = najToEd25519PublicKey(
     derivedPublicKey(await rootKey(rpcUrl, signerId, 1), agentContractId, 'solana-1', 1),
   );
-  assert.ok(ed25519.verify(Uint8Array.from(r.eddsa.signature), Buffer.from(EDDSA_MESSAGE, 'hex'), edKey));
+  assert.ok(
+    ed25519.verify(Uint8Array.from(r.eddsa.signature ?? []), Buffer.from(EDDSA_MESSAGE, 'hex'), edKey),
+  );
 }
 
 for (const signer of SIGNERS) {
@@ -171,7 +225,15 @@ for (const signer of SIGNERS) {
         const r = await runShadeAgentJs(new URL(ready.agentApiUrl).port);
         assert.equal(r.id.accountId, agentAccountId);
         assert.deepEqual(r.info, contract.record(agentAccountId));
-        await assertSignatures(r, ready.rpcUrl, ready.mpcContractId, ready.agentContractId);
+        if (signer.v1 && contract.payloadV2Only) {
+          // v1 reads only the legacy `payload`; the contract's own refusal comes back for both.
+          assert.deepEqual(r.ecdsa, { error: V1_REFUSAL });
+          assert.deepEqual(r.eddsa, { error: V1_REFUSAL });
+          return;
+        }
+        await assertSignatures(r, ready.rpcUrl, ready.mpcContractId, ready.agentContractId, {
+          v1: signer.v1,
+        });
       });
     });
   }

@@ -587,6 +587,18 @@ describe('signer and agent contracts', () => {
       const s = await waitTx(hash, workers[0].accountId);
       assert.deepEqual(s.status, successJson(response));
       gas[`request_signature_${keyType}`] = receiptGas(s, agent.accountId);
+      // A 32-byte ECDSA payload goes in the legacy form every signer version reads (chain-signatures v1
+      // reads no other); EdDSA in payload_v2.
+      const signCall = s.receipts
+        .filter((r: Json) => r.receiver_id === signer.accountId)
+        .flatMap((r: Json) => r.receipt.Action?.actions ?? [])
+        .find((a: Json) => a.FunctionCall?.method_name === 'sign');
+      assert.deepEqual(
+        JSON.parse(Buffer.from(signCall.FunctionCall.args, 'base64').toString()),
+        keyType === 'Ecdsa'
+          ? { request: { payload: [...Buffer.from(payload, 'hex')], path: 'ethereum-1', key_version: 0 } }
+          : { request: { payload_v2: { Eddsa: payload }, path: 'ethereum-1', domain_id: 1 } },
+      );
     }
   });
 

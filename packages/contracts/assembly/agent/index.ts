@@ -4,6 +4,7 @@
 // removed, and a removed codehash stops its agents from signing.
 import "../lib/panic";
 import { fromUtf8, utf8 } from "../lib/bytes";
+import { fromHex } from "../lib/hex";
 import { predecessorAccountId, prepaidGas } from "../lib/context";
 import { assertPrivate } from "../lib/guards";
 import { JsonValue, optBool, optString, optU64, parseArgs, quote, reqField, reqString } from "../lib/json";
@@ -130,8 +131,8 @@ export function remove_agent(): void {
 
 /**
  * `request_signature({path, payload, key_type})`: a registered agent whose codehash is still approved asks
- * the signer for `sign({request: {payload_v2, path, domain_id}})` with 1 yocto; the caller receives the
- * signer's response unchanged.
+ * the signer for `sign` (see signRequestArgs) with 1 yocto; the caller receives the signer's response
+ * unchanged.
  */
 export function request_signature(): void {
   const args = parseArgs(input());
@@ -149,12 +150,27 @@ export function request_signature(): void {
     throw new Error(
       "Provided gas is lower than required. Provided: " + prepaid.toString() + ", required: " + REQUEST_SIGNATURE_GAS.toString(),
     );
-  const signArgs = "{\"request\":{\"payload_v2\":{" + quote(eddsa ? "Eddsa" : "Ecdsa") + ":" + quote(payload) +
-    "},\"path\":" + quote(path) + ",\"domain_id\":" + (eddsa ? "1" : "0") + "}}";
   const p = promiseBatchCreate(readString("mpc"));
   // 15 Tgas (the signer's requirement) plus all the gas this call leaves unused.
-  functionCallWeight(p, "sign", utf8(signArgs), U128.fromU64(1), SIGN_GAS, 1);
+  functionCallWeight(p, "sign", utf8(signRequestArgs(path, payload, eddsa)), U128.fromU64(1), SIGN_GAS, 1);
   promiseReturn(p);
+}
+
+/**
+ * The signer's `sign` arguments. A 32-byte ECDSA payload goes in the legacy form
+ * (`{payload: [32 numbers], path, key_version: 0}`), which every signer version reads, the chain-signatures v1
+ * contract included; anything else in `payload_v2` with `domain_id` (2.x and later), so the signer's own
+ * error names what is wrong with it.
+ */
+function signRequestArgs(path: string, payload: string, eddsa: bool): string {
+  const bytes: Uint8Array | null = eddsa ? null : fromHex(payload);
+  if (bytes !== null && bytes.length == 32) {
+    let numbers = "";
+    for (let i = 0; i < 32; i++) numbers += (i > 0 ? "," : "") + bytes[i].toString();
+    return "{\"request\":{\"payload\":[" + numbers + "],\"path\":" + quote(path) + ",\"key_version\":0}}";
+  }
+  return "{\"request\":{\"payload_v2\":{" + quote(eddsa ? "Eddsa" : "Ecdsa") + ":" + quote(payload) +
+    "},\"path\":" + quote(path) + ",\"domain_id\":" + (eddsa ? "1" : "0") + "}}";
 }
 
 function listPage(set: IndexedSet, args: JsonValue, item: (id: Uint8Array) => string): string {
