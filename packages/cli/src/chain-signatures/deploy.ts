@@ -192,6 +192,7 @@ async function deployProductionSigner(
         { type: 'FunctionCall', methodName: 'init_running', args: json(args), gas: 300n * TGAS, deposit: 0n },
       ]);
       await checkRootKey(rpc, signer.accountId, o.publicKeys.secp256k1);
+      await attestResponder(rpc, o, participants[0].publicKey);
       return;
     } catch (err) {
       const message = (err as Error).message;
@@ -211,4 +212,31 @@ async function deployProductionSigner(
     signer.accountId,
     attempts,
   );
+}
+
+/**
+ * 3.10 to 3.12 seed the initial participants' mock attestations with an all-zero account key, so their
+ * `respond` refuses every caller (AttestationKeyMismatch); the responder then submits its own mock attestation
+ * (`submit_participant_info`), which the contract stores with the responder's access key. Builds without
+ * `get_tee_accounts`, or whose attestation already names the key, are left as they are.
+ */
+async function attestResponder(rpc: RpcClient, o: DeployOptions, tlsPublicKey: string): Promise<void> {
+  const { signer, responder } = o.accounts;
+  let accounts: Array<{ account_id: string; account_public_key?: string }>;
+  try {
+    accounts = (await viewFunction(rpc, signer.accountId, 'get_tee_accounts', {})) as typeof accounts;
+  } catch {
+    return;
+  }
+  const mine = accounts.find((a) => a.account_id === responder.accountId);
+  if (!mine || mine.account_public_key === undefined || mine.account_public_key === tlsPublicKey) return;
+  await actingAs(rpc, responder).sendPatiently(signer.accountId, [
+    {
+      type: 'FunctionCall',
+      methodName: 'submit_participant_info',
+      args: json({ proposed_participant_attestation: { Mock: 'Valid' }, tls_public_key: tlsPublicKey }),
+      gas: 300n * TGAS,
+      deposit: ONE_NEAR,
+    },
+  ]);
 }

@@ -6,14 +6,16 @@
  * Each version's `init_running` (a private method: called by the contract account itself) takes its own
  * shapes; they are tried newest first, each a separate transaction, so a refused one leaves no state:
  *
- * - 3.x: `init_running({domains: [{id, protocol, purpose, reconstruction_threshold}] (or {id, scheme, purpose}
- *   for early 3.x), next_domain_id, keyset, parameters, init_config})`;
+ * - 3.x: `init_running({domains: [{id, protocol, purpose, reconstruction_threshold}] (3.9: {id, curve, purpose};
+ *   early 3.x: {id, scheme, purpose}), next_domain_id, keyset, parameters, init_config})`; 3.10 refuses
+ *   a participant with both `tls_public_key` and `sign_pk` (an alias there), so they get `tls_public_key` only;
  * - 2.x: the same with `domains: [{id, scheme}]` and participants' `sign_pk` (3.x calls it `tls_public_key`);
  * - legacy v1: `init_running({epoch, participants, threshold, public_key})` (secp256k1 only).
  *
  * Participants are the responder's account and a second account (threshold 2 of 2, as NEAR's localnet
  * setup); 3.x seeds a mock attestation whose account key is the participant's `tls_public_key`, so the
- * responder's access key is its TLS key and its `respond` passes the attested-participant check.
+ * responder's access key is its TLS key and its `respond` passes the attested-participant check (3.10 to 3.12
+ * seed an all-zero account key instead: deploy.ts then has the responder submit its own mock attestation).
  */
 import { ShadeboxError } from '@shadebox/errors';
 import { base58Decode } from '@shadebox/primitives';
@@ -60,17 +62,22 @@ export function initRunningAttempts(
       },
     ],
   };
-  const parameters = {
+  // 2.x and 3.9 read `sign_pk`; 3.10 takes it as another name of `tls_public_key` and refuses both.
+  const parametersWith = (signPk: boolean) => ({
     threshold: participants.length,
     participants: {
       next_id: participants.length,
       participants: participants.map((p, i) => [
         p.accountId,
         i,
-        { url: `http://127.0.0.1:${3000 + i}`, tls_public_key: p.publicKey, sign_pk: p.publicKey },
+        {
+          url: `http://127.0.0.1:${3000 + i}`,
+          tls_public_key: p.publicKey,
+          ...(signPk ? { sign_pk: p.publicKey } : {}),
+        },
       ]),
     },
-  };
+  });
   const t = participants.length;
   const domains3 = [
     { id: 0, protocol: 'CaitSith', purpose: 'Sign', reconstruction_threshold: t },
@@ -80,15 +87,19 @@ export function initRunningAttempts(
     { id: 0, scheme: 'Secp256k1', purpose: 'Sign' },
     { id: 1, scheme: 'Ed25519', purpose: 'Sign' },
   ];
+  const domains3curve = [
+    { id: 0, curve: 'Secp256k1', purpose: 'Sign' },
+    { id: 1, curve: 'Edwards25519', purpose: 'Sign' },
+  ];
   const domains2 = [
     { id: 0, scheme: 'Secp256k1' },
     { id: 1, scheme: 'Ed25519' },
   ];
-  const running = (domains: unknown) => ({
+  const running = (domains: unknown, signPk = true) => ({
     domains,
     next_domain_id: 2,
     keyset,
-    parameters,
+    parameters: parametersWith(signPk),
     init_config: null,
   });
   const v1Participants = Object.fromEntries(
@@ -104,6 +115,8 @@ export function initRunningAttempts(
   );
   return [
     { label: '3.x (protocol, reconstruction_threshold)', args: running(domains3) },
+    { label: '3.10 (protocol, reconstruction_threshold; no sign_pk)', args: running(domains3, false) },
+    { label: '3.9 (curve, purpose)', args: running(domains3curve) },
     { label: '3.x (scheme, purpose)', args: running(domains3early) },
     { label: '2.x (scheme)', args: running(domains2) },
     {

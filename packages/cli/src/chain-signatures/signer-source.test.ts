@@ -59,8 +59,19 @@ describe('init_running shapes', () => {
     const attempts = initRunningAttempts(keys, participants);
     assert.deepEqual(
       attempts.map((a) => a.label),
-      ['3.x (protocol, reconstruction_threshold)', '3.x (scheme, purpose)', '2.x (scheme)', 'legacy v1'],
+      [
+        '3.x (protocol, reconstruction_threshold)',
+        '3.10 (protocol, reconstruction_threshold; no sign_pk)',
+        '3.9 (curve, purpose)',
+        '3.x (scheme, purpose)',
+        '2.x (scheme)',
+        'legacy v1',
+      ],
     );
+    // biome-ignore lint/suspicious/noExplicitAny: JSON arguments
+    const nine = attempts[2].args as any;
+    assert.deepEqual(nine.domains[1], { id: 1, curve: 'Edwards25519', purpose: 'Sign' });
+    assert.equal(nine.parameters.participants.participants[0][2].sign_pk, keys.ed25519);
     // biome-ignore lint/suspicious/noExplicitAny: JSON arguments
     const three = attempts[0].args as any;
     assert.deepEqual(three.domains[1], {
@@ -77,7 +88,7 @@ describe('init_running shapes', () => {
     ]);
     assert.equal(three.parameters.participants.participants[0][2].tls_public_key, keys.ed25519);
     // biome-ignore lint/suspicious/noExplicitAny: JSON arguments
-    const v1 = attempts[3].args as any;
+    const v1 = attempts[5].args as any;
     assert.equal(v1.public_key, keys.secp256k1);
     assert.equal(v1.participants.account_to_participant_id['mpc-participant-2.test.near'], 1);
   });
