@@ -50,7 +50,7 @@ class Host {
   readonly internal: Record<string, unknown>;
   /** The instrumentation's globals, imported by every instance and reset for each call. */
   readonly globals: Record<
-    'remaining_gas' | 'remaining_stack' | 'indirect_index' | 'dirty_end',
+    'remaining_gas' | 'remaining_stack' | 'indirect_index' | 'dirty_end' | 'memory_pages' | 'memory_limit',
     WebAssembly.Global
   >;
   private readonly linked = new WeakMap<PreparedContract, Record<string, HostFn> | LinkError>();
@@ -71,7 +71,10 @@ class Host {
       remaining_stack: global('i64'),
       indirect_index: global('i32'),
       dirty_end: global('i64'),
+      memory_pages: global('i32'),
+      memory_limit: global('i64'),
     };
+    vm.memoryPages = this.globals.memory_pages;
     this.internal = {
       gas_exhausted: (cost: bigint) => vm.gas.wasmExhausted(vm.remainingGas!, BigInt.asUintN(64, cost)),
       stack_exhausted: () => {
@@ -97,21 +100,15 @@ class Host {
       const [oldest, entry] = this.instances.entries().next().value as [PreparedContract, KeptInstance];
       this.instances.delete(oldest);
       // Its memory was zeroed after its last call: it can serve a fresh instance.
-      this.pool.release(entry.memory, 0);
+      this.pool.release(entry.memory, 0, 0);
     }
   }
 
-  /** After a call on a kept instance: zero what it wrote, or drop it if its memory grew (a fresh instance
-   * must see the initial size). */
-  afterCall(contract: PreparedContract, dirtyEnd: number): void {
+  /** After a call on a kept instance: zero what it wrote. A memory the call grew stays as large: the next
+   * call sees the initial logical size (`memory_pages`), whatever the physical one. */
+  afterCall(contract: PreparedContract, dirtyEnd: number, pagesEnd: number): void {
     const kept = this.instances.get(contract);
-    if (!kept) return;
-    const size = kept.memory.buffer.byteLength;
-    if (size !== this.pool.initialPages * PAGE) {
-      this.instances.delete(contract);
-      return;
-    }
-    new Uint8Array(kept.memory.buffer, 0, Math.min(size, dirtyEnd)).fill(0);
+    if (kept) this.pool.zeroAfterCall(kept.memory, dirtyEnd, pagesEnd);
   }
 
   /** The `env` imports of `contract`: each host function checked against its signature and wrapped to keep
@@ -206,6 +203,8 @@ export function runContract(args: RunContractArgs): VMOutcome {
   globals.remaining_stack.value = BigInt(args.config.limits.maxStackHeight);
   globals.indirect_index.value = 0;
   globals.dirty_end.value = 0n;
+  globals.memory_pages.value = args.cache.memories.initialPages;
+  globals.memory_limit.value = BigInt(args.cache.memories.initialPages * PAGE);
   vm.remainingGas = remainingGas;
   vm.gas.syncToWasm(remainingGas);
   try {
@@ -230,8 +229,9 @@ export function runContract(args: RunContractArgs): VMOutcome {
     throw e;
   } finally {
     const dirty = Math.max(Number(globals.dirty_end.value as bigint), vm.hostDirtyEnd, contract.dataEnd);
-    if (contract.reusable && instance) host.afterCall(contract, dirty);
-    else args.cache.memories.release(memory, dirty);
+    const pagesEnd = globals.memory_pages.value as number;
+    if (contract.reusable && instance) host.afterCall(contract, dirty, pagesEnd);
+    else args.cache.memories.release(memory, dirty, pagesEnd);
   }
 
   // Gas nobody used goes to the weighted function calls the method created.

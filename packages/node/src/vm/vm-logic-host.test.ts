@@ -208,6 +208,22 @@ describe('logs (nearcore logs.rs)', () => {
     assertCosts(logic, gas, { base: 1, read_memory_base: 4, read_memory_byte: 4, utf8_decoding_base: 1 });
   });
 
+  it('host reads and writes stop at the logical memory size, not at a larger physical memory', () => {
+    // A reused memory an earlier call grew is physically larger; the contract's size is `memory_pages`.
+    const logic = buildVMLogic();
+    logic.vm.memory!.grow(1);
+    logic.vm.memoryPages = new WebAssembly.Global({ value: 'i32', mutable: true }, TEST_MEMORY_SIZE / 65_536);
+    const end = BigInt(TEST_MEMORY_SIZE);
+    logic.memWriteAt(end - 3n, utf8('abc'));
+    assert.equal(measure(logic, () => logic.call('log_utf8', 3n, end - 3n)).error, undefined);
+    const read = measure(logic, () => logic.call('log_utf8', 4n, end - 3n));
+    assert.equal(read.error?.variant, 'MemoryAccessViolation');
+    logic.setRegister(0n, utf8('xy'));
+    assert.equal(measure(logic, () => logic.call('read_register', 0n, end - 2n)).error, undefined);
+    const write = measure(logic, () => logic.call('read_register', 0n, end - 1n));
+    assert.equal(write.error?.variant, 'MemoryAccessViolation');
+  });
+
   it('invalid UTF-8 at the very end of memory: BadUTF8; one byte further: MemoryAccessViolation', () => {
     const data = Uint8Array.of(...utf8('foo bar '), 0xff, ...utf8(' baz qux'));
     const at = BigInt(TEST_MEMORY_SIZE - data.length);

@@ -54,9 +54,12 @@ export class VMLogic {
   /** yoctoNEAR attached to promises without leaving the balance (the one-yocto subsidy): minted. */
   subsidized = 0n;
   memory: WebAssembly.Memory | undefined;
+  /** The contract's logical memory size in pages (the instrumentation's `memory_pages`): host reads and
+   * writes are bounded by it, not by the physical memory, which may be larger (vm/memory-pool.ts). */
+  memoryPages: WebAssembly.Global | undefined;
   /** The instance's `remaining_gas` global, once instantiated. */
   remainingGas: WebAssembly.Global | undefined;
-  /** How far the host itself wrote into memory (the pool zeroes up to here, see memory-pool.ts). */
+  /** How far the host itself wrote into the initial memory (the pool zeroes up to here, see memory-pool.ts). */
   hostDirtyEnd = 0;
 
   constructor(readonly config: VMConfig) {}
@@ -93,8 +96,13 @@ export class VMLogic {
 
   // ---- memory ---------------------------------------------------------------------------------------------
 
+  /** The contract's memory up to its logical size. */
   private bytes(): Uint8Array {
-    return new Uint8Array(this.memory!.buffer);
+    const buffer = this.memory!.buffer;
+    const pages = this.memoryPages?.value as number | undefined;
+    return pages === undefined
+      ? new Uint8Array(buffer)
+      : new Uint8Array(buffer, 0, Math.min(buffer.byteLength, pages * 65_536));
   }
 
   /** `len` bytes at `ptr` (a copy), charging `read_memory_*`; out of bounds → MemoryAccessViolation. */
@@ -113,7 +121,9 @@ export class VMLogic {
     const end = ptr + BigInt(data.length);
     if (end > BigInt(mem.length)) throw hostError.memoryAccessViolation();
     mem.set(data, Number(ptr));
-    if (Number(end) > this.hostDirtyEnd) this.hostDirtyEnd = Number(end);
+    // Writes into grown pages are zeroed with those pages (run-contract.ts); only the initial memory counts.
+    if (Number(end) > this.hostDirtyEnd && Number(ptr) < this.config.limits.initialMemoryPages * 65_536)
+      this.hostDirtyEnd = Number(end);
   }
 
   readU128(ptr: bigint): bigint {

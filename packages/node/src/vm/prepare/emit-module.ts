@@ -1,12 +1,17 @@
 /**
  * Assembles the instrumented module. Index layout (function indices of the contract shift by 2):
  *   imports:  internal.gas_exhausted(i64), internal.stack_exhausted(), then the contract's `env` functions;
- *   functions: the contract's, then the linear-fee helper, the method dispatcher and the reset function;
+ *   functions: the contract's, then the linear-fee helper, the method dispatcher, the reset function and
+ *             the memory-grow function;
  *   memory:   imported as internal.memory {initial_memory_pages, max_memory_pages}, whatever the contract
- *             declared, so the host can reuse memories between calls (vm/memory-pool.ts);
+ *             declared, so the host can reuse memories between calls (vm/memory-pool.ts). The contract sees
+ *             a logical size, `memory_pages`: `memory.size` reads it, `memory.grow` raises it (growing the
+ *             physical memory only when it is smaller), and every access is checked against
+ *             `memory_limit` = pages × 64 KiB, trapping as an out-of-bounds access does. So a memory that
+ *             a previous call grew serves the next call exactly as a fresh one would;
  *   globals:  imported internal.remaining_gas (i64), remaining_stack (i64), indirect_index (i32), dirty_end
- *             (i64: how far into memory this instance wrote) — the host reuses the same Global objects for
- *             every call — then the contract's, shifted by 4;
+ *             (i64: how far into memory this instance wrote), memory_pages (i32), memory_limit (i64) — the
+ *             host reuses the same Global objects for every call — then the contract's, shifted by 6;
  *   data:     every segment passive; "\0reset" writes the active ones where they belong and sets the mutable
  *             globals to their initial values, so the host can run many calls on one instance;
  *   exports:  "\0dispatch" (calls a method by its index in `methodIndex`), "\0reset", "table" when there is one, and
@@ -16,7 +21,14 @@
 
 import type { FunctionAnalysis } from './analysis.js';
 import { Writer } from './binary.js';
-import { emitBody, emitDispatcher, emitLinearHelper, type Layout } from './instrument.js';
+import {
+  emitBody,
+  emitBoundsCheck,
+  emitDispatcher,
+  emitLinearHelper,
+  emitMemoryGrow,
+  type Layout,
+} from './instrument.js';
 import { INJECTED_FUNCS, INJECTED_GLOBALS, type ParsedModule } from './module-parser.js';
 import { EMPTY, I32, valSize } from './opcodes.js';
 import { passiveData } from './passive-data.js';
@@ -30,6 +42,8 @@ export const REMAINING_GAS_EXPORT = 'remaining_gas';
 export const REMAINING_STACK_EXPORT = 'remaining_stack';
 export const INDIRECT_INDEX_EXPORT = 'indirect_index';
 export const DIRTY_END_EXPORT = 'dirty_end';
+export const MEMORY_PAGES_EXPORT = 'memory_pages';
+export const MEMORY_LIMIT_EXPORT = 'memory_limit';
 export const MEMORY_IMPORT = 'memory';
 export const DISPATCH_EXPORT = '\0dispatch';
 export const RESET_EXPORT = '\0reset';
@@ -77,17 +91,23 @@ export function emitModule(
     stackGlobal: 1,
     indirectGlobal: 2,
     dirtyGlobal: 3,
+    pagesGlobal: 4,
+    limitGlobal: 5,
+    memoryGrow: INJECTED_FUNCS + nImports + nDefined + 3,
+    maxMemoryPages: c.maxMemoryPages,
+    initialBytes: c.initialMemoryPages * 65_536,
     regular: c.regular,
     linearBase: c.linearBase,
     linearUnit: c.linearUnit,
   };
   const out = new Writer().bytes([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
 
-  const types = new Writer().u32(nTypes + 3);
+  const typeGrow = nTypes + 3;
+  const types = new Writer().u32(nTypes + 4);
   for (const t of m.types) {
     types.byte(0x60).u32(t.params.length).bytes(t.params).u32(t.results.length).bytes(t.results);
   }
-  types.bytes([0x60, 1, 0x7e, 0]).bytes([0x60, 0, 0]).bytes([0x60, 1, I32, 0]);
+  types.bytes([0x60, 1, 0x7e, 0]).bytes([0x60, 0, 0]).bytes([0x60, 1, I32, 0]).bytes([0x60, 1, I32, 1, I32]);
   out.section(1, types);
 
   const imports = new Writer().u32(nImports + INJECTED_FUNCS + 1 + INJECTED_GLOBALS);
@@ -106,14 +126,16 @@ export function emitModule(
     [REMAINING_STACK_EXPORT, 0x7e],
     [INDIRECT_INDEX_EXPORT, I32],
     [DIRTY_END_EXPORT, 0x7e],
+    [MEMORY_PAGES_EXPORT, I32],
+    [MEMORY_LIMIT_EXPORT, 0x7e],
   ] as const) {
     imports.name(INTERNAL_MODULE).name(name).byte(3).byte(type).byte(1);
   }
   out.section(2, imports);
 
-  const funcs = new Writer().u32(nDefined + 3);
+  const funcs = new Writer().u32(nDefined + 4);
   for (let i = 0; i < nDefined; i++) funcs.u32(m.funcTypes[nImports + i]);
-  funcs.u32(typeLinear).u32(typeLinear).u32(typeStack);
+  funcs.u32(typeLinear).u32(typeLinear).u32(typeStack).u32(typeGrow);
   out.section(3, funcs);
 
   if (m.tableSection) out.section(4, new Writer().bytes(m.tableSection));
@@ -138,7 +160,7 @@ export function emitModule(
   const data = passiveData(m.dataSection);
   if (data.count > 0) out.section(12, new Writer().u32(data.count));
 
-  const code = new Writer().u32(nDefined + 3);
+  const code = new Writer().u32(nDefined + 4);
   for (let i = 0; i < nDefined; i++) {
     const type = m.types[m.funcTypes[nImports + i]];
     const entry = m.code[i];
@@ -165,7 +187,12 @@ export function emitModule(
   code.u32(dispatcher.length).bytes(dispatcher.finish());
   const reset = new Writer().u32(0);
   for (const seg of data.active) {
+    // The segment must fit the logical memory, as it must fit a fresh one at instantiation.
     reset.bytes(seg.offset.subarray(0, seg.offset.length - 1)); // the offset, without its `end`
+    reset.byte(0xad); // i64.extend_i32_u
+    reset.byte(0x42).sleb(BigInt(seg.length)).byte(0x7c);
+    emitBoundsCheck(reset, layout);
+    reset.bytes(seg.offset.subarray(0, seg.offset.length - 1));
     reset.byte(0x41).sleb(0n).byte(0x41).sleb(BigInt(seg.length)).byte(0xfc).u32(8).u32(seg.index).byte(0);
   }
   m.globalInits.forEach((g, i) => {
@@ -177,6 +204,9 @@ export function emitModule(
   });
   reset.byte(0x0b);
   code.u32(reset.length).bytes(reset.finish());
+  const grow = new Writer();
+  emitMemoryGrow(grow, layout);
+  code.u32(grow.length).bytes(grow.finish());
   out.section(10, code);
 
   if (data.section) out.section(11, new Writer().bytes(data.section));

@@ -8,8 +8,13 @@
  *             before each charge point; `return` restores the stack first; `call_indirect` records its
  *             table index in `indirect_index` (to tell a null entry from a signature mismatch);
  *   epilogue: remaining_stack += the same amount.
- *   memory:   every store and memory.fill/copy/init raises `dirty_end` to the end of what it wrote, so the
- *             host can hand the same memory to the next call after zeroing only that much.
+ *   memory:   every store and memory.fill/copy/init that starts below the initial memory size raises
+ *             `dirty_end` to the end of what it wrote, so the host can hand the same memory to the next call
+ *             after zeroing only that much (and the pages the call grew, wholesale). Every load,
+ *             store and bulk operation first checks its end against `memory_limit` (the logical size) and
+ *             traps as an out-of-bounds access when past it; `memory.size` reads `memory_pages` and
+ *             `memory.grow` calls the module's grow function. The physical memory may be larger than the
+ *             logical one (a reused memory that an earlier call grew): the contract cannot tell.
  *
  * A charge of C is `if remaining_gas < C (unsigned) then gas_exhausted(C) else remaining_gas -= C`.
  */
@@ -28,6 +33,13 @@ export interface Layout {
   stackGlobal: number;
   indirectGlobal: number;
   dirtyGlobal: number;
+  pagesGlobal: number;
+  limitGlobal: number;
+  /** The injected `(pages: i32) -> i32` function standing for `memory.grow`. */
+  memoryGrow: number;
+  maxMemoryPages: number;
+  /** initial_memory_pages × 64 KiB: writes at or past it are in grown pages, which dirty_end leaves out. */
+  initialBytes: number;
   regular: bigint;
   linearBase: bigint;
   linearUnit: bigint;
@@ -117,6 +129,37 @@ export function emitBody(w: Writer, l: Layout, f: BodyInput): void {
         emitStackAdjust(w, l, stackCharge, 0x7c);
         w.byte(0x0f);
         break;
+      case 0x28:
+      case 0x29:
+      case 0x2a:
+      case 0x2b:
+      case 0x2c:
+      case 0x2d:
+      case 0x2e:
+      case 0x2f:
+      case 0x30:
+      case 0x31:
+      case 0x32:
+      case 0x33:
+      case 0x34:
+      case 0x35: {
+        // [addr]: trap unless addr + offset + size fits the logical memory, then load.
+        w.byte(0x22)
+          .u32(s + ADDR)
+          .byte(0xad);
+        i64const(w, memargOffset(f.bytes, op.start + 1) + BigInt(LOAD_SIZES[op.code - 0x28]));
+        w.byte(0x7c);
+        emitBoundsCheck(w, l);
+        w.byte(0x20).u32(s + ADDR);
+        w.bytes(f.bytes.subarray(op.start, op.end));
+        break;
+      }
+      case 0x3f:
+        w.byte(0x23).u32(l.pagesGlobal);
+        break;
+      case 0x40:
+        w.byte(0x10).u32(l.memoryGrow);
+        break;
       case 0x36:
       case 0x37:
       case 0x38:
@@ -126,46 +169,84 @@ export function emitBody(w: Writer, l: Layout, f: BodyInput): void {
       case 0x3c:
       case 0x3d:
       case 0x3e: {
-        // [addr, value]: keep the address, store, then raise dirty_end to addr + offset + size.
+        // [addr, value]: end = addr + offset + size; trap past the logical memory; store; raise dirty_end.
         const store = STORES[op.code];
         w.byte(0x21)
           .u32(s + store.scratch)
           .byte(0x22)
           .u32(s + ADDR)
+          .byte(0xad);
+        i64const(w, memargOffset(f.bytes, op.start + 1) + BigInt(store.size));
+        w.byte(0x7c)
+          .byte(0x22)
+          .u32(s + END);
+        emitBoundsCheck(w, l);
+        w.byte(0x20)
+          .u32(s + ADDR)
           .byte(0x20)
           .u32(s + store.scratch);
         w.bytes(f.bytes.subarray(op.start, op.end));
-        w.byte(0x20)
-          .u32(s + ADDR)
-          .byte(0xad);
-        i64const(w, storeOffset(f.bytes, op.start + 1) + BigInt(store.size));
-        w.byte(0x7c);
+        // Only writes that start below the initial size raise dirty_end (the host zeroes the grown pages
+        // wholesale): start < initial ⇔ end < initial + size.
+        w.byte(0x20).u32(s + END);
+        i64const(w, BigInt(l.initialBytes + store.size));
+        w.byte(0x54)
+          .byte(0x04)
+          .byte(EMPTY)
+          .byte(0x20)
+          .u32(s + END);
         emitRaiseDirty(w, l, s);
+        w.byte(0x0b);
         break;
       }
       case FC + 8:
       case FC + 10:
       case FC + 11: {
-        // memory.init / copy / fill: [dest, x, n] → dirty_end = max(dirty_end, dest + n).
+        // memory.init / copy / fill: [dest, x, n]: trap when dest + n (and for copy src + n) is past the
+        // logical memory, run it, then dirty_end = max(dirty_end, dest + n).
         w.byte(0x21)
           .u32(s + ADDR)
           .byte(0x21)
           .u32(s)
-          .byte(0x22)
+          .byte(0x21)
           .u32(s + DEST);
-        w.byte(0x20)
-          .u32(s)
-          .byte(0x20)
-          .u32(s + ADDR);
-        w.bytes(f.bytes.subarray(op.start, op.end));
+        if (op.code === FC + 10) {
+          w.byte(0x20)
+            .u32(s)
+            .byte(0xad)
+            .byte(0x20)
+            .u32(s + ADDR)
+            .byte(0xad)
+            .byte(0x7c);
+          emitBoundsCheck(w, l);
+        }
         w.byte(0x20)
           .u32(s + DEST)
           .byte(0xad)
           .byte(0x20)
           .u32(s + ADDR)
           .byte(0xad)
-          .byte(0x7c);
+          .byte(0x7c)
+          .byte(0x22)
+          .u32(s + END);
+        emitBoundsCheck(w, l);
+        w.byte(0x20)
+          .u32(s + DEST)
+          .byte(0x20)
+          .u32(s)
+          .byte(0x20)
+          .u32(s + ADDR);
+        w.bytes(f.bytes.subarray(op.start, op.end));
+        w.byte(0x20)
+          .u32(s + DEST)
+          .byte(0x41)
+          .sleb(BigInt(l.initialBytes))
+          .byte(0x49)
+          .byte(0x04)
+          .byte(EMPTY); // dest < initial (unsigned)
+        w.byte(0x20).u32(s + END);
         emitRaiseDirty(w, l, s);
+        w.byte(0x0b);
         break;
       }
       default:
@@ -180,10 +261,13 @@ export function emitBody(w: Writer, l: Layout, f: BodyInput): void {
 }
 
 /** Scratch locals appended to every function: i32 (linear ops), i64, f32, f64 (a stored value), i32
- * (an address), i32 (a destination). */
-const SCRATCH = [I32, 0x7e, 0x7d, 0x7c, I32, I32];
+ * (an address), i32 (a destination), i64 (the end of an access). */
+const SCRATCH = [I32, 0x7e, 0x7d, 0x7c, I32, I32, 0x7e];
 const ADDR = 4;
 const DEST = 5;
+const END = 6;
+/** Bytes read by the loads 0x28 (i32.load) .. 0x35 (i64.load32_u). */
+const LOAD_SIZES = [4, 8, 4, 8, 1, 1, 2, 2, 1, 1, 2, 2, 4, 4];
 /** Store opcodes: which scratch local holds the value, and how many bytes they write. */
 const STORES: Record<number, { scratch: number; size: number }> = {
   54: { scratch: 0, size: 4 },
@@ -197,8 +281,8 @@ const STORES: Record<number, { scratch: number; size: number }> = {
   62: { scratch: 1, size: 4 },
 };
 
-/** The offset immediate of a store (after its alignment), both unsigned LEB128. */
-function storeOffset(bytes: Uint8Array, at: number): bigint {
+/** The offset immediate of a load or store (after its alignment), both unsigned LEB128. */
+function memargOffset(bytes: Uint8Array, at: number): bigint {
   let p = at;
   while (bytes[p] & 0x80) p++;
   p++;
@@ -210,6 +294,38 @@ function storeOffset(bytes: Uint8Array, at: number): bigint {
     if ((b & 0x80) === 0) return result;
     shift += 7n;
   }
+}
+
+/**
+ * With an i64 end address on the stack: when it is past `memory_limit`, trap as an out-of-bounds access does
+ * (a load at 0xffffffff, outside any memory), so the error is the one a fresh memory of the logical size gives.
+ */
+export function emitBoundsCheck(w: Writer, l: Layout): void {
+  w.byte(0x23).u32(l.limitGlobal).byte(0x56).byte(0x04).byte(EMPTY); // global.get; i64.gt_u; if
+  w.byte(0x41).sleb(-1n).byte(0x28).u32(0).u32(0).byte(0x1a); // i32.const -1; i32.load; drop
+  w.byte(0x0b);
+}
+
+/**
+ * `memory.grow` on the logical memory, `(delta: i32) -> i32`: the old size in pages, or -1 past
+ * `max_memory_pages` (nothing changes then). The physical memory grows only when the logical one outgrows it.
+ */
+export function emitMemoryGrow(w: Writer, l: Layout): void {
+  w.u32(1).u32(1).byte(0x7e); // one i64 local: the new size
+  // new = pages + delta (as u64); past the maximum → -1
+  w.byte(0x23).u32(l.pagesGlobal).byte(0xad).byte(0x20).u32(0).byte(0xad).byte(0x7c).byte(0x22).u32(1);
+  i64const(w, BigInt(l.maxMemoryPages));
+  w.byte(0x56).byte(0x04).byte(EMPTY).byte(0x41).sleb(-1n).byte(0x0f).byte(0x0b);
+  // physical memory smaller than new → grow it by the difference
+  w.byte(0x20).u32(1).byte(0x3f).byte(0x00).byte(0xad).byte(0x56).byte(0x04).byte(EMPTY);
+  w.byte(0x20).u32(1).byte(0xa7).byte(0x3f).byte(0x00).byte(0x6b).byte(0x40).byte(0x00);
+  w.byte(0x41).sleb(-1n).byte(0x46).byte(0x04).byte(EMPTY).byte(0x41).sleb(-1n).byte(0x0f).byte(0x0b);
+  w.byte(0x0b);
+  // the old size is the result; limit = new × 65536; pages = new
+  w.byte(0x23).u32(l.pagesGlobal);
+  w.byte(0x20).u32(1).byte(0x42).sleb(16n).byte(0x86).byte(0x24).u32(l.limitGlobal);
+  w.byte(0x20).u32(1).byte(0xa7).byte(0x24).u32(l.pagesGlobal);
+  w.byte(0x0b);
 }
 
 /** With an i64 end address on the stack: dirty_end = max(dirty_end, end). */

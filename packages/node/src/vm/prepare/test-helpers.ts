@@ -35,19 +35,28 @@ export interface TestInstance {
 
 /** Instantiates with fresh internal globals and memory; functions are callable by name ("\0" + name)
  * because the tests prepare with `exportAll`. */
-export function instantiate(p: PreparedContract, env: Record<string, unknown> = {}): TestInstance {
+export function instantiate(
+  p: PreparedContract,
+  env: Record<string, unknown> = {},
+  /** A memory to run on (for example one an earlier call grew); a fresh one of the initial size by default. */
+  memory = new WebAssembly.Memory({
+    initial: config.limits.initialMemoryPages,
+    maximum: config.limits.maxMemoryPages,
+  }),
+): TestInstance {
   const i64 = () => new WebAssembly.Global({ value: 'i64', mutable: true }, 0n);
   const globals = {
     remaining_gas: i64(),
     remaining_stack: i64(),
     indirect_index: new WebAssembly.Global({ value: 'i32', mutable: true }, 0),
     dirty_end: i64(),
+    memory_pages: new WebAssembly.Global({ value: 'i32', mutable: true }, config.limits.initialMemoryPages),
+    memory_limit: new WebAssembly.Global(
+      { value: 'i64', mutable: true },
+      BigInt(config.limits.initialMemoryPages * 65_536),
+    ),
   };
   globals.remaining_stack.value = BigInt(config.limits.maxStackHeight);
-  const memory = new WebAssembly.Memory({
-    initial: config.limits.initialMemoryPages,
-    maximum: config.limits.maxMemoryPages,
-  });
   const instance = new WebAssembly.Instance(p.module, {
     env,
     internal: {
