@@ -114,7 +114,8 @@ async function startLocked(
   const port = options.rpcPort ?? listen.port;
   const production = options.production ?? productionFromConfig(home);
 
-  const runtimeConfig = loadRuntimeConfig();
+  // The rules of the genesis protocol version (validated when the genesis was read).
+  const runtimeConfig = loadRuntimeConfig(home.genesis.protocol_version);
   const store: KeyValueStore = home.dir
     ? openLmdbStore(join(home.dir, home.config.store.path))
     : openMemoryStore();

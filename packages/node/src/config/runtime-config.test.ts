@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ACTION_COSTS, sendFee } from './fees.js';
 import { type LosslessValue, parseLosslessJson } from './lossless-json.js';
@@ -12,15 +10,12 @@ import {
   LIMIT_FIELDS,
   loadRuntimeConfig,
   PROTOCOL_VERSION,
-  parameterFileCandidates,
   RuntimeConfigError,
-  readParameterFile,
   runtimeConfigFromView,
-  VM_KIND,
   WASM_FIELDS,
   WITNESS_FIELDS,
 } from './runtime-config.js';
-import { VIEW_OMITTED_FEES_PV85 } from './view-omitted-parameters.js';
+import { FEE_PARAMETERS } from './runtime-config-store.js';
 
 // The pinned file, read independently of the loader (plain JSON.parse: every pinned number is exact as a double,
 // which the raw-text checks below confirm for the ones above 2^53).
@@ -34,19 +29,22 @@ function at(path: readonly string[], root = pinned.transaction_costs) {
 }
 
 describe('loadRuntimeConfig', () => {
-  const rc = loadRuntimeConfig();
+  // The pinned file is nearcore's view of protocol 85: the store's 85 is held to it field by field.
+  const rc = loadRuntimeConfig(85);
 
-  it('is protocol 85 and says where its numbers come from', () => {
-    assert.equal(PROTOCOL_VERSION, 85);
+  it('is protocol 85 and says where its numbers come from; a new chain runs 86', () => {
+    assert.equal(PROTOCOL_VERSION, 86);
+    assert.equal(loadRuntimeConfig().protocolVersion, 86);
     assert.equal(rc.protocolVersion, 85);
+    assert.match(rc.source, /protocol version 85: the base \(83\) and the diffs of 84, 85$/);
     assert.match(
-      rc.source,
+      pinned._source,
       /^near\/nearcore core\/parameters\/src\/snapshots\/.*__85\.json\.snap at commit [0-9a-f]{12}/,
     );
   });
 
   it('is memoised and frozen', () => {
-    assert.equal(loadRuntimeConfig(), rc);
+    assert.equal(loadRuntimeConfig(85), rc);
     assert.ok(Object.isFrozen(rc) && Object.isFrozen(rc.fees) && Object.isFrozen(rc.fees.transfer));
     assert.ok(Object.isFrozen(rc.wasm.extCosts) && Object.isFrozen(rc.wasm.limits));
     assert.throws(() => {
@@ -55,11 +53,9 @@ describe('loadRuntimeConfig', () => {
   });
 
   it('has every fee as bigints equal to the JSON numbers', () => {
-    // The view shows every fee but those of view-omitted-parameters.ts; together they are the whole table.
-    assert.deepEqual(
-      [...FEE_PATHS.map(([cost]) => cost), ...Object.keys(VIEW_OMITTED_FEES_PV85)].sort(),
-      [...ACTION_COSTS].sort(),
-    );
+    // The view shows the fees of the actions it knows; every fee has a parameter in the store.
+    assert.deepEqual(Object.keys(FEE_PARAMETERS).sort(), [...ACTION_COSTS].sort());
+    assert.equal(FEE_PATHS.length, 16);
     for (const [cost, path] of FEE_PATHS) {
       const json = at(path);
       const fee = rc.fees[cost];
@@ -101,7 +97,7 @@ describe('loadRuntimeConfig', () => {
       minAllowedTopLevelAccountLength: 65,
       registrarAccountId: 'registrar',
     });
-    assert.equal(rc.wasm.vmKind, VM_KIND);
+    assert.equal(rc.wasm.vmKind, 'Wasmtime');
     assert.equal(rc.wasm.storageGetMode, 'FlatStorage');
   });
 
@@ -234,34 +230,5 @@ describe('runtimeConfigFromView', () => {
     const zeroDenominator = pinnedText.replace('"burnt_gas_reward": [3, 10]', '"burnt_gas_reward": [3, 0]');
     assert.notEqual(zeroDenominator, pinnedText);
     assert.throws(() => runtimeConfigFromView(parseLosslessJson(zeroDenominator)), /denominator is 0/);
-  });
-});
-
-describe('the parameter file location', () => {
-  it('is looked for beside the module, then in src/config from dist/config', () => {
-    const [beside, fromDist] = parameterFileCandidates();
-    assert.match(beside, /[/\\]config[/\\]parameters-pv85\.json$/);
-    assert.match(fromDist, /[/\\]src[/\\]config[/\\]parameters-pv85\.json$/);
-    assert.equal(readParameterFile().text, pinnedText);
-  });
-
-  it('can be overridden, and says where it looked when the file is missing', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shadebox-params-'));
-    const previous = process.env.SHADEBOX_PARAMETERS_FILE;
-    try {
-      const file = join(dir, 'p.json');
-      writeFileSync(file, '{"x": 1}');
-      process.env.SHADEBOX_PARAMETERS_FILE = file;
-      assert.deepEqual(readParameterFile(), { path: file, text: '{"x": 1}' });
-      process.env.SHADEBOX_PARAMETERS_FILE = join(dir, 'missing.json');
-      assert.throws(
-        () => readParameterFile(),
-        /parameters-pv85\.json not found \(looked at .*missing\.json\)/,
-      );
-    } finally {
-      if (previous === undefined) delete process.env.SHADEBOX_PARAMETERS_FILE;
-      else process.env.SHADEBOX_PARAMETERS_FILE = previous;
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

@@ -12,7 +12,6 @@
 import { KEY_TYPE_ED25519, type PublicKey } from '@shadebox/primitives';
 import type { ActionCost, Fee, FeeTable } from '../../config/fees.js';
 import { loadRuntimeConfig, type RuntimeConfig } from '../../config/runtime-config.js';
-import { VIEW_OMITTED_FEES_PV85 } from '../../config/view-omitted-parameters.js';
 import type { ExtCosts } from '../ext-costs.js';
 import { type HostFunction, hostFunctions } from '../imports/host-functions.js';
 import type { NewDataReceipt, NewReceipt } from '../receipt-manager.js';
@@ -37,6 +36,9 @@ const same = (gas: bigint): Fee => fee(gas, gas, gas);
  * gas against, by nearcore's `ActionCosts` name.
  */
 export const NEARCORE_TEST_FEES: Readonly<Record<ActionCost, Fee>> = {
+  // Global contracts, deterministic state init and gas keys: protocol 85's fees (not yet checked against
+  // `RuntimeFeesConfig::test()`; a ported test that needs nearcore's test numbers passes them in `fees`).
+  ...pv85Fees(),
   create_account: same(3_850_000_000_000n),
   delete_account: same(147_489_000_000n),
   deploy_contract_base: same(184_765_750_000n),
@@ -53,15 +55,16 @@ export const NEARCORE_TEST_FEES: Readonly<Record<ActionCost, Fee>> = {
   new_data_receipt_base: same(4_697_339_419_375n),
   new_data_receipt_byte: same(59_357_464n),
   delegate: same(200_000_000_000n),
-  // Global contracts, deterministic state init and gas keys: protocol 85's fees (not yet checked against
-  // `RuntimeFeesConfig::test()`; a ported test that needs nearcore's test numbers passes them in `fees`).
-  ...VIEW_OMITTED_FEES_PV85,
 };
+
+function pv85Fees(): Readonly<Record<ActionCost, Fee>> {
+  return loadRuntimeConfig(85).fees;
+}
 
 let pv85: RuntimeConfig | undefined;
 /** The pinned protocol-85 runtime configuration (read once). */
 export function protocolConfig(): RuntimeConfig {
-  pv85 ??= loadRuntimeConfig();
+  pv85 ??= loadRuntimeConfig(85);
   return pv85;
 }
 
