@@ -7,6 +7,7 @@
  */
 
 import type { ContractCache } from './contract-cache.js';
+import { hostFunctionEnabled } from './host-function-gates.js';
 import { HOST_SIGNATURES } from './host-signatures.js';
 import { hostFunctions } from './imports/host-functions.js';
 import type { MemoryPool } from './memory-pool.js';
@@ -58,7 +59,7 @@ class Host {
   private readonly instances = new Map<PreparedContract, KeptInstance>();
 
   constructor(
-    config: VMConfig,
+    private readonly config: VMConfig,
     private readonly pool: MemoryPool,
   ) {
     const vm = new VMLogic(config);
@@ -123,7 +124,9 @@ class Host {
     let env: Record<string, HostFn> | LinkError = {};
     for (const imp of contract.envImports) {
       const expected = HOST_SIGNATURES[imp.name];
-      const fn = this.all[imp.name];
+      const fn = hostFunctionEnabled(imp.name, this.config.hostFunctionSwitches)
+        ? this.all[imp.name]
+        : undefined;
       if (!expected || !fn) {
         env = new LinkError(`unknown import: \`env::${imp.name}\` has not been defined`);
         break;

@@ -3,12 +3,14 @@
  * registers, the instance's memory, logs, promises, the balance and storage usage as the call changes them,
  * and the value it returns. Host functions live in imports/*.ts; this file holds what they share.
  */
+
 import type { PublicKey } from '@shadebox/primitives';
 import { decodePublicKey, isValidAccountId } from '@shadebox/primitives';
 import { type Fee, type FeeContext, type FeeTable, sendFee } from '../config/fees.js';
 import type { LimitConfig } from '../config/runtime-config.js';
 import type { ExtCosts } from './ext-costs.js';
 import { GasCounter } from './gas-counter.js';
+import type { HostFunctionSwitches } from './host-function-gates.js';
 import { ReceiptManager } from './receipt-manager.js';
 import { Registers } from './registers.js';
 import type { External, ReturnData, VMContext } from './vm-context.js';
@@ -30,6 +32,10 @@ export interface VMConfig {
   regularOpCost: bigint;
   /** `one_yocto_on_promise`: a contract with no balance may still attach 1 yoctoNEAR to a call. */
   oneYoctoOnPromise: boolean;
+  /** The switches that leave host functions out at older protocol versions (all on when absent). */
+  hostFunctionSwitches?: HostFunctionSwitches;
+  /** `fix_contract_loading_error` (86): a module that fails to load costs the loading fee. */
+  fixContractLoadingError?: boolean;
 }
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
