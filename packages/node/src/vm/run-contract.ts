@@ -7,6 +7,7 @@
  */
 
 import type { ContractCache } from './contract-cache.js';
+import { setWasmGas } from './gas-profile.js';
 import { hostFunctionEnabled } from './host-function-gates.js';
 import { HOST_SIGNATURES } from './host-signatures.js';
 import { hostFunctions } from './imports/host-functions.js';
@@ -185,7 +186,7 @@ export function runContract(args: RunContractArgs): VMOutcome {
   if (!signatureOk) return abort(new MethodResolveError('MethodInvalidSignature'));
 
   try {
-    const costs = args.config.extCosts;
+    const costs = vm.costs;
     vm.gas.payBase(costs.contract_loading_base);
     vm.gas.payPer(costs.contract_loading_bytes, BigInt(prepared.codeLength));
   } catch (e) {
@@ -253,6 +254,8 @@ export function runContract(args: RunContractArgs): VMOutcome {
 }
 
 function outcome(vm: VMLogic, error?: FunctionCallError): VMOutcome {
+  const profile = vm.profiler.profile;
+  setWasmGas(profile, vm.gas.burnt);
   return {
     balance: vm.balance,
     storageUsage: vm.storageUsage,
@@ -264,5 +267,6 @@ function outcome(vm: VMLogic, error?: FunctionCallError): VMOutcome {
     subsidized: error ? 0n : vm.subsidized,
     error,
     receipts: vm.receipts,
+    profile,
   };
 }
