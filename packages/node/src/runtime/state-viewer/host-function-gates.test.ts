@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sha256 } from '@shadebox/primitives';
-import { loadRuntimeConfig } from '../config/runtime-config.js';
-import { runtimeParamsFrom } from '../runtime/runtime-params.js';
-import { callFunction, type ViewApplyState } from '../runtime/state-viewer/call-function.js';
-import { contractCodeKey } from '../state/state-keys.js';
-import { StateUpdate } from '../state/state-update.js';
-import { hostFunctionEnabled } from './host-function-gates.js';
-import { wat } from './prepare/test-helpers.js';
+import { loadRuntimeConfig } from '../../config/runtime-config.js';
+import { contractCodeKey } from '../../state/state-keys.js';
+import { StateUpdate } from '../../state/state-update.js';
+import { hostFunctionEnabled } from '../../vm/host-function-gates.js';
+import { wat } from '../../vm/prepare/test-helpers.js';
+import { runtimeParamsFrom } from '../runtime-params.js';
+import { callFunction, type ViewApplyState } from './call-function.js';
 
 // A view method that imports `chain_id` (NEP-638), which nearcore defines from protocol 85 on.
 const CHAIN_ID = `(module
