@@ -6,8 +6,8 @@
 // native addon is found relative to its own package), loaded from node_modules.
 //
 // The bundle sits one folder below packages/cli, as dist/ does, so the relative paths the code reads stay
-// true: ../package.json (the CLI's version) and the protocol parameters, copied beside the chunks.
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+// true: ../package.json (the CLI's version). The protocol parameters are code, bundled with the rest.
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,5 +45,3 @@ await esbuild.build({
   },
   logLevel: 'warning',
 });
-const parameters = join(cli, '..', 'node', 'src', 'config', 'parameters-pv85.json');
-copyFileSync(parameters, join(out, 'parameters-pv85.json'));

@@ -29,7 +29,7 @@ describe('shadebox node init', () => {
     }
     const genesis = await readJson(join(home, 'genesis.json'));
     assert.equal(genesis.chain_id, 'localnet');
-    assert.equal(genesis.protocol_version, 85);
+    assert.equal(genesis.protocol_version, 86);
     const validatorKey = await readJson(join(home, 'validator_key.json'));
     assert.equal(validatorKey.account_id, 'test.near');
     assert.match(String(validatorKey.secret_key), /^ed25519:/);

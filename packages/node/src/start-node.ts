@@ -50,6 +50,8 @@ export interface StartNodeOptions {
   numShards?: number;
   /** Blocks per epoch of a new chain (ignored for an existing home). Default 500. */
   epochLength?: number;
+  /** Genesis `protocol_version` of a new chain (ignored for an existing home). Default 86, as mainnet. */
+  protocolVersion?: number;
   /** How long `tx`/`send_tx` wait before TIMEOUT_ERROR, in ms. Default: config.json's
    * `rpc.polling_config.polling_timeout` (10 s). */
   txTimeoutMs?: number;
@@ -114,7 +116,8 @@ async function startLocked(
   const port = options.rpcPort ?? listen.port;
   const production = options.production ?? productionFromConfig(home);
 
-  const runtimeConfig = loadRuntimeConfig();
+  // The rules of the genesis protocol version (validated when the genesis was read).
+  const runtimeConfig = loadRuntimeConfig(home.genesis.protocol_version);
   const store: KeyValueStore = home.dir
     ? openLmdbStore(join(home.dir, home.config.store.path))
     : openMemoryStore();
@@ -252,7 +255,11 @@ async function startLocked(
 }
 
 async function openHome(options: StartNodeOptions): Promise<Home> {
-  const chain = { numShards: options.numShards, epochLength: options.epochLength };
+  const chain = {
+    numShards: options.numShards,
+    epochLength: options.epochLength,
+    protocolVersion: options.protocolVersion,
+  };
   if (options.memory || !options.home) return createEphemeralHome(chain);
   const dir = resolve(options.home);
   if (!existsSync(join(dir, 'genesis.json'))) return initHome(dir, chain);

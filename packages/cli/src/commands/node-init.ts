@@ -16,7 +16,7 @@ const COMMAND = 'shadebox node init';
 export const NODE_INIT_HELP = `Usage: shadebox node init [--home DIR] [--chain-id ID] [--num-shards N] [--mpc] [--force]
 
 Writes a new node home, with nearcore's file names:
-  genesis.json        the genesis: chain id, protocol version 85, account test.near holding most of the supply
+  genesis.json        the genesis: chain id, protocol version 86, account test.near holding most of the supply
   config.json         the node's settings (RPC address 127.0.0.1:3030, block production automine, store path)
   validator_key.json  test.near's key pair, validator and genesis account (mode 0600)
   node_key.json       the node's own key pair (mode 0600)

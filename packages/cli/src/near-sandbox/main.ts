@@ -18,7 +18,7 @@ import { cliVersion } from '../version.js';
 import { COMMAND, flagValue, parseNeardArgs } from './neard-args.js';
 
 /** The protocol version the node runs (the node's PROTOCOL_VERSION; a test keeps them equal). */
-export const SANDBOX_PROTOCOL_VERSION = 85;
+export const SANDBOX_PROTOCOL_VERSION = 86;
 
 export const NEAR_SANDBOX_HELP = `Usage: near-sandbox [--home DIR] <COMMAND> [options]
 

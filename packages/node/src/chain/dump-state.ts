@@ -102,7 +102,7 @@ export async function dumpHomeState(home: Home & { dir: string }): Promise<State
     const chain = new Chain({
       store,
       genesis: home.genesis,
-      params: runtimeParamsFrom(loadRuntimeConfig(), home.genesis.chain_id),
+      params: runtimeParamsFrom(loadRuntimeConfig(home.genesis.protocol_version), home.genesis.chain_id),
       validatorKey: KeyPair.fromString(home.validatorKey.secret_key),
       validatorAccountId: home.validatorKey.account_id,
     });

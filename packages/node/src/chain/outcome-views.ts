@@ -3,8 +3,10 @@
  * `ExecutionOutcomeWithId::to_hashes`: the id, the hash of the outcome's fields, one hash per log line) and its
  * RPC view with the merkle proof to that root.
  */
+
 import { BorshWriter, base58Encode, base64Encode, sha256, utf8Encode } from '@shadebox/primitives';
 import type { Outcome } from '../runtime/apply-chunk.js';
+import { gasProfileView } from '../vm/gas-profile.js';
 import { u64Json } from './json.js';
 import type { MerklePathItem } from './merkle.js';
 import type { OutcomeView } from './records.js';
@@ -53,10 +55,19 @@ export function outcomeView(outcome: Outcome, blockHash: string, proof: MerklePa
       tokens_burnt: outcome.tokensBurnt.toString(),
       executor_id: outcome.executorId,
       status: statusView(outcome.status),
-      // nearcore: V1 metadata for transactions; receipts carry a (here empty) gas profile, version 3.
-      metadata: isReceipt ? { version: 3, gas_profile: [] } : { version: 1, gas_profile: null },
+      metadata: metadataView(outcome, isReceipt),
     },
   };
+}
+
+/** nearcore's `ExecutionMetadataView`: V1 (no profile) for transactions; for receipts the gas profile, V3,
+ * or from protocol 85 V4 with the contract of the receiver before each action. */
+function metadataView(outcome: Outcome, isReceipt: boolean): OutcomeView['outcome']['metadata'] {
+  if (!isReceipt) return { version: 1, gas_profile: null };
+  const metadata = outcome.metadata;
+  const gasProfile = gasProfileView(metadata?.profile);
+  if (metadata?.version === 4) return { version: 4, gas_profile: gasProfile, contracts: metadata.contracts };
+  return { version: 3, gas_profile: gasProfile };
 }
 
 export const EMPTY_SUCCESS_VALUE = base64Encode(new Uint8Array(0));

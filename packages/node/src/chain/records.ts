@@ -17,7 +17,7 @@ export interface OutcomeView {
     tokens_burnt: string;
     executor_id: string;
     status: unknown;
-    metadata: { version: number; gas_profile: unknown[] | null };
+    metadata: { version: number; gas_profile: unknown[] | null; contracts?: unknown[] };
   };
 }
 

@@ -16,7 +16,7 @@ import {
 import { computeGenesisStorageUsage, totalSupplyOf } from './genesis-storage.js';
 import { formatGenesisTime } from './genesis-time.js';
 import { InvalidGenesisError, validateGenesis } from './genesis-validation.js';
-import { PROTOCOL_VERSION, type RuntimeConfig } from './runtime-config.js';
+import type { RuntimeConfig } from './runtime-config.js';
 
 export { NEAR };
 
@@ -129,7 +129,7 @@ export function createDefaultGenesis(options: CreateDefaultGenesisOptions): Gene
   else genesisTimeNanos = options.genesisTime;
 
   const genesis: GenesisConfig = {
-    protocol_version: PROTOCOL_VERSION,
+    protocol_version: options.runtimeConfig.protocolVersion,
     genesis_time: formatGenesisTime(genesisTimeNanos),
     chain_id: options.chainId ?? d.chainId,
     genesis_height: d.genesisHeight,

@@ -7,7 +7,11 @@ import { ShadeboxError } from '@shadebox/errors';
 import { isValidAccountId, parsePublicKey } from '@shadebox/primitives';
 import { EMPTY_CODE_HASH, OPTIONAL_DEFAULTS, type Ratio } from './genesis.js';
 import { parseGenesisTime } from './genesis-time.js';
-import { PROTOCOL_VERSION } from './runtime-config.js';
+import {
+  isSupportedProtocolVersion,
+  MIN_SUPPORTED_PROTOCOL_VERSION,
+  STABLE_PROTOCOL_VERSION,
+} from './protocol-version.js';
 
 const U128_MAX = (1n << 128n) - 1n;
 
@@ -334,8 +338,11 @@ const accountId: FieldCheck = (value, path, v) => v.c.accountId(value, path);
 
 const protocolVersion: FieldCheck = (value, path, v) => {
   if (!v.c.u64(value, path)) return false;
-  if (value === PROTOCOL_VERSION) return true;
-  v.c.issue(path, `this node runs protocol ${PROTOCOL_VERSION} only, got ${value}`);
+  if (isSupportedProtocolVersion(value as number)) return true;
+  v.c.issue(
+    path,
+    `this node runs protocol versions ${MIN_SUPPORTED_PROTOCOL_VERSION} to ${STABLE_PROTOCOL_VERSION}, got ${value}`,
+  );
   return false;
 };
 

@@ -40,7 +40,7 @@ describe('createDefaultGenesis', () => {
   const genesis = fresh();
 
   it('has the localnet values of neard init', () => {
-    assert.equal(genesis.protocol_version, 85);
+    assert.equal(genesis.protocol_version, 86);
     assert.equal(genesis.chain_id, 'localnet');
     assert.equal(genesis.genesis_time, '2025-01-02T03:04:05.678Z');
     assert.equal(genesis.genesis_height, 0);
@@ -280,7 +280,7 @@ describe('validateGenesis', () => {
     g.records[0].Account.account.amount = '-5';
     g.records[1].AccessKey.public_key = 'ed25519:notbase58!';
     g.genesis_time = '2025-02-30T00:00:00Z';
-    g.protocol_version = 84;
+    g.protocol_version = 82;
     assert.deepEqual(paths(g).sort(), [
       'gas_limit',
       'genesis_time',
@@ -289,7 +289,9 @@ describe('validateGenesis', () => {
       'records[0].Account.account.amount',
       'records[1].AccessKey.public_key',
     ]);
-    assert.ok(validateGenesis(g).some((i) => i.message === 'this node runs protocol 85 only, got 84'));
+    assert.ok(
+      validateGenesis(g).some((i) => i.message === 'this node runs protocol versions 83 to 86, got 82'),
+    );
     assert.deepEqual(validateGenesis('nope'), [{ path: '$', message: 'expected a JSON object, got "nope"' }]);
   });
 

@@ -64,6 +64,8 @@ export interface HomeOptions {
   blockTimeMs?: number;
   /** `archive`. Default false. */
   archive?: boolean;
+  /** Genesis `protocol_version`: the rules the chain runs. Default the version mainnet runs (86). */
+  protocolVersion?: number;
 }
 
 export interface InitHomeOptions extends HomeOptions {
@@ -94,7 +96,7 @@ export function createEphemeralHome(options: HomeOptions = {}): Home {
   const nodeKey = createKeyFile(NODE_KEY_ACCOUNT_ID);
   const genesis = createDefaultGenesis({
     validatorKey,
-    runtimeConfig: loadRuntimeConfig(),
+    runtimeConfig: loadRuntimeConfig(options.protocolVersion),
     chainId: options.chainId,
     numShards: options.numShards,
     epochLength: options.epochLength,

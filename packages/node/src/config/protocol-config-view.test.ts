@@ -83,7 +83,7 @@ describe('protocolConfigView', () => {
       const result = await experimentalProtocolConfig(client, { finality: 'final' });
       assert.equal(JSON.parse(body).method, 'EXPERIMENTAL_protocol_config');
       assert.equal(result.chainId, 'localnet');
-      assert.equal(result.protocolVersion, 85);
+      assert.equal(result.protocolVersion, 86);
       assert.equal(result.runtimeConfig.storageAmountPerByte, '10000000000000000000');
       assert.equal(
         result.runtimeConfig.transactionCosts.actionCreationConfig.transferCost.execution,
@@ -102,7 +102,7 @@ describe('protocolConfigView', () => {
   });
 
   it('has the genesis/epoch fields with nearcore encodings', () => {
-    assert.equal(view.protocol_version, 85);
+    assert.equal(view.protocol_version, 86);
     assert.equal(view.chain_id, 'localnet');
     assert.equal(view.genesis_time, '2023-11-14T22:13:20.123456Z');
     assert.equal(view.genesis_height, 0);

@@ -60,8 +60,9 @@ function tableView(
 ): JsonObject {
   const view: JsonObject = {};
   for (const [jsonName, name] of table) {
-    const value = (source as Record<string, bigint | number | boolean>)[name];
-    view[jsonName] = typeof value === 'bigint' ? jsonNumber(value) : value;
+    const value = (source as Record<string, bigint | number | boolean | undefined>)[name];
+    // An unset `Option` field is left out, as serde's `skip_serializing_if = "Option::is_none"` does.
+    if (value !== undefined) view[jsonName] = typeof value === 'bigint' ? jsonNumber(value) : value;
     Object.assign(view, insertAfter[jsonName]);
   }
   return view;

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ACTION_COSTS, sendFee } from './fees.js';
 import { type LosslessValue, parseLosslessJson } from './lossless-json.js';
@@ -12,14 +10,12 @@ import {
   LIMIT_FIELDS,
   loadRuntimeConfig,
   PROTOCOL_VERSION,
-  parameterFileCandidates,
   RuntimeConfigError,
-  readParameterFile,
   runtimeConfigFromView,
-  VM_KIND,
   WASM_FIELDS,
   WITNESS_FIELDS,
 } from './runtime-config.js';
+import { FEE_PARAMETERS } from './runtime-config-store.js';
 
 // The pinned file, read independently of the loader (plain JSON.parse: every pinned number is exact as a double,
 // which the raw-text checks below confirm for the ones above 2^53).
@@ -33,19 +29,22 @@ function at(path: readonly string[], root = pinned.transaction_costs) {
 }
 
 describe('loadRuntimeConfig', () => {
-  const rc = loadRuntimeConfig();
+  // The pinned file is nearcore's view of protocol 85: the store's 85 is held to it field by field.
+  const rc = loadRuntimeConfig(85);
 
-  it('is protocol 85 and says where its numbers come from', () => {
-    assert.equal(PROTOCOL_VERSION, 85);
+  it('is protocol 85 and says where its numbers come from; a new chain runs 86', () => {
+    assert.equal(PROTOCOL_VERSION, 86);
+    assert.equal(loadRuntimeConfig().protocolVersion, 86);
     assert.equal(rc.protocolVersion, 85);
+    assert.match(rc.source, /protocol version 85: the base \(83\) and the diffs of 84, 85$/);
     assert.match(
-      rc.source,
+      pinned._source,
       /^near\/nearcore core\/parameters\/src\/snapshots\/.*__85\.json\.snap at commit [0-9a-f]{12}/,
     );
   });
 
   it('is memoised and frozen', () => {
-    assert.equal(loadRuntimeConfig(), rc);
+    assert.equal(loadRuntimeConfig(85), rc);
     assert.ok(Object.isFrozen(rc) && Object.isFrozen(rc.fees) && Object.isFrozen(rc.fees.transfer));
     assert.ok(Object.isFrozen(rc.wasm.extCosts) && Object.isFrozen(rc.wasm.limits));
     assert.throws(() => {
@@ -54,7 +53,9 @@ describe('loadRuntimeConfig', () => {
   });
 
   it('has every fee as bigints equal to the JSON numbers', () => {
-    assert.equal(FEE_PATHS.length, ACTION_COSTS.length);
+    // The view shows the fees of the actions it knows; every fee has a parameter in the store.
+    assert.deepEqual(Object.keys(FEE_PARAMETERS).sort(), [...ACTION_COSTS].sort());
+    assert.equal(FEE_PATHS.length, 16);
     for (const [cost, path] of FEE_PATHS) {
       const json = at(path);
       const fee = rc.fees[cost];
@@ -96,8 +97,37 @@ describe('loadRuntimeConfig', () => {
       minAllowedTopLevelAccountLength: 65,
       registrarAccountId: 'registrar',
     });
-    assert.equal(rc.wasm.vmKind, VM_KIND);
+    assert.equal(rc.wasm.vmKind, 'Wasmtime');
     assert.equal(rc.wasm.storageGetMode, 'FlatStorage');
+  });
+
+  it('has the protocol-85 parameters the view omits (global contracts, state init, gas keys)', () => {
+    const gas = (f: { sendSir: bigint; sendNotSir: bigint; execution: bigint }) => [
+      f.sendSir,
+      f.sendNotSir,
+      f.execution,
+    ];
+    assert.deepEqual(gas(rc.fees.deploy_global_contract_base), [184765750000n, 184765750000n, 184765750000n]);
+    assert.deepEqual(gas(rc.fees.deploy_global_contract_byte), [6812999n, 47683715n, 70000000n]);
+    assert.deepEqual(gas(rc.fees.use_global_contract_base), [184765750000n, 184765750000n, 184765750000n]);
+    assert.deepEqual(gas(rc.fees.use_global_contract_byte), [6812999n, 47683715n, 64572944n]);
+    assert.deepEqual(gas(rc.fees.deterministic_state_init_base), [
+      500000000000n,
+      500000000000n,
+      7430000000000n,
+    ]);
+    assert.deepEqual(gas(rc.fees.deterministic_state_init_byte), [72000000n, 72000000n, 70000000n]);
+    assert.deepEqual(gas(rc.fees.deterministic_state_init_entry), [0n, 0n, 200000000000n]);
+    assert.deepEqual(gas(rc.fees.gas_key_transfer_base), [115123062500n, 115123062500n, 235676644250n]);
+    assert.deepEqual(gas(rc.fees.gas_key_byte), [59357464n, 59357464n, 101435400n]);
+    assert.deepEqual(gas(rc.fees.gas_key_nonce_write_base), [0n, 0n, 64196736000n]);
+    assert.equal(rc.globalContractStorageAmountPerByte, 10n ** 20n);
+    assert.equal(rc.deployGlobalContractExecutionBase, 20_000_000_000_000n);
+    assert.equal(rc.deployGlobalContractExecutionPerByte, 250_000_000n);
+    assert.equal(rc.wasm.limits.maxGasBurntView, 10n ** 15n);
+    assert.equal(rc.wasm.limits.maxReceiptTotalInputSize, 4_294_967_295);
+    assert.equal(rc.wasm.fixContractLoadingError, false);
+    for (const cost of ACTION_COSTS) assert.ok(Object.isFrozen(rc.fees[cost]), cost);
   });
 
   it('keeps NEP-642 consistent: gas bought at min_gas_purchase_price covers account_creation_charge', () => {
@@ -200,34 +230,5 @@ describe('runtimeConfigFromView', () => {
     const zeroDenominator = pinnedText.replace('"burnt_gas_reward": [3, 10]', '"burnt_gas_reward": [3, 0]');
     assert.notEqual(zeroDenominator, pinnedText);
     assert.throws(() => runtimeConfigFromView(parseLosslessJson(zeroDenominator)), /denominator is 0/);
-  });
-});
-
-describe('the parameter file location', () => {
-  it('is looked for beside the module, then in src/config from dist/config', () => {
-    const [beside, fromDist] = parameterFileCandidates();
-    assert.match(beside, /[/\\]config[/\\]parameters-pv85\.json$/);
-    assert.match(fromDist, /[/\\]src[/\\]config[/\\]parameters-pv85\.json$/);
-    assert.equal(readParameterFile().text, pinnedText);
-  });
-
-  it('can be overridden, and says where it looked when the file is missing', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shadebox-params-'));
-    const previous = process.env.SHADEBOX_PARAMETERS_FILE;
-    try {
-      const file = join(dir, 'p.json');
-      writeFileSync(file, '{"x": 1}');
-      process.env.SHADEBOX_PARAMETERS_FILE = file;
-      assert.deepEqual(readParameterFile(), { path: file, text: '{"x": 1}' });
-      process.env.SHADEBOX_PARAMETERS_FILE = join(dir, 'missing.json');
-      assert.throws(
-        () => readParameterFile(),
-        /parameters-pv85\.json not found \(looked at .*missing\.json\)/,
-      );
-    } finally {
-      if (previous === undefined) delete process.env.SHADEBOX_PARAMETERS_FILE;
-      else process.env.SHADEBOX_PARAMETERS_FILE = previous;
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

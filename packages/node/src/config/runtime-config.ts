@@ -1,18 +1,17 @@
 /**
- * The runtime parameters of protocol version 85: THE one place fees, limits and economic constants come from.
+ * The runtime parameters: THE one place fees, limits and economic constants come from. Nothing else in the
+ * node may hard-code a fee or a limit.
  *
- * The numbers live in `parameters-pv85.json` beside this file, a copy of nearcore's resolved parameter
- * snapshot for protocol 85 (`core/parameters/src/snapshots/near_parameters__config_store__tests__85.json.snap`,
- * which is nearcore's own `RuntimeConfigView` of that version; its `_source` line says which commit). This
- * module reads it once, checks that every field is there with the type nearcore gives it (and that nothing
- * unknown is there), and turns it into a frozen, typed {@link RuntimeConfig} where every gas amount and every
- * yoctoNEAR amount is a `bigint`. Nothing else in the node may hard-code a fee or a limit.
+ * The parameters depend on the protocol version. `loadRuntimeConfig(version)` gives the typed, frozen
+ * {@link RuntimeConfig} of a version (every gas amount and yoctoNEAR amount a `bigint`), resolved by the
+ * runtime-config store (runtime-config-store.ts) from the base table and the per-version diffs in
+ * runtime-parameters/, as nearcore keeps them. Supported versions: protocol-version.ts.
  *
- * How the file is found: it is read with `fs` relative to this module, not imported as JSON. `tsc` only copies
- * a `.json` file to `dist/` when it is imported and the project lists JSON files, which `packages/node` does
- * not; so the loader first looks beside the module (`src/config/` when running the sources through `tsx`) and
- * then at `../../src/config/` (from `dist/config/`, the package ships `src/` too). Override the location with
- * `SHADEBOX_PARAMETERS_FILE` only for experiments.
+ * This module also reads nearcore's `RuntimeConfigView` (`runtimeConfigFromView`), the shape of its
+ * `EXPERIMENTAL_protocol_config` answer and of its resolved-parameter snapshots (`parameters-pv85.json`
+ * beside this file is nearcore's snapshot of 85): it checks that every field is there with the type nearcore
+ * gives it, and takes what the view does not show from the store. The tests use it to hold the store to
+ * nearcore's snapshots.
  *
  * Two parameters are new in protocol 85 (NEP-642 "account cost increase", near/nearcore#15907, stabilised at
  * 85 by #15914, `ProtocolFeature::AccountCostIncrease => 85` in core/primitives-core/src/version.rs):
@@ -37,22 +36,22 @@
  *   account-creating transaction is charged; nothing else.
  */
 
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ShadeboxError } from '@shadebox/errors';
 import type { ActionCost, Fee, FeeTable } from './fees.js';
-import { LosslessNumber, type LosslessValue, parseLosslessJson } from './lossless-json.js';
+import { LosslessNumber, type LosslessValue } from './lossless-json.js';
+import { DEFAULT_PROTOCOL_VERSION } from './protocol-version.js';
+import { runtimeConfigFor } from './runtime-config-store.js';
 
-/** The protocol version this node runs. Its parameters are the ones in `parameters-pv85.json`. */
-export const PROTOCOL_VERSION = 85;
+/** The protocol version of a new chain (the one mainnet runs); a chain runs the version of its genesis. */
+export const PROTOCOL_VERSION = DEFAULT_PROTOCOL_VERSION;
 
 /**
- * `wasm_config.vm_kind` at protocol 85. nearcore's snapshot redacts it (it depends on the build), so it is not
- * in the pinned file; core/parameters/res/runtime_configs/84.yaml switched it from `NearVm` to `Wasmtime`.
+ * nearcore's `VMKind` values a version can name (`vm_kind`): NearVm up to 83, Wasmtime from 84
+ * (core/parameters/res/runtime_configs/84.yaml). nearcore's snapshots redact it (it depends on the build).
  */
-export const VM_KIND = 'Wasmtime';
+export const VM_KINDS = ['NearVm', 'Wasmtime'] as const;
+export type VmKind = (typeof VM_KINDS)[number];
 
-const PARAMETERS_FILE_NAME = 'parameters-pv85.json';
 const U64_MAX = (1n << 64n) - 1n;
 const U128_MAX = (1n << 128n) - 1n;
 
@@ -171,8 +170,17 @@ interface KindTypes {
   float: number;
   bool: boolean;
 }
-export type FieldTable = readonly (readonly [jsonName: string, name: string, kind: FieldKind])[];
-type FieldsOf<T extends FieldTable> = { readonly [F in T[number] as F[1]]: KindTypes[F[2]] };
+/** A field: its name in the view, in the typed config, how it is read, and `'optional'` when nearcore
+ * keeps it as an `Option` (absent from the view, `undefined` here, when unset: no limit). */
+export type FieldTable = readonly (
+  | readonly [jsonName: string, name: string, kind: FieldKind]
+  | readonly [jsonName: string, name: string, kind: FieldKind, optional: 'optional']
+)[];
+type FieldsOf<T extends FieldTable> = {
+  readonly [F in T[number] as F[1]]: F extends readonly [string, string, FieldKind, 'optional']
+    ? KindTypes[F[2]] | undefined
+    : KindTypes[F[2]];
+};
 
 /** `wasm_config` scalars and feature switches (everything but `ext_costs`, `storage_get_mode`, `limit_config`). */
 export const WASM_FIELDS = [
@@ -222,16 +230,16 @@ export const LIMIT_FIELDS = [
   ['max_number_input_data_dependencies', 'maxNumberInputDataDependencies', 'count'],
   ['max_functions_number_per_contract', 'maxFunctionsNumberPerContract', 'count'],
   ['max_locals_per_contract', 'maxLocalsPerContract', 'count'],
-  ['max_params_per_contract', 'maxParamsPerContract', 'count'],
-  ['max_params_per_function', 'maxParamsPerFunction', 'count'],
-  ['max_operand_stack_bytes_per_function', 'maxOperandStackBytesPerFunction', 'count'],
+  ['max_params_per_contract', 'maxParamsPerContract', 'count', 'optional'],
+  ['max_params_per_function', 'maxParamsPerFunction', 'count', 'optional'],
+  ['max_operand_stack_bytes_per_function', 'maxOperandStackBytesPerFunction', 'count', 'optional'],
   ['max_tables_per_contract', 'maxTablesPerContract', 'count'],
   ['max_elements_per_contract_table', 'maxElementsPerContractTable', 'count'],
-  ['max_function_body_size', 'maxFunctionBodySize', 'count'],
-  ['max_instrumented_code_size', 'maxInstrumentedCodeSize', 'count'],
-  ['max_blocks_per_function', 'maxBlocksPerFunction', 'count'],
-  ['max_blocks_per_contract', 'maxBlocksPerContract', 'count'],
-  ['max_types_per_contract', 'maxTypesPerContract', 'count'],
+  ['max_function_body_size', 'maxFunctionBodySize', 'count', 'optional'],
+  ['max_instrumented_code_size', 'maxInstrumentedCodeSize', 'count', 'optional'],
+  ['max_blocks_per_function', 'maxBlocksPerFunction', 'count', 'optional'],
+  ['max_blocks_per_contract', 'maxBlocksPerContract', 'count', 'optional'],
+  ['max_types_per_contract', 'maxTypesPerContract', 'count', 'optional'],
   ['account_id_validity_rules_version', 'accountIdValidityRulesVersion', 'count'],
   ['yield_timeout_length_in_blocks', 'yieldTimeoutLengthInBlocks', 'count'],
   ['max_yield_payload_size', 'maxYieldPayloadSize', 'count'],
@@ -267,7 +275,8 @@ export const WITNESS_FIELDS = [
 
 /**
  * Where each fee sits in `transaction_costs` of the view. `add_key_cost.*` is nested one level deeper;
- * the path lists the keys from `transaction_costs`.
+ * the path lists the keys from `transaction_costs`. The fees the view has no field for come from
+ * view-omitted-parameters.ts.
  */
 export const FEE_PATHS: readonly (readonly [ActionCost, readonly string[]])[] = [
   ['new_action_receipt', ['action_receipt_creation_config']],
@@ -299,9 +308,16 @@ export interface WasmConfig extends WasmFlagsAndCosts {
   /** Gas of each host-function operation, by nearcore's `ExtCosts` name. */
   readonly extCosts: Readonly<Record<ExtCost, bigint>>;
   /** Which engine nearcore runs at this version (reported in the view; we run our own interpreter). */
-  readonly vmKind: typeof VM_KIND;
+  readonly vmKind: VmKind;
   readonly storageGetMode: StorageGetMode;
-  readonly limits: LimitConfig;
+  readonly limits: LimitConfig & {
+    /** `max_gas_burnt_view`: gas limit of a view call (not in the view). */
+    readonly maxGasBurntView: bigint;
+    /** `max_receipt_total_input_size`: bytes of promise input one receipt may receive (not in the view). */
+    readonly maxReceiptTotalInputSize: number;
+  };
+  /** `fix_contract_loading_error` (86): a module that fails to load is charged the loading gas (not in the view). */
+  readonly fixContractLoadingError: boolean;
 }
 
 export interface RuntimeConfig {
@@ -323,7 +339,11 @@ export interface RuntimeConfig {
   readonly burntGasReward: Rational;
   /** Unused since protocol 78 (NEP-536); 1/1 at 85. */
   readonly pessimisticGasPriceInflationRatio: Rational;
-  /** Extra gas burnt for verifying an ML-DSA-65 signature (not a key type this node accepts). */
+  /** `gas_refund_penalty` (NEP-536): share of refunded gas kept as a penalty; 0 since 78 (near/nearcore#13579). */
+  readonly gasRefundPenalty: Rational;
+  /** `min_gas_refund_penalty`: the least penalty per refund, gas; 0. */
+  readonly minGasRefundPenalty: bigint;
+  /** `ml_dsa_65_verification_cost`: gas charged at transaction conversion per ML-DSA-65 signature it verifies. */
   readonly mlDsa65VerificationCost: bigint;
   readonly wasm: WasmConfig;
   readonly accountCreation: {
@@ -337,9 +357,22 @@ export interface RuntimeConfig {
   readonly minGasPurchasePrice: bigint;
   /** yoctoNEAR an account-creating receipt pays in total for the account (see the module comment). */
   readonly accountCreationCharge: bigint;
+  /** `global_contract_storage_amount_per_byte`: yocto burnt per byte of a deployed global contract's code. */
+  readonly globalContractStorageAmountPerByte: bigint;
+  /** `deploy_global_contract_execution_base`: compute of applying a `GlobalContractDistribution` receipt. */
+  readonly deployGlobalContractExecutionBase: bigint;
+  /** `deploy_global_contract_execution_per_byte`: its compute per byte of code. */
+  readonly deployGlobalContractExecutionPerByte: bigint;
+  /** The bandwidth scheduler's limits between shards, bytes (74.yaml); a single-shard chain does not use them. */
+  readonly bandwidthScheduler: {
+    readonly maxShardBandwidth: bigint;
+    readonly maxSingleGrant: bigint;
+    readonly maxAllowance: bigint;
+    readonly maxBaseBandwidth: bigint;
+  };
 }
 
-/** The parameter file does not have the shape of a protocol-85 `RuntimeConfigView`. */
+/** The runtime parameters (the store's data, or a `RuntimeConfigView` being read) are not what they must be. */
 export class RuntimeConfigError extends ShadeboxError<{ path: string; problem: string }> {
   constructor(
     readonly path: string,
@@ -469,18 +502,31 @@ function readField(
 }
 
 function readTable<T extends FieldTable>(object: JsonObject, table: T, path: string): FieldsOf<T> {
-  const result: Record<string, bigint | number | boolean> = {};
-  for (const [jsonName, name, kind] of table)
-    result[name] = readField(kind, object[jsonName], `${path}.${jsonName}`);
+  const result: Record<string, bigint | number | boolean | undefined> = {};
+  for (const field of table) {
+    const [jsonName, name, kind] = field;
+    const absent = field.length === 4 && !Object.hasOwn(object, jsonName);
+    result[name] = absent ? undefined : readField(kind, object[jsonName], `${path}.${jsonName}`);
+  }
   return Object.freeze(result) as FieldsOf<T>;
 }
 
+/** The fields a view section must have (an `Option` field may be left out). */
 function tableKeys(table: FieldTable): string[] {
-  return table.map(([jsonName]) => jsonName);
+  return table.filter((field) => field.length === 3).map(([jsonName]) => jsonName);
 }
 
-/** Turns a parsed protocol-85 `RuntimeConfigView` (plus `_source`) into a {@link RuntimeConfig}. */
-export function runtimeConfigFromView(view: LosslessValue): RuntimeConfig {
+function optionalKeys(table: FieldTable): string[] {
+  return table.filter((field) => field.length === 4).map(([jsonName]) => jsonName);
+}
+
+/**
+ * Turns a parsed `RuntimeConfigView` (plus `_source`) of `protocolVersion` into a {@link RuntimeConfig}; what
+ * the view does not show (the fees of global contracts, state init and gas keys, `vm_kind`, ...) is that
+ * version's from the store.
+ */
+export function runtimeConfigFromView(view: LosslessValue, protocolVersion = 85): RuntimeConfig {
+  const stored = runtimeConfigFor(protocolVersion);
   const root = asObject(view, '$');
   expectKeys(
     root,
@@ -556,6 +602,9 @@ export function runtimeConfigFromView(view: LosslessValue): RuntimeConfig {
     }
     fees[cost] = readFee(node, where);
   }
+  for (const [cost, fee] of Object.entries(stored.fees)) {
+    if (!(cost in fees)) fees[cost as ActionCost] = fee;
+  }
 
   const storageUsageConfig = asObject(costs.storage_usage_config, '$.transaction_costs.storage_usage_config');
   expectKeys(
@@ -580,7 +629,7 @@ export function runtimeConfigFromView(view: LosslessValue): RuntimeConfig {
     throw new RuntimeConfigError('$.wasm_config.storage_get_mode', `unknown mode ${storageGetMode}`);
   }
   const limitJson = asObject(wasm.limit_config, '$.wasm_config.limit_config');
-  expectKeys(limitJson, tableKeys(LIMIT_FIELDS), '$.wasm_config.limit_config');
+  expectKeys(limitJson, tableKeys(LIMIT_FIELDS), '$.wasm_config.limit_config', optionalKeys(LIMIT_FIELDS));
 
   const accountCreation = asObject(root.account_creation_config, '$.account_creation_config');
   expectKeys(
@@ -594,7 +643,7 @@ export function runtimeConfigFromView(view: LosslessValue): RuntimeConfig {
   expectKeys(witness, tableKeys(WITNESS_FIELDS), '$.witness_config');
 
   return Object.freeze({
-    protocolVersion: PROTOCOL_VERSION,
+    protocolVersion,
     source,
     storageAmountPerByte: readBalance(root.storage_amount_per_byte, '$.storage_amount_per_byte'),
     fees: Object.freeze(fees),
@@ -613,6 +662,8 @@ export function runtimeConfigFromView(view: LosslessValue): RuntimeConfig {
       costs.pessimistic_gas_price_inflation_ratio,
       '$.transaction_costs.pessimistic_gas_price_inflation_ratio',
     ),
+    gasRefundPenalty: stored.gasRefundPenalty,
+    minGasRefundPenalty: stored.minGasRefundPenalty,
     mlDsa65VerificationCost: readGas(
       costs.ml_dsa_65_verification_cost,
       '$.transaction_costs.ml_dsa_65_verification_cost',
@@ -620,9 +671,14 @@ export function runtimeConfigFromView(view: LosslessValue): RuntimeConfig {
     wasm: Object.freeze({
       extCosts: Object.freeze(extCosts),
       ...readTable(wasm, WASM_FIELDS, '$.wasm_config'),
-      vmKind: VM_KIND,
+      vmKind: stored.wasm.vmKind,
       storageGetMode,
-      limits: readTable(limitJson, LIMIT_FIELDS, '$.wasm_config.limit_config'),
+      limits: Object.freeze({
+        ...readTable(limitJson, LIMIT_FIELDS, '$.wasm_config.limit_config'),
+        maxGasBurntView: stored.wasm.limits.maxGasBurntView,
+        maxReceiptTotalInputSize: stored.wasm.limits.maxReceiptTotalInputSize,
+      }),
+      fixContractLoadingError: stored.wasm.fixContractLoadingError,
     }),
     accountCreation: Object.freeze({
       minAllowedTopLevelAccountLength: readCount(
@@ -638,45 +694,18 @@ export function runtimeConfigFromView(view: LosslessValue): RuntimeConfig {
     witness: readTable(witness, WITNESS_FIELDS, '$.witness_config'),
     minGasPurchasePrice: readBalance(root.min_gas_purchase_price, '$.min_gas_purchase_price'),
     accountCreationCharge: readBalance(root.account_creation_charge, '$.account_creation_charge'),
+    globalContractStorageAmountPerByte: stored.globalContractStorageAmountPerByte,
+    deployGlobalContractExecutionBase: stored.deployGlobalContractExecutionBase,
+    deployGlobalContractExecutionPerByte: stored.deployGlobalContractExecutionPerByte,
+    bandwidthScheduler: stored.bandwidthScheduler,
   });
 }
 
-/** The places the pinned parameter file is looked for, in order (see the module comment). */
-export function parameterFileCandidates(): string[] {
-  const override = process.env.SHADEBOX_PARAMETERS_FILE;
-  if (override !== undefined && override !== '') return [override];
-  return [
-    fileURLToPath(new URL(`./${PARAMETERS_FILE_NAME}`, import.meta.url)),
-    fileURLToPath(new URL(`../../src/config/${PARAMETERS_FILE_NAME}`, import.meta.url)),
-  ];
-}
-
-/** Reads the pinned parameter file's text and the path it was read from. */
-export function readParameterFile(): { path: string; text: string } {
-  const tried: string[] = [];
-  for (const path of parameterFileCandidates()) {
-    try {
-      return { path, text: readFileSync(path, 'utf8') };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      tried.push(path);
-    }
-  }
-  throw new Error(`runtime parameters: ${PARAMETERS_FILE_NAME} not found (looked at ${tried.join(', ')})`);
-}
-
-let memoised: RuntimeConfig | undefined;
-
-/** The runtime parameters of protocol 85, read and checked once per process. */
-export function loadRuntimeConfig(): RuntimeConfig {
-  if (memoised === undefined) {
-    const { path, text } = readParameterFile();
-    try {
-      memoised = runtimeConfigFromView(parseLosslessJson(text));
-    } catch (error) {
-      if (error instanceof Error) error.message = `${error.message} (in ${path})`;
-      throw error;
-    }
-  }
-  return memoised;
+/**
+ * The runtime parameters of `protocolVersion` (default: the version of a new chain), resolved and checked
+ * once per version. A chain passes its genesis `protocol_version`; an unsupported one is refused with an
+ * `UnsupportedProtocolVersionError`.
+ */
+export function loadRuntimeConfig(protocolVersion: number = DEFAULT_PROTOCOL_VERSION): RuntimeConfig {
+  return runtimeConfigFor(protocolVersion);
 }

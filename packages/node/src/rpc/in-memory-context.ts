@@ -25,7 +25,7 @@ export function createInMemoryRpcContext(options: InMemoryRpcContextOptions = {}
   root: { accountId: string; key: KeyPair };
 } {
   const home = createEphemeralHome({ epochLength: options.epochLength ?? 5 });
-  const runtimeConfig = loadRuntimeConfig();
+  const runtimeConfig = loadRuntimeConfig(home.genesis.protocol_version);
   const chain = new Chain({
     store: openMemoryStore(),
     genesis: home.genesis,

@@ -1,7 +1,9 @@
 /**
  * What executing the actions of one receipt produced.
  */
+
 import type { Receipt } from '@shadebox/primitives';
+import { emptyGasProfile, type GasProfile } from '../vm/gas-profile.js';
 import type { ReturnData } from '../vm/vm-context.js';
 
 export interface ValidatorProposal {
@@ -25,7 +27,18 @@ export interface ActionResult {
   subsidized: bigint;
   /** What the last function call returned; a receipt index points into `newReceipts`. */
   returnData: ReturnData;
+  /** What the function calls' gas was spent on (their gas profiles merged). */
+  profile: GasProfile;
+  /** Per action: the receiver's contract just before it ran (nearcore `ExecutionMetadata::V4`). */
+  contracts: AccountContractView[];
 }
+
+/** nearcore's view of an `AccountContract` in outcome metadata V4: null when the account has none. */
+export type AccountContractView =
+  | null
+  | { local: string }
+  | { global_hash: string }
+  | { global_account_id: string };
 
 export function emptyActionResult(): ActionResult {
   return {
@@ -37,5 +50,7 @@ export function emptyActionResult(): ActionResult {
     gasBurntForFunctionCall: 0n,
     subsidized: 0n,
     returnData: { kind: 'None' },
+    profile: emptyGasProfile(),
+    contracts: [],
   };
 }

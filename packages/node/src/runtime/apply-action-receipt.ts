@@ -6,6 +6,7 @@
  * the lower of that and the block's price, and the difference is refunded to the signer, less the
  * `account_creation_charge` when the receipt created an account.
  */
+
 import { type ActionReceipt, base58Encode, type Receipt } from '@shadebox/primitives';
 import {
   execFee,
@@ -25,6 +26,7 @@ import {
   setAccount,
 } from '../state/typed-state.js';
 import type { PromiseResult } from '../vm/receipt-manager.js';
+import { accountContractView } from './account-contract-view.js';
 import { type ActionResult, emptyActionResult } from './action-result.js';
 import type { ActionContext } from './actions/action-context.js';
 import { addKey } from './actions/add-key.js';
@@ -109,6 +111,7 @@ export function applyActionReceipt(
       result,
       actionIndex: i,
     };
+    result.contracts.push(accountContractView(account.current));
     try {
       checkAccountExistence(action, account.current, accountId, actions.length === 1, isRefund);
       checkActorPermissions(action, account.current, actorId, accountId);
@@ -121,6 +124,8 @@ export function applyActionReceipt(
       break;
     }
   }
+  // Actions a failure left unexecuted get no contract.
+  while (result.contracts.length < actions.length) result.contracts.push(null);
   if (!failure && account.current) {
     const lacking = insufficientStorageStake(account.current, params.storageAmountPerByte);
     if (lacking > 0n)

@@ -4,6 +4,7 @@
  * receiver) right away, then the receipts that arrived from the previous block. Receipts created here are
  * executed by the next block.
  */
+
 import {
   base58Encode,
   base64Encode,
@@ -12,6 +13,7 @@ import {
   type Receipt,
   type SignedTransaction,
 } from '@shadebox/primitives';
+import { protocolFeatureEnabled } from '../config/protocol-version.js';
 import {
   getPendingDataCount,
   getPostponedReceipt,
@@ -34,7 +36,8 @@ import {
   setReceivedData,
 } from '../state/receipt-state.js';
 import type { StateUpdate } from '../state/state-update.js';
-import type { ValidatorProposal } from './action-result.js';
+import type { GasProfile } from '../vm/gas-profile.js';
+import type { AccountContractView, ValidatorProposal } from './action-result.js';
 import { applyActionReceipt } from './apply-action-receipt.js';
 import { InvalidTxError } from './errors.js';
 import { isRefundReceipt } from './refund-receipts.js';
@@ -66,6 +69,8 @@ export interface Outcome {
   status: OutcomeStatus;
   /** Present for receipts. */
   receipt?: Receipt;
+  /** Receipts: nearcore's `ExecutionMetadata` (V3 before protocol 85, V4 from 85 with the contracts). */
+  metadata?: { version: 3 | 4; profile: GasProfile; contracts: AccountContractView[] };
 }
 
 export interface ChunkResult {
@@ -246,6 +251,11 @@ function executeActionReceipt(
           ? { SuccessReceiptId: exec.result.newReceipts[status.index].receiptId }
           : { SuccessValue: base64Encode(status.value) },
     receipt,
+    metadata: {
+      version: protocolFeatureEnabled('ExecutionMetadataV4', params.protocolVersion) ? 4 : 3,
+      profile: exec.result.profile,
+      contracts: exec.result.contracts,
+    },
   });
   out.gasUsed += exec.result.gasBurnt;
   out.balanceBurnt += exec.tokensBurnt + exec.otherBurnt - exec.contractReward - exec.subsidized;

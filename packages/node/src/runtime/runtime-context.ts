@@ -34,6 +34,8 @@ export interface RuntimeParams extends FeeContext, StorageUsageConfig {
   maxLengthReturnedData: number;
   maxReceiptSize: number;
   maxNumberInputDataDependencies: number;
+  /** The protocol version the chain runs (its genesis `protocol_version`). */
+  protocolVersion: number;
 }
 
 /** The block whose chunk is being applied. */

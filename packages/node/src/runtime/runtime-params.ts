@@ -38,5 +38,6 @@ export function runtimeParamsFrom(config: RuntimeConfig, chainId = 'localnet'): 
     maxLengthReturnedData: limits.maxLengthReturnedData,
     maxReceiptSize: limits.maxReceiptSize,
     maxNumberInputDataDependencies: limits.maxNumberInputDataDependencies,
+    protocolVersion: config.protocolVersion,
   };
 }

@@ -4,6 +4,7 @@
  * instance's `remaining_gas` global (see prepare/); `syncFromWasm` / `syncToWasm` keep the two in step around
  * every host call.
  */
+import type { ProfileRecorder } from './gas-profile.js';
 import { type HostError, hostError } from './vm-errors.js';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -20,6 +21,8 @@ export class GasCounter {
     readonly prepaid: bigint,
     readonly maxGasBurnt: bigint,
     private readonly isView: boolean,
+    /** Where the call's gas profile is kept (none: not profiled). */
+    private readonly recorder?: ProfileRecorder,
   ) {
     this.limit = prepaid < maxGasBurnt ? prepaid : maxGasBurnt;
   }
@@ -39,14 +42,32 @@ export class GasCounter {
     throw this.exceed(next, next + this.promises);
   }
 
+  /** Burn a host-function cost (booked in the profile under the cost last read from the VM's table). */
   payBase(cost: bigint): void {
+    this.book(cost);
     this.burn(cost);
   }
 
   payPer(cost: bigint, count: bigint): void {
     const gas = cost * count;
     if (gas > U64_MAX) throw hostError.integerOverflow();
+    this.book(gas);
     this.burn(gas);
+  }
+
+  /** nearcore books the profile before burning, so a charge that runs out of gas still shows in full. */
+  private book(gas: bigint): void {
+    const r = this.recorder;
+    if (r !== undefined && r.pendingExt >= 0) {
+      r.profile.ext[r.pendingExt] += gas;
+      r.pendingExt = -1;
+    }
+  }
+
+  /** `deduct`, booking the burnt part under action cost `action` (an index of `ACTION_COSTS`; -1: none). */
+  deductAction(action: number, burn: bigint, use: bigint): void {
+    if (this.recorder !== undefined && action >= 0) this.recorder.profile.actions[action] += burn;
+    this.deduct(burn, use);
   }
 
   /** Burn `burn` and set aside `use − burn` for promises (action fees and gas attached to calls). */

@@ -7,6 +7,8 @@
  */
 
 import type { ContractCache } from './contract-cache.js';
+import { setWasmGas } from './gas-profile.js';
+import { hostFunctionEnabled } from './host-function-gates.js';
 import { HOST_SIGNATURES } from './host-signatures.js';
 import { hostFunctions } from './imports/host-functions.js';
 import type { MemoryPool } from './memory-pool.js';
@@ -58,7 +60,7 @@ class Host {
   private readonly instances = new Map<PreparedContract, KeptInstance>();
 
   constructor(
-    config: VMConfig,
+    private readonly config: VMConfig,
     private readonly pool: MemoryPool,
   ) {
     const vm = new VMLogic(config);
@@ -120,7 +122,9 @@ class Host {
     let env: Record<string, HostFn> | LinkError = {};
     for (const imp of contract.envImports) {
       const expected = HOST_SIGNATURES[imp.name];
-      const fn = this.all[imp.name];
+      const fn = hostFunctionEnabled(imp.name, this.config.hostFunctionSwitches)
+        ? this.all[imp.name]
+        : undefined;
       if (!expected || !fn) {
         env = new LinkError(`unknown import: \`env::${imp.name}\` has not been defined`);
         break;
@@ -179,7 +183,7 @@ export function runContract(args: RunContractArgs): VMOutcome {
   if (!signatureOk) return abort(new MethodResolveError('MethodInvalidSignature'));
 
   try {
-    const costs = args.config.extCosts;
+    const costs = vm.costs;
     vm.gas.payBase(costs.contract_loading_base);
     vm.gas.payPer(costs.contract_loading_bytes, BigInt(prepared.codeLength));
   } catch (e) {
@@ -250,6 +254,8 @@ export function runContract(args: RunContractArgs): VMOutcome {
 }
 
 function outcome(vm: VMLogic, error?: FunctionCallError): VMOutcome {
+  const profile = vm.profiler.profile;
+  setWasmGas(profile, vm.gas.burnt);
   return {
     balance: vm.balance,
     storageUsage: vm.storageUsage,
@@ -261,5 +267,6 @@ function outcome(vm: VMLogic, error?: FunctionCallError): VMOutcome {
     subsidized: error ? 0n : vm.subsidized,
     error,
     receipts: vm.receipts,
+    profile,
   };
 }

@@ -18,5 +18,7 @@ export function vmConfigFrom(config: RuntimeConfig): VMConfig {
     maxGasBurnt: config.wasm.limits.maxGasBurnt,
     regularOpCost: config.wasm.regularOpCost,
     oneYoctoOnPromise: config.wasm.oneYoctoOnPromise,
+    hostFunctionSwitches: config.wasm,
+    fixContractLoadingError: config.wasm.fixContractLoadingError,
   };
 }

@@ -1,7 +1,9 @@
 /**
  * What a contract call sees (nearcore `VMContext`) and what it produces (`VMOutcome`).
  */
+
 import type { PublicKey } from '@shadebox/primitives';
+import type { GasProfile } from './gas-profile.js';
 import type { PromiseResult, ReceiptManager } from './receipt-manager.js';
 import type { FunctionCallError } from './vm-errors.js';
 
@@ -58,4 +60,6 @@ export interface VMOutcome {
   error?: FunctionCallError;
   /** Promises and resumes the call created (only meaningful without `error`). */
   receipts: ReceiptManager;
+  /** What the burnt gas was spent on (nearcore `ProfileDataV3`; empty for a call that never loaded). */
+  profile: GasProfile;
 }

@@ -3,12 +3,15 @@
  * registers, the instance's memory, logs, promises, the balance and storage usage as the call changes them,
  * and the value it returns. Host functions live in imports/*.ts; this file holds what they share.
  */
+
 import type { PublicKey } from '@shadebox/primitives';
 import { decodePublicKey, isValidAccountId } from '@shadebox/primitives';
 import { type Fee, type FeeContext, type FeeTable, sendFee } from '../config/fees.js';
 import type { LimitConfig } from '../config/runtime-config.js';
 import type { ExtCosts } from './ext-costs.js';
 import { GasCounter } from './gas-counter.js';
+import { emptyGasProfile, ProfileRecorder } from './gas-profile.js';
+import type { HostFunctionSwitches } from './host-function-gates.js';
 import { ReceiptManager } from './receipt-manager.js';
 import { Registers } from './registers.js';
 import type { External, ReturnData, VMContext } from './vm-context.js';
@@ -30,6 +33,10 @@ export interface VMConfig {
   regularOpCost: bigint;
   /** `one_yocto_on_promise`: a contract with no balance may still attach 1 yoctoNEAR to a call. */
   oneYoctoOnPromise: boolean;
+  /** The switches that leave host functions out at older protocol versions (all on when absent). */
+  hostFunctionSwitches?: HostFunctionSwitches;
+  /** `fix_contract_loading_error` (86): a module that fails to load costs the loading fee. */
+  fixContractLoadingError?: boolean;
 }
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
@@ -62,13 +69,22 @@ export class VMLogic {
   /** How far the host itself wrote into the initial memory (the pool zeroes up to here, see memory-pool.ts). */
   hostDirtyEnd = 0;
 
-  constructor(readonly config: VMConfig) {}
+  /** The call's gas profile, and the cost table that tells it which host cost a charge is for. */
+  readonly profiler: ProfileRecorder;
+  private readonly taggedCosts: ExtCosts;
+
+  constructor(readonly config: VMConfig) {
+    this.profiler = new ProfileRecorder(config.fees);
+    this.taggedCosts = this.profiler.taggedCosts(config.extCosts);
+  }
 
   begin(ctx: VMContext, ext: External, actionHash: Uint8Array): void {
     this.ctx = ctx;
     this.ext = ext;
-    this.gas = new GasCounter(ctx.prepaidGas, this.config.maxGasBurnt, ctx.isView);
-    this.registers = new Registers(this.gas, this.config.extCosts, this.config.limits);
+    this.profiler.profile = emptyGasProfile();
+    this.profiler.pendingExt = -1;
+    this.gas = new GasCounter(ctx.prepaidGas, this.config.maxGasBurnt, ctx.isView, this.profiler);
+    this.registers = new Registers(this.gas, this.taggedCosts, this.config.limits);
     this.receipts = new ReceiptManager(actionHash, ctx.blockHeight);
     this.promises = [];
     this.logs = [];
@@ -82,12 +98,13 @@ export class VMLogic {
     this.hostDirtyEnd = 0;
   }
 
+  /** The host-function costs (reading one marks it for the profile: see gas-profile.ts). */
   get costs(): ExtCosts {
-    return this.config.extCosts;
+    return this.taggedCosts;
   }
 
   payBase(): void {
-    this.gas.payBase(this.config.extCosts.base);
+    this.gas.payBase(this.taggedCosts.base);
   }
 
   prohibitedInView(name: string): void {
@@ -217,12 +234,12 @@ export class VMLogic {
 
   payActionBase(fee: Fee, sir: boolean): void {
     const burn = sendFee(fee, sir);
-    this.gas.deduct(burn, burn + fee.execution);
+    this.gas.deductAction(this.profiler.actionOf(fee), burn, burn + fee.execution);
   }
 
   payActionPerByte(fee: Fee, bytes: bigint, sir: boolean): void {
     const burn = sendFee(fee, sir) * bytes;
-    this.gas.deduct(burn, burn + fee.execution * bytes);
+    this.gas.deductAction(this.profiler.actionOf(fee), burn, burn + fee.execution * bytes);
   }
 
   /** Attach `amount` to a function call: 1 yoctoNEAR from an empty account is subsidised (protocol 85,

@@ -7,6 +7,7 @@ import { changes, changesInBlock, experimentalChanges } from './changes.js';
 import { chunk } from './chunk.js';
 import { genesisConfig, protocolConfig, receipt } from './config-views.js';
 import { gasPrice } from './gas-price.js';
+import { maintenanceWindows } from './maintenance-windows.js';
 import { health, networkInfo, status, validators } from './node-info.js';
 import { query } from './query.js';
 import {
@@ -37,6 +38,8 @@ export const METHODS: Record<string, RpcMethod> = {
   EXPERIMENTAL_genesis_config: genesisConfig,
   genesis_config: genesisConfig,
   EXPERIMENTAL_protocol_config: protocolConfig,
+  maintenance_windows: maintenanceWindows,
+  EXPERIMENTAL_maintenance_windows: maintenanceWindows,
   // Developer controls (docs/dev-controls.md).
   sandbox_patch_state: sandboxPatchState,
   sandbox_fast_forward: sandboxFastForward,

@@ -4,6 +4,7 @@
  * storage usage, the receipts of its promises (yield timeouts queued), and its return value. On failure the
  * receipt fails with `FunctionCallError`; logs and burnt gas stay.
  */
+
 import {
   type Action,
   createActionHash,
@@ -17,6 +18,7 @@ import {
   setPromiseYieldIndices,
 } from '../../state/receipt-state.js';
 import { contractCodeKey } from '../../state/state-keys.js';
+import { mergeGasProfile } from '../../vm/gas-profile.js';
 import type { PromiseResult } from '../../vm/receipt-manager.js';
 import { runContract } from '../../vm/run-contract.js';
 import { contractExternal } from '../contract-external.js';
@@ -75,6 +77,7 @@ export function functionCall(
   result.gasBurnt += out.burntGas;
   result.gasUsed += out.usedGas;
   result.gasBurntForFunctionCall += out.burntGas;
+  mergeGasProfile(result.profile, out.profile);
   result.logs.push(...out.logs);
   if (out.error) throw new ActionFailure({ FunctionCallError: out.error.outcomeJson() });
 

@@ -28,7 +28,7 @@ export { NEAR };
 let pv85: RuntimeConfig | undefined;
 /** The runtime parameters of protocol 85 (read once), with `overrides` applied. */
 export function testRuntimeParams(overrides: Partial<RuntimeParams> = {}): RuntimeParams {
-  pv85 ??= loadRuntimeConfig();
+  pv85 ??= loadRuntimeConfig(85);
   return { ...runtimeParamsFrom(pv85), ...overrides };
 }
 

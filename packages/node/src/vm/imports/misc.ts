@@ -4,6 +4,7 @@
  * the call's total log length; `len == u64::MAX` reads a NUL-terminated string.
  */
 
+import { ACTION_COST_INDEX } from '../gas-profile.js';
 import { hostError } from '../vm-errors.js';
 import { U64_MAX, type VMLogic } from '../vm-logic.js';
 
@@ -86,7 +87,7 @@ export function miscImports(vm: VMLogic) {
         (perByte.sendNotSir + perByte.execution) *
         BigInt(value.length) *
         BigInt(vm.ctx.outputDataReceiverCount);
-      vm.gas.deduct(burn, burn);
+      vm.gas.deductAction(ACTION_COST_INDEX.new_data_receipt_byte, burn, burn);
       vm.returnData = { kind: 'Value', value };
     },
     panic(): void {

@@ -4,8 +4,10 @@
  * dependency); each action pays its send fee now and reserves its execution fee; attached gas is reserved
  * for the callee; attached deposits leave the call's balance.
  */
+
 import type { Action } from '@shadebox/primitives';
 import { execFee, sendFee, totalSendFees } from '../../config/fees.js';
+import { ACTION_COST_INDEX, actionCostOf } from '../gas-profile.js';
 import { hostError, LinkError } from '../vm-errors.js';
 import type { VMLogic } from '../vm-logic.js';
 
@@ -27,7 +29,8 @@ export function promiseImports(vm: VMLogic) {
     const d = fees.new_data_receipt_base;
     let burn = sendFee(r, sir);
     for (const depSir of dependencySir) burn += sendFee(d, depSir) + d.execution;
-    vm.gas.deduct(burn, burn + r.execution);
+    // nearcore books the data receipts under new_action_receipt too (`pay_gas_for_new_receipt`).
+    vm.gas.deductAction(ACTION_COST_INDEX.new_action_receipt, burn, burn + r.execution);
   }
 
   function promiseOf(idx: bigint) {
@@ -97,7 +100,7 @@ export function promiseImports(vm: VMLogic) {
     const { index, sir } = receiptOf(idx);
     const receiver = vm.receipts.receiverOf(index);
     const burn = totalSendFees(vm.config.feeContext, sir, [action], receiver);
-    vm.gas.deduct(burn, burn + execFee(vm.config.feeContext, action, receiver));
+    vm.gas.deductAction(actionCostOf(action), burn, burn + execFee(vm.config.feeContext, action, receiver));
     return index;
   }
 

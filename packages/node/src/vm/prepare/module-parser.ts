@@ -176,7 +176,7 @@ export function parseModule(bytes: Uint8Array, limit: LimitConfig): ParsedModule
     switch (id) {
       case 1: {
         const n = s.u32();
-        if (n > limit.maxTypesPerContract) throw new PrepareError('TooManyTypes', `${n} types`);
+        if (n > (limit.maxTypesPerContract ?? Infinity)) throw new PrepareError('TooManyTypes', `${n} types`);
         for (let i = 0; i < n; i++) {
           if (s.byte() !== 0x60) malformed('only function types are enabled');
           const params = Array.from({ length: s.u32() }, () => readValType(s));
@@ -296,7 +296,7 @@ export function parseModule(bytes: Uint8Array, limit: LimitConfig): ParsedModule
           const body = new Reader(bytes, s.pos, s.pos + bodySize);
           if (body.end > s.end) malformed('function body out of bounds');
           s.pos = body.end;
-          if (bodySize > limit.maxFunctionBodySize)
+          if (bodySize > (limit.maxFunctionBodySize ?? Infinity))
             throw new PrepareError('FunctionBodyTooLarge', `${bodySize} bytes`);
           const locals: [number, number][] = [];
           const groups = body.u32();

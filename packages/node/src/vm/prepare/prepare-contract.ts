@@ -77,20 +77,26 @@ export function prepareContract(code: Uint8Array, config: PrepareConfig): Prepar
     }
   }
 
-  // The per-function limits nearcore's instrumentation applies, in function order.
+  // The per-function limits nearcore's instrumentation applies, in function order (an unset limit, before
+  // protocol 84, is no limit: nearcore's `unwrap_or(u64::MAX)`).
+  const maxParamsPerFunction = limits.maxParamsPerFunction ?? Infinity;
+  const maxParamsPerContract = limits.maxParamsPerContract ?? Infinity;
+  const maxOperandStack = limits.maxOperandStackBytesPerFunction ?? Infinity;
+  const maxBlocksPerFunction = limits.maxBlocksPerFunction ?? Infinity;
+  const maxBlocksPerContract = limits.maxBlocksPerContract ?? Infinity;
   let params = 0;
   let blocks = 0;
   for (let i = 0; i < m.code.length; i++) {
     const n = m.types[m.funcTypes[nImports + i]].params.length;
-    if (n > limits.maxParamsPerFunction) throw new PrepareError('TooManyParamsPerFunction', `function ${i}`);
+    if (n > maxParamsPerFunction) throw new PrepareError('TooManyParamsPerFunction', `function ${i}`);
     params += n;
-    if (params > limits.maxParamsPerContract) throw new PrepareError('TooManyParamsPerContract');
-    if (analyses[i].maxStack > limits.maxOperandStackBytesPerFunction)
+    if (params > maxParamsPerContract) throw new PrepareError('TooManyParamsPerContract');
+    if (analyses[i].maxStack > maxOperandStack)
       throw new PrepareError('OperandStackTooLarge', `function ${i}: ${analyses[i].maxStack} bytes`);
-    if (analyses[i].blocks > limits.maxBlocksPerFunction)
+    if (analyses[i].blocks > maxBlocksPerFunction)
       throw new PrepareError('TooManyBlocksPerFunction', `function ${i}`);
     blocks += analyses[i].blocks;
-    if (blocks > limits.maxBlocksPerContract) throw new PrepareError('TooManyBlocksPerContract');
+    if (blocks > maxBlocksPerContract) throw new PrepareError('TooManyBlocksPerContract');
   }
 
   const methods = new Map<string, boolean>();
@@ -121,7 +127,7 @@ export function prepareContract(code: Uint8Array, config: PrepareConfig): Prepar
     },
     callable,
   );
-  if (bytes.length > limits.maxInstrumentedCodeSize)
+  if (bytes.length > (limits.maxInstrumentedCodeSize ?? Infinity))
     throw new PrepareError('InstrumentedCodeTooLarge', `${bytes.length} bytes`);
 
   let module: WebAssembly.Module;

@@ -1,0 +1,38 @@
+/**
+ * Host functions a protocol version may leave out (nearcore's `#[config_field]` gates in
+ * runtime/near-vm-runner/src/imports.rs): while the switch of the runtime config is off, the function is not
+ * defined at all, so a contract importing it fails to link exactly as with an unknown name.
+ */
+import type { WasmConfig } from '../config/runtime-config.js';
+
+/** The switches of `wasm_config` that gate host functions. */
+export type HostFunctionSwitches = Pick<
+  WasmConfig,
+  | 'globalContractHostFns'
+  | 'gasKeyHostFns'
+  | 'p256VerifyHostFn'
+  | 'sha3_256HostFn'
+  | 'yieldWithIdHostFns'
+  | 'chainIdHostFn'
+>;
+
+const GATES: Readonly<Record<string, keyof HostFunctionSwitches>> = {
+  promise_batch_action_deploy_global_contract: 'globalContractHostFns',
+  promise_batch_action_deploy_global_contract_by_account_id: 'globalContractHostFns',
+  promise_batch_action_use_global_contract: 'globalContractHostFns',
+  promise_batch_action_use_global_contract_by_account_id: 'globalContractHostFns',
+  promise_batch_action_add_gas_key_with_full_access: 'gasKeyHostFns',
+  promise_batch_action_add_gas_key_with_function_call: 'gasKeyHostFns',
+  promise_batch_action_transfer_to_gas_key: 'gasKeyHostFns',
+  p256_verify: 'p256VerifyHostFn',
+  sha3_256: 'sha3_256HostFn',
+  promise_yield_create_with_id: 'yieldWithIdHostFns',
+  promise_yield_resume_with_yield_id: 'yieldWithIdHostFns',
+  chain_id: 'chainIdHostFn',
+};
+
+/** Whether `name` is defined under `switches` (always, for a host function no switch gates). */
+export function hostFunctionEnabled(name: string, switches: HostFunctionSwitches | undefined): boolean {
+  const gate = GATES[name];
+  return gate === undefined || switches === undefined || switches[gate];
+}
