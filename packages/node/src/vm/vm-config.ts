@@ -18,5 +18,6 @@ export function vmConfigFrom(config: RuntimeConfig): VMConfig {
     maxGasBurnt: config.wasm.limits.maxGasBurnt,
     regularOpCost: config.wasm.regularOpCost,
     oneYoctoOnPromise: config.wasm.oneYoctoOnPromise,
+    gasKeyHostFns: config.wasm.gasKeyHostFns,
   };
 }

@@ -30,6 +30,8 @@ export interface VMConfig {
   regularOpCost: bigint;
   /** `one_yocto_on_promise`: a contract with no balance may still attach 1 yoctoNEAR to a call. */
   oneYoctoOnPromise: boolean;
+  /** `gas_key_host_fns` (protocol 85): the gas-key batch actions are linked. Absent means on. */
+  gasKeyHostFns?: boolean;
 }
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });

@@ -18,6 +18,7 @@ import {
   sandboxSnapshot,
 } from './sandbox.js';
 import { broadcastTxAsync, broadcastTxCommit, sendTx, txStatus } from './transactions.js';
+import { experimentalViewGasKeyNonces } from './view-gas-key-nonces.js';
 
 export const METHODS: Record<string, RpcMethod> = {
   status,
@@ -48,4 +49,5 @@ export const METHODS: Record<string, RpcMethod> = {
   EXPERIMENTAL_changes: experimentalChanges,
   EXPERIMENTAL_changes_in_block: changesInBlock,
   block_effects: changesInBlock,
+  EXPERIMENTAL_view_gas_key_nonces: experimentalViewGasKeyNonces,
 };

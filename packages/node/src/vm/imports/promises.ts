@@ -8,6 +8,7 @@ import type { Action } from '@shadebox/primitives';
 import { execFee, sendFee, totalSendFees } from '../../config/fees.js';
 import { hostError, LinkError } from '../vm-errors.js';
 import type { VMLogic } from '../vm-logic.js';
+import { gasKeyImports } from './gas-keys.js';
 
 export function promiseImports(vm: VMLogic) {
   const fees = vm.config.fees;
@@ -320,6 +321,7 @@ export function promiseImports(vm: VMLogic) {
       appendWithFee(promiseIdx, { type: 'DeleteAccount', beneficiaryId });
     },
     ...globalContractImports(vm),
+    ...gasKeyImports(vm, receiptOf),
     promise_yield_create(
       methodNameLen: bigint,
       methodNamePtr: bigint,
@@ -407,7 +409,7 @@ const methodNameDecoder = new TextDecoder('utf-8', { fatal: true });
 
 /** A function-call key's method names split on commas (nearcore's `split_method_names`): none for no bytes,
  * EmptyMethodName for an empty one. No gas: the bytes were paid for when read. */
-function splitMethodNames(raw: Uint8Array): Uint8Array[] {
+export function splitMethodNames(raw: Uint8Array): Uint8Array[] {
   if (raw.length === 0) return [];
   const names: Uint8Array[] = [];
   let start = 0;
@@ -421,7 +423,7 @@ function splitMethodNames(raw: Uint8Array): Uint8Array[] {
   return names;
 }
 
-function methodNameText(name: Uint8Array): string {
+export function methodNameText(name: Uint8Array): string {
   try {
     return methodNameDecoder.decode(name);
   } catch {
