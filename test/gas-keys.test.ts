@@ -21,6 +21,7 @@ import { balanceOf, rpc } from './support/rpc-calls.js';
 import { startTestNode, type TestNode } from './support/test-node.js';
 import { buildTx, createAccount, sendTx, type TxFields } from './support/transactions.js';
 import { testRandom } from './test-random.js';
+import { callRaw, execError, failureKind, view, wat } from './vm-wat-helpers.js';
 
 const rng = testRandom('test/gas-keys.test.ts');
 
@@ -364,6 +365,67 @@ describe('gas keys', { timeout: 300_000 }, () => {
     assert.equal(storageBefore - storageAfter, 100 + 3 * 83);
   });
 
+  test('a contract adds and funds gas keys with the host functions (hand-written WAT), and their errors', async () => {
+    const contract = await createAccount(url, t.rootSigner, 'gk-wat.test.near', 10n * NEAR);
+    const code = await wat(GAS_KEY_WAT);
+    await sendTx(url, {
+      signerId: contract.accountId,
+      key: contract.key,
+      receiverId: contract.accountId,
+      actions: [{ type: 'DeployContract', code }],
+    });
+    const caller = t.account(contract.accountId, contract.key.toString() as never);
+    const full = rng.keyPair();
+    const fc = rng.keyPair();
+    const input = new Uint8Array([...full.publicKey.data, ...fc.publicKey.data]);
+    const ok = await callRaw(caller, contract.accountId, 'add_and_fund', input, 100n * TGAS);
+    assert.deepEqual(ok.status, { SuccessValue: '' }, JSON.stringify(ok.status));
+    assert.deepEqual((await accessKeyView(url, contract.accountId, full)).permission, {
+      GasKeyFullAccess: { balance: '1000', num_nonces: 2 },
+    });
+    assert.deepEqual((await accessKeyView(url, contract.accountId, fc)).permission, {
+      GasKeyFunctionCall: {
+        balance: '0',
+        num_nonces: 1,
+        allowance: null,
+        receiver_id: 'test.near',
+        method_names: ['go', 'stop'],
+      },
+    });
+    assert.equal((await gasKeyNonces(url, contract.accountId, full)).length, 2);
+
+    assert.deepEqual(
+      failureKind(await callRaw(caller, contract.accountId, 'bad_key', new Uint8Array(), 100n * TGAS)),
+      execError('VM Logic provided an invalid public key'),
+    );
+    assert.deepEqual(
+      failureKind(await callRaw(caller, contract.accountId, 'too_many_nonces', input, 100n * TGAS)),
+      execError('Integer overflow.'),
+    );
+    assert.deepEqual(
+      failureKind(await callRaw(caller, contract.accountId, 'fund_too_much', input, 100n * TGAS)),
+      execError('Exceeded the account balance.'),
+    );
+    const inView = await view(url, contract.accountId, 'add_and_fund', input);
+    assert.match(inView.error, /HostError\(ProhibitedInView \{ method_name: "promise_batch_create" \}\)/);
+    assert.match(
+      (await view(url, contract.accountId, 'fund_in_view', input)).error,
+      /HostError\(ProhibitedInView \{ method_name: "promise_batch_action_transfer_to_gas_key" \}\)/,
+    );
+    // The receipt the host function made fails like the action would: a key that is not a gas key.
+    const notGas = await callRaw(
+      caller,
+      contract.accountId,
+      'fund_not_gas_key',
+      new Uint8Array([...contract.key.publicKey.data]),
+      100n * TGAS,
+    );
+    const failed = notGas.receipts_outcome.find((o: Json) => o.outcome.status.Failure);
+    assert.deepEqual(failed.outcome.status.Failure.ActionError.kind, {
+      GasKeyDoesNotExist: { account_id: contract.accountId, public_key: contract.key.publicKeyString },
+    });
+  });
+
   test('near-kit adds, funds and signs with a gas key on this node', async () => {
     const bob = await createAccount(url, t.rootSigner, 'bob.test.near', 20n * NEAR);
     const kitKey = rng.keyPair();
@@ -398,3 +460,60 @@ describe('gas keys', { timeout: 300_000 }, () => {
     assert.ok((await gasKeyBalance(url, bob.accountId, kitKey)) < NEAR);
   });
 });
+
+/**
+ * A contract over the three gas-key host functions. `add_and_fund` takes two ed25519 keys (64 bytes of input):
+ * it adds the first as a GasKeyFullAccess key with 2 nonces funded with 1000 yocto, the second as a
+ * GasKeyFunctionCall key (1 nonce, test.near, "go,stop"), on a receipt to itself. The other methods call
+ * them wrongly: a 3-byte key, 65,536 nonces, more than the balance, from a view, and funding a key that is
+ * not a gas key (the input's 32 bytes).
+ */
+const GAS_KEY_WAT = `(module
+  (import "env" "promise_batch_create" (func $create (param i64 i64) (result i64)))
+  (import "env" "promise_batch_action_add_gas_key_with_full_access" (func $add_full (param i64 i64 i64 i64)))
+  (import "env" "promise_batch_action_add_gas_key_with_function_call"
+    (func $add_fc (param i64 i64 i64 i64 i64 i64 i64 i64 i64)))
+  (import "env" "promise_batch_action_transfer_to_gas_key" (func $fund (param i64 i64 i64 i64)))
+  (import "env" "input" (func $input (param i64)))
+  (import "env" "read_register" (func $read (param i64 i64)))
+  (import "env" "register_len" (func $rlen (param i64) (result i64)))
+  (import "env" "current_account_id" (func $cur (param i64)))
+  (memory (export "memory") 1)
+  (data (i32.const 400) "test.near")
+  (data (i32.const 420) "go,stop")
+  ;; keys at 0 (tag 0 + 32 bytes) and 33; amounts at 100 (1000) and 120 (u128 max); account id at 1000
+  (func $setup (result i64)
+    (call $input (i64.const 1))
+    (call $read (i64.const 1) (i64.const 1))
+    (i32.store8 (i32.const 0) (i32.const 0))
+    (memory.copy (i32.const 34) (i32.const 33) (i32.const 32))
+    (i32.store8 (i32.const 33) (i32.const 0))
+    (i64.store (i32.const 100) (i64.const 1000))
+    (i64.store (i32.const 120) (i64.const -1))
+    (i64.store (i32.const 128) (i64.const -1))
+    (call $cur (i64.const 0))
+    (call $read (i64.const 0) (i64.const 1000))
+    (call $create (call $rlen (i64.const 0)) (i64.const 1000)))
+  (func (export "add_and_fund") (local $p i64)
+    (local.set $p (call $setup))
+    (call $add_full (local.get $p) (i64.const 33) (i64.const 0) (i64.const 2))
+    (call $fund (local.get $p) (i64.const 33) (i64.const 0) (i64.const 100))
+    (call $add_fc (local.get $p) (i64.const 33) (i64.const 33) (i64.const 1) (i64.const 140)
+      (i64.const 9) (i64.const 400) (i64.const 7) (i64.const 420)))
+  (func (export "bad_key")
+    (call $add_full (call $setup) (i64.const 3) (i64.const 0) (i64.const 1)))
+  (func (export "too_many_nonces")
+    (call $add_full (call $setup) (i64.const 33) (i64.const 0) (i64.const 65536)))
+  (func (export "fund_too_much")
+    (call $fund (call $setup) (i64.const 33) (i64.const 0) (i64.const 120)))
+  (func (export "fund_in_view")
+    (call $fund (i64.const 0) (i64.const 33) (i64.const 0) (i64.const 100)))
+  (func (export "fund_not_gas_key") (local $p i64)
+    (call $cur (i64.const 0))
+    (call $read (i64.const 0) (i64.const 1000))
+    (local.set $p (call $create (call $rlen (i64.const 0)) (i64.const 1000)))
+    (call $input (i64.const 1))
+    (call $read (i64.const 1) (i64.const 1))
+    (i32.store8 (i32.const 0) (i32.const 0))
+    (i64.store (i32.const 100) (i64.const 1))
+    (call $fund (local.get $p) (i64.const 33) (i64.const 0) (i64.const 100))))`;
