@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { stateRecordsAt } from '@shadebox/node';
 import {
   type Action,
   gasKeyFullAccessKey,
@@ -118,6 +119,33 @@ describe('gas keys', { timeout: 300_000 }, () => {
         [2, nonces[0]],
       ],
     );
+  });
+
+  test('a state dump has the gas key and one GasKeyNonce record per index (nearcore StateRecord)', async () => {
+    const records = stateRecordsAt(t.node.chain, t.node.chain.head.height) as Json[];
+    const mine = records.filter(
+      (r) =>
+        (r.AccessKey?.public_key ?? r.GasKeyNonce?.public_key) === gasKey.publicKeyString &&
+        (r.AccessKey?.account_id ?? r.GasKeyNonce?.account_id) === alice.accountId,
+    );
+    const nonces = await gasKeyNonces(url, alice.accountId, gasKey);
+    assert.deepEqual(mine, [
+      {
+        AccessKey: {
+          account_id: alice.accountId,
+          public_key: gasKey.publicKeyString,
+          access_key: { nonce: 0, permission: { GasKeyFullAccess: { balance: '0', num_nonces: 3 } } },
+        },
+      },
+      ...[0, 1, 2].map((index) => ({
+        GasKeyNonce: {
+          account_id: alice.accountId,
+          public_key: gasKey.publicKeyString,
+          index,
+          nonce: Number(nonces[index]),
+        },
+      })),
+    ]);
   });
 
   test('TransferToGasKey funds the key from the account', async () => {
