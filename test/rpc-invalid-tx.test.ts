@@ -19,8 +19,9 @@
  *   never misses a chunk, so neither state is reachable.
  * - `StorageError`: the state store failing or being inconsistent while the transaction is checked; not
  *   reachable through a request.
- * `InvalidTransactionVersion` is reachable: a `TransactionV1` (0x01 prefix, priority fee) is refused at
- * protocol 85, as nearcore refuses it until a later protocol feature enables it.
+ * `InvalidTransactionVersion`: protocol 85 accepts `TransactionV1` (gas keys, strict nonces), so it is not
+ *   reachable; a V1 naming a gas-key nonce for an ordinary key is `AccessKeyNotFound` (tested), the rest of
+ *   the gas-key errors are in gas-keys.test.ts.
  * `InvalidSignerId` / `InvalidReceiverId` are a documented deviation (docs/deviations.md): nearcore fails to
  * decode such a transaction (PARSE_ERROR); Shadebox names the problem.
  */
@@ -314,7 +315,6 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     const key = rng.keyPair();
     const base = {
       version: 0 as const,
-      priorityFee: 0n,
       publicKey: key.publicKey,
       nonce: 1n,
       blockHash: base58Decode(await headHash(url)),
@@ -571,16 +571,19 @@ describe('InvalidTxError through send_tx and broadcast_tx_commit', { timeout: 18
     await expectRejected(url, tx.base64, { TransactionSizeExceeded: { size, limit: 1_572_864 } });
   });
 
-  test('InvalidTransactionVersion: a TransactionV1', async () => {
+  test('a TransactionV1 with a gas-key nonce for an ordinary key: AccessKeyNotFound', async () => {
     const tx = await buildTx(url, {
       signerId: alice.accountId,
       key: alice.key,
       receiverId: 'bob.test.near',
       actions: [{ type: 'Transfer', deposit: 1n }],
-      version: 1,
-      priorityFee: 0n,
+      nonceIndex: 0,
     });
-    await expectRejected(url, tx.base64, 'InvalidTransactionVersion');
+    await expectRejected(url, tx.base64, {
+      InvalidAccessKeyError: {
+        AccessKeyNotFound: { account_id: alice.accountId, public_key: alice.key.publicKeyString },
+      },
+    });
   });
 
   test('wait_until NONE does not report the rejection (nearcore hands the transaction over unchecked)', async () => {

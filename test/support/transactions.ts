@@ -38,7 +38,10 @@ export interface TxFields {
   /** Put this public key in the transaction instead of `key`'s. */
   publicKey?: string;
   version?: 0 | 1;
-  priorityFee?: bigint;
+  /** TransactionV1 only: a gas-key nonce for this nonce index. */
+  nonceIndex?: number;
+  /** TransactionV1 only. */
+  nonceMode?: 'Monotonic' | 'Strict';
 }
 
 export interface BuiltTx {
@@ -59,8 +62,9 @@ export async function buildTx(url: string, f: TxFields): Promise<BuiltTx> {
     receiverId: f.receiverId,
     blockHash,
     actions: f.actions,
-    version: f.version ?? 0,
-    priorityFee: f.priorityFee ?? 0n,
+    version: f.version ?? (f.nonceIndex !== undefined || f.nonceMode !== undefined ? 1 : 0),
+    ...(f.nonceIndex !== undefined ? { nonceIndex: f.nonceIndex } : {}),
+    ...(f.nonceMode !== undefined ? { nonceMode: f.nonceMode } : {}),
   });
   const signed = signTransaction(transaction, f.signWith ?? f.key);
   const bytes = encodeSignedTransaction(signed);

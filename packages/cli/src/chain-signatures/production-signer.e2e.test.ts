@@ -2,8 +2,9 @@
  * NEAR's production signer builds on a local node (`--signer-wasm`, `--signer-from`): deployed at the MPC
  * contract id, initialised running with the responder's root keys, and answered by the responder found from
  * receipts. Each build's signatures are checked with third-party code only (@noble/curves, viem) against the
- * contract's own `derived_public_key` view and against NEAR's derivation recomputed with @noble. Builds that
- * need host functions the node lacks (3.14.x: gas keys) are refused with a clear error.
+ * contract's own `derived_public_key` view and against NEAR's derivation recomputed with @noble. The 3.14.x
+ * builds (mainnet's and testnet's `v1.signer`, near-sdk 5.29) import the gas-key host functions of protocol 85
+ * and run like the others. A build the responder cannot serve is refused with a clear error.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -25,7 +26,6 @@ import {
 import { silentLogger, startNode } from '@shadebox/node';
 import { type Action, base58Decode, fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
 import { recoverPublicKey } from 'viem';
-import { SignerInitError } from './production-signer.js';
 import { startChainSignaturesOn } from './service.js';
 import { cachedSignerPath, readSignerCode } from './signer-source.js';
 
@@ -140,12 +140,6 @@ const REFUSED: Array<{
   message: RegExp;
 }> = [
   {
-    build: /^signer-3_14_/,
-    why: 'imports the gas-key host functions, which this node does not provide yet',
-    error: SignerInitError,
-    message: /cannot run the signer build[\s\S]*gas_key/,
-  },
-  {
     build: /^chainsig-v0$/,
     why: 'has no get_pending_request view, by which the responder finds and answers requests',
     error: UnknownSignerError,
@@ -154,6 +148,9 @@ const REFUSED: Array<{
 ];
 
 describe('NEAR production signers: every build in the corpus', { skip: corpusSkip, concurrency: 1 }, () => {
+  test('the walk covers the 3.14.x builds NEAR runs as v1.signer (mainnet 3.14.0, testnet 3.14.1)', () => {
+    assert.ok(BUILDS.includes('signer-3_14_0') && BUILDS.includes('signer-3_14_1'), BUILDS.join(' '));
+  });
   for (const build of BUILDS) {
     const refused = REFUSED.find((r) => r.build.test(build));
     if (refused) {

@@ -64,6 +64,17 @@ export function stateRecordsAt(chain: Chain, height: number): StateRecord[] {
             },
           } as StateRecord);
           break;
+        case 'gas_key_nonce':
+          // nearcore's `StateRecord::GasKeyNonce` (a gas key's nonce, NEP-611).
+          records.push({
+            GasKeyNonce: {
+              account_id: decoded.accountId,
+              public_key: publicKeyToString(decoded.publicKey),
+              index: decoded.index,
+              nonce: Number(Buffer.from(value.buffer, value.byteOffset, value.byteLength).readBigUInt64LE(0)),
+            },
+          } as StateRecord);
+          break;
         case 'contract_data':
           records.push({
             Data: {

@@ -174,6 +174,7 @@ export function recordAccount(record: StateRecordJson): string {
   if ('Account' in record) return record.Account.account_id;
   if ('AccessKey' in record) return record.AccessKey.account_id;
   if ('Contract' in record) return record.Contract.account_id;
+  if ('GasKeyNonce' in record) return record.GasKeyNonce.account_id;
   return record.Data.account_id;
 }
 

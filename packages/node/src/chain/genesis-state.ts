@@ -7,13 +7,14 @@ import { type Account, EMPTY_CODE_HASH } from '../state/account.js';
 import { contractCodeKey, contractDataKey } from '../state/state-keys.js';
 import type { StateUpdate } from '../state/state-update.js';
 import { accessKeyStorageUsage, type StorageUsageConfig } from '../state/storage-usage.js';
-import { setAccessKey, setAccount } from '../state/typed-state.js';
+import { setAccessKey, setAccount, setGasKeyNonce } from '../state/typed-state.js';
 
 export type StateRecordJson =
   | { Account: { account_id: string; account: { amount: string; locked: string; code_hash?: string } } }
   | { AccessKey: { account_id: string; public_key: string; access_key: unknown } }
   | { Contract: { account_id: string; code: string } }
-  | { Data: { account_id: string; data_key: string; value: string } };
+  | { Data: { account_id: string; data_key: string; value: string } }
+  | { GasKeyNonce: { account_id: string; public_key: string; index: number; nonce: number } };
 
 export function applyGenesisRecords(
   state: StateUpdate,
@@ -45,6 +46,12 @@ export function applyGenesisRecords(
       state.set(contractCodeKey(record.Contract.account_id), code);
       addUsage(record.Contract.account_id, BigInt(code.length));
       codeHashes.set(record.Contract.account_id, sha256(code));
+    } else if ('GasKeyNonce' in record) {
+      // A gas key's nonce (NEP-611): key, u16 index, u64 nonce, plus the record overhead.
+      const { account_id, public_key, index, nonce } = record.GasKeyNonce;
+      const pk = parsePublicKey(public_key);
+      setGasKeyNonce(state, account_id, pk, index, BigInt(nonce));
+      addUsage(account_id, BigInt(1 + pk.data.length + 2 + 8) + cfg.numExtraBytesRecord);
     } else if ('Data' in record) {
       const key = base64Decode(record.Data.data_key);
       const value = base64Decode(record.Data.value);

@@ -89,7 +89,10 @@ export class BlockStateChanges {
     const out: StateChangeWithCauseView[] = [];
     const emit = (k: string) => {
       const row = this.rows.get(k)!;
-      for (const change of row.changes) out.push(changeView(row.decoded, change.value, change.cause));
+      for (const change of row.changes) {
+        const view = changeView(row.decoded, change.value, change.cause);
+        if (view) out.push(view);
+      }
     };
     const exact = (key: Uint8Array) => {
       const k = latin1(key);
@@ -103,7 +106,8 @@ export class BlockStateChanges {
         for (const id of request.accountIds) exact(accountKey(id));
         break;
       case 'single_access_key_changes':
-        for (const { accountId, publicKey } of request.keys) exact(accessKeyKey(accountId, publicKey));
+        // The key's own row, then its gas-key nonces (their keys extend the access key's).
+        for (const { accountId, publicKey } of request.keys) prefixed(accessKeyKey(accountId, publicKey));
         break;
       case 'all_access_key_changes':
         for (const id of request.accountIds) prefixed(accessKeyPrefix(id));
@@ -148,6 +152,7 @@ const TOUCHED = {
   account: 'account_touched',
   contract_code: 'contract_code_touched',
   access_key: 'access_key_touched',
+  gas_key_nonce: 'access_key_touched',
   contract_data: 'data_touched',
 } as const;
 
@@ -156,7 +161,7 @@ function changeView(
   key: DecodedStateKey,
   valueB64: string | null,
   cause: StateChangeCause,
-): StateChangeWithCauseView {
+): StateChangeWithCauseView | null {
   const account_id = key.accountId;
   const value = valueB64 === null ? null : new Uint8Array(Buffer.from(valueB64, 'base64'));
   switch (key.column) {
@@ -173,6 +178,22 @@ function changeView(
             change: { account_id, public_key, access_key: accessKeyToView(decodeAccessKey(value)) },
           }
         : { cause, type: 'access_key_deletion', change: { account_id, public_key } };
+    }
+    case 'gas_key_nonce': {
+      // nearcore reports a nonce's writes (`GasKeyNonceUpdate`); removing them with the key shows only as
+      // the key's deletion.
+      if (!value) return null;
+      const nonce = Buffer.from(value.buffer, value.byteOffset, value.byteLength).readBigUInt64LE(0);
+      return {
+        cause,
+        type: 'gas_key_nonce_update',
+        change: {
+          account_id,
+          public_key: publicKeyToString(key.publicKey),
+          index: key.index,
+          nonce: Number(nonce),
+        },
+      };
     }
     case 'contract_data': {
       const key_base64 = base64Encode(key.dataKey);

@@ -1,6 +1,7 @@
 /**
  * Transactions accepted by the RPC and waiting for a block. A block takes them in arrival order, except that
- * transactions of one access key go in nonce order (so a burst sent out of order still applies).
+ * transactions of one access key (of one nonce index of a gas key) go in nonce order (so a burst sent out of
+ * order still applies).
  */
 import { base58Encode, publicKeyToString } from '@shadebox/primitives';
 import type { PendingTransaction } from '../runtime/apply-chunk.js';
@@ -32,8 +33,9 @@ export class TxPool {
       taken.push(tx);
       this.byHash.delete(key);
     }
+    // Each nonce index of a gas key has its own nonces: it orders as a key of its own.
     const keyOf = (t: PendingTransaction) =>
-      `${t.signedTransaction.transaction.signerId}/${publicKeyToString(t.signedTransaction.transaction.publicKey)}`;
+      `${t.signedTransaction.transaction.signerId}/${publicKeyToString(t.signedTransaction.transaction.publicKey)}/${t.signedTransaction.transaction.nonceIndex ?? ''}`;
     const firstSeen = new Map<string, number>();
     taken.forEach((t, i) => {
       if (!firstSeen.has(keyOf(t))) firstSeen.set(keyOf(t), i);

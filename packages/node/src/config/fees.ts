@@ -10,6 +10,13 @@ import {
   isEthImplicitAccount,
   isNearImplicitAccount,
 } from '@shadebox/primitives';
+import {
+  gasKeyPermissionExecFee,
+  gasKeyPermissionSendFee,
+  gasKeyTransferExecFee,
+  gasKeyTransferSendFee,
+  trieIdLen,
+} from './gas-key-fees.js';
 import type { RuntimeConfig } from './runtime-config.js';
 
 /** A fee: gas burnt when the action/receipt is sent (to self or to another account) and when it executes. */
@@ -82,7 +89,7 @@ export function sendFee(fee: Fee, senderIsReceiver: boolean): bigint {
 
 /** Bytes of the method names of a function-call key, each counted with a terminating NUL as nearcore does. */
 function methodNamesBytes(permission: AccessKeyPermission): bigint {
-  if (permission.kind !== 'FunctionCall') return 0n;
+  if (permission.kind !== 'FunctionCall' && permission.kind !== 'GasKeyFunctionCall') return 0n;
   let n = 0;
   for (const name of permission.methodNames) n += Buffer.byteLength(name) + 1;
   return BigInt(n);
@@ -122,7 +129,8 @@ function actionFee(ctx: FeeContext, action: Action, receiverId: string, pick: (f
     case 'Stake':
       return pick(f.stake);
     case 'AddKey':
-      return action.accessKey.permission.kind === 'FullAccess'
+      return action.accessKey.permission.kind === 'FullAccess' ||
+        action.accessKey.permission.kind === 'GasKeyFullAccess'
         ? pick(f.add_full_access_key)
         : pick(f.add_function_call_key_base) +
             pick(f.add_function_call_key_byte) * methodNamesBytes(action.accessKey.permission);
@@ -132,14 +140,44 @@ function actionFee(ctx: FeeContext, action: Action, receiverId: string, pick: (f
       return pick(f.delete_account);
     case 'Delegate':
       return pick(f.delegate);
+    case 'TransferToGasKey':
+    case 'WithdrawFromGasKey':
+      // Their send and execution fees have different shapes: gasKeySendFee / gasKeyExecFee below.
+      return 0n;
   }
+}
+
+/** The gas-key part of an action's send fee (gas-key-fees.ts). */
+function gasKeySendFee(ctx: FeeContext, action: Action, sir: boolean): bigint {
+  if (action.type === 'TransferToGasKey' || action.type === 'WithdrawFromGasKey') {
+    const fee = gasKeyTransferSendFee(ctx.fees, sir, trieIdLen(action.publicKey));
+    return fee.base + fee.perByte;
+  }
+  if (action.type === 'AddKey') return gasKeyPermissionSendFee(ctx.fees, action.accessKey.permission, sir);
+  return 0n;
+}
+
+/** The gas-key part of an action's execution fee on `receiverId`. */
+function gasKeyExecFee(ctx: FeeContext, action: Action, receiverId: string): bigint {
+  if (action.type === 'TransferToGasKey' || action.type === 'WithdrawFromGasKey') {
+    const fee = gasKeyTransferExecFee(
+      ctx.fees,
+      BigInt(Buffer.byteLength(receiverId)),
+      trieIdLen(action.publicKey),
+    );
+    return fee.base + fee.perByte;
+  }
+  if (action.type === 'AddKey') {
+    return gasKeyPermissionExecFee(ctx.fees, action.accessKey.permission, receiverId, action.publicKey);
+  }
+  return 0n;
 }
 
 /** Gas burnt to send `actions` (the Delegate action also pays the send fees of its inner actions). */
 export function totalSendFees(ctx: FeeContext, sir: boolean, actions: Action[], receiverId: string): bigint {
   let gas = 0n;
   for (const action of actions) {
-    gas += actionFee(ctx, action, receiverId, (fee) => sendFee(fee, sir));
+    gas += actionFee(ctx, action, receiverId, (fee) => sendFee(fee, sir)) + gasKeySendFee(ctx, action, sir);
     if (action.type === 'Delegate') {
       const inner = action.signedDelegateAction.delegateAction;
       gas += totalSendFees(ctx, sir, inner.actions, inner.receiverId);
@@ -149,7 +187,7 @@ export function totalSendFees(ctx: FeeContext, sir: boolean, actions: Action[], 
 }
 
 export function execFee(ctx: FeeContext, action: Action, receiverId: string): bigint {
-  return actionFee(ctx, action, receiverId, (fee) => fee.execution);
+  return actionFee(ctx, action, receiverId, (fee) => fee.execution) + gasKeyExecFee(ctx, action, receiverId);
 }
 
 /** Send fees of the inner actions of Delegate actions, prepaid because they are sent later by the receiver. */
@@ -182,7 +220,8 @@ export function totalPrepaidExecFees(ctx: FeeContext, actions: Action[], receive
 export function totalDeposit(actions: Action[]): bigint {
   let amount = 0n;
   for (const action of actions) {
-    if (action.type === 'Transfer' || action.type === 'FunctionCall') amount += action.deposit;
+    if (action.type === 'Transfer' || action.type === 'FunctionCall' || action.type === 'TransferToGasKey')
+      amount += action.deposit;
     else if (action.type === 'Delegate')
       amount += totalDeposit(action.signedDelegateAction.delegateAction.actions);
   }
@@ -207,6 +246,10 @@ export interface TransactionCost {
   /** The price the remaining gas is bought at: max(current price, min_gas_purchase_price). */
   receiptGasPrice: bigint;
   burntAmount: bigint;
+  /** The gas in tokens: burntAmount plus the remaining gas at receiptGasPrice (what a gas key pays). */
+  gasCost: bigint;
+  /** The deposits of the actions (what the account pays when a gas key pays the gas). */
+  depositCost: bigint;
   totalCost: bigint;
 }
 
@@ -225,6 +268,8 @@ export function transactionCost(
     totalPrepaidExecFees(ctx, tx.actions, tx.receiverId);
   const receiptGasPrice = gasPrice > ctx.minGasPurchasePrice ? gasPrice : ctx.minGasPurchasePrice;
   const burntAmount = gasBurnt * gasPrice;
-  const totalCost = burntAmount + gasRemaining * receiptGasPrice + totalDeposit(tx.actions);
-  return { gasBurnt, gasRemaining, receiptGasPrice, burntAmount, totalCost };
+  const gasCost = burntAmount + gasRemaining * receiptGasPrice;
+  const depositCost = totalDeposit(tx.actions);
+  const totalCost = gasCost + depositCost;
+  return { gasBurnt, gasRemaining, receiptGasPrice, burntAmount, gasCost, depositCost, totalCost };
 }

@@ -1,5 +1,5 @@
 /** What genesis records weigh: each account's storage usage and the total supply they hold. */
-import { parsePublicKey } from '@shadebox/primitives';
+import { accessKeyFromView, encodeAccessKey, parsePublicKey } from '@shadebox/primitives';
 import type { AccessKeyValue, StateRecord } from './genesis.js';
 import type { RuntimeConfig } from './runtime-config.js';
 
@@ -11,6 +11,10 @@ function base64Length(text: string): number {
 function accessKeyBorshLength(accessKey: AccessKeyValue): number {
   const permission = accessKey.permission;
   if (permission === 'FullAccess') return 8 + 1;
+  // A gas key (NEP-611): its borsh, with GasKeyInfo.
+  if (!('FunctionCall' in permission)) {
+    return encodeAccessKey(accessKeyFromView(accessKey as never)).length;
+  }
   const { allowance, receiver_id, method_names } = permission.FunctionCall;
   let length = 8 + 1 + (allowance === null ? 1 : 17) + 4 + Buffer.byteLength(receiver_id, 'utf8') + 4;
   for (const name of method_names) length += 4 + Buffer.byteLength(name, 'utf8');
@@ -39,7 +43,10 @@ export function computeGenesisStorageUsage(
       add(account_id, BigInt(publicKeyLength + accessKeyBorshLength(access_key)) + numExtraBytesRecord);
     } else if ('Contract' in record)
       add(record.Contract.account_id, BigInt(base64Length(record.Contract.code)));
-    else if ('Data' in record) {
+    else if ('GasKeyNonce' in record) {
+      const { account_id, public_key } = record.GasKeyNonce;
+      add(account_id, BigInt(1 + parsePublicKey(public_key).data.length + 2 + 8) + numExtraBytesRecord);
+    } else if ('Data' in record) {
       const { account_id, data_key, value } = record.Data;
       add(account_id, BigInt(base64Length(data_key) + base64Length(value)) + numExtraBytesRecord);
     }

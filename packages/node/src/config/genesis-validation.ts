@@ -4,7 +4,7 @@
  * The fields are checked by one table of rules (GENESIS_RULES), in order; every problem is reported with its path.
  */
 import { ShadeboxError } from '@shadebox/errors';
-import { isValidAccountId, parsePublicKey } from '@shadebox/primitives';
+import { accessKeyPermissionFromView, isValidAccountId, parsePublicKey } from '@shadebox/primitives';
 import { EMPTY_CODE_HASH, OPTIONAL_DEFAULTS, type Ratio } from './genesis.js';
 import { parseGenesisTime } from './genesis-time.js';
 import {
@@ -244,7 +244,16 @@ function checkRecords(
         } else {
           c.u64(accessKey.nonce, `${path}.access_key.nonce`);
           const permission = accessKey.permission;
-          if (permission !== 'FullAccess') {
+          const gasKey =
+            isObject(permission) && ('GasKeyFullAccess' in permission || 'GasKeyFunctionCall' in permission);
+          if (gasKey) {
+            // A gas key (NEP-611): its view form, checked by the view parser.
+            try {
+              accessKeyPermissionFromView(permission, `${path}.access_key.permission`);
+            } catch (err) {
+              c.issue(`${path}.access_key.permission`, err instanceof Error ? err.message : String(err));
+            }
+          } else if (permission !== 'FullAccess') {
             const call = isObject(permission) ? permission.FunctionCall : undefined;
             if (!isObject(call)) {
               c.issue(
@@ -278,6 +287,15 @@ function checkRecords(
           c.issue(`${path}.account_id`, `account ${id} has more than one contract deployed`);
         contracts.add(id);
         contractOwners.push([id, path]);
+        return;
+      }
+      case 'GasKeyNonce': {
+        c.publicKey(body.public_key, `${path}.public_key`);
+        if (!Number.isInteger(body.index) || (body.index as number) < 0 || (body.index as number) > 0xffff) {
+          c.issue(`${path}.index`, `expected a u16, got ${show(body.index)}`);
+        }
+        c.u64(body.nonce, `${path}.nonce`);
+        if (idOk) keyOwners.push([id, path]);
         return;
       }
       case 'Data': {

@@ -8,7 +8,7 @@
  * (genesis-defaults.ts), storage usage and supply of the records (genesis-storage.ts), validation
  * (genesis-validation.ts) and reading/writing the file (genesis-json.ts).
  */
-import { accountIdToShardId as shardOfAccount } from '@shadebox/primitives';
+import { type AccessKeyPermissionView, accountIdToShardId as shardOfAccount } from '@shadebox/primitives';
 
 export type Ratio = [numerator: number, denominator: number];
 
@@ -39,7 +39,8 @@ export interface AccountRecordValue {
 
 export type AccessKeyPermission =
   | 'FullAccess'
-  | { FunctionCall: { allowance: string | null; receiver_id: string; method_names: string[] } };
+  | { FunctionCall: { allowance: string | null; receiver_id: string; method_names: string[] } }
+  | Exclude<AccessKeyPermissionView, 'FullAccess' | { FunctionCall: unknown }>;
 
 export interface AccessKeyValue {
   nonce: number;
@@ -51,7 +52,8 @@ export type StateRecord =
   | { Account: { account_id: string; account: AccountRecordValue } }
   | { AccessKey: { account_id: string; public_key: string; access_key: AccessKeyValue } }
   | { Contract: { account_id: string; code: string } }
-  | { Data: { account_id: string; data_key: string; value: string } };
+  | { Data: { account_id: string; data_key: string; value: string } }
+  | { GasKeyNonce: { account_id: string; public_key: string; index: number; nonce: number } };
 
 /** genesis.json, with nearcore's field names (config and records in one file). */
 export interface GenesisConfig {

@@ -176,13 +176,13 @@ describe('request parsing as nearcore', () => {
       { ...at, request_type: 'view_everything', account_id: 'test.near' },
       args(
         'unknown variant `view_everything`, expected one of `view_account`, `view_code`, `view_state`, ' +
-          '`view_access_key`, `view_access_key_list`, `call_function`',
+          '`view_access_key`, `view_access_key_list`, `view_gas_key_nonces`, `call_function`',
       ),
     );
     await refused(
       'query',
-      { ...at, request_type: 6 },
-      args('invalid value: integer `6`, expected variant index 0 <= i < 6'),
+      { ...at, request_type: 7 },
+      args('invalid value: integer `7`, expected variant index 0 <= i < 7'),
     );
     await refused(
       'query',

@@ -37,6 +37,7 @@ import { deleteAccount } from './actions/delete-account.js';
 import { deleteKey } from './actions/delete-key.js';
 import { deployContract } from './actions/deploy-contract.js';
 import { functionCall } from './actions/function-call.js';
+import { transferToGasKey, withdrawFromGasKey } from './actions/gas-key.js';
 import { stake } from './actions/stake.js';
 import { transfer } from './actions/transfer.js';
 import { ActionFailure } from './errors.js';
@@ -251,6 +252,12 @@ function applyAction(ctx: ActionContext, index: number, promiseResults: PromiseR
       return;
     case 'DeleteKey':
       deleteKey(ctx, action.publicKey);
+      return;
+    case 'TransferToGasKey':
+      transferToGasKey(ctx, action.publicKey, action.deposit);
+      return;
+    case 'WithdrawFromGasKey':
+      withdrawFromGasKey(ctx, action.publicKey, action.amount);
       return;
     case 'DeleteAccount':
       deleteAccount(ctx, action.beneficiaryId);

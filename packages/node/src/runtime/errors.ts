@@ -81,6 +81,28 @@ export const invalidTx = {
       { TransactionSizeExceeded: { size, limit } },
       `Size of serialized transaction ${size} exceeded the limit ${limit}`,
     ),
+  invalidNonceIndex: (tx_nonce_index: number | null, num_nonces: number) =>
+    new InvalidTxError(
+      { InvalidNonceIndex: { tx_nonce_index, num_nonces } },
+      `Transaction nonce index ${tx_nonce_index ?? 'None'} is invalid for a gas key with ${num_nonces} nonces`,
+    ),
+  notEnoughGasKeyBalance: (signer_id: string, balance: bigint, cost: bigint) =>
+    new InvalidTxError(
+      { NotEnoughGasKeyBalance: { signer_id, balance: balance.toString(), cost: cost.toString() } },
+      `Gas key of ${signer_id} does not have enough balance ${balance} for gas costing ${cost}`,
+    ),
+  notEnoughBalanceForDeposit: (
+    signer_id: string,
+    balance: bigint,
+    cost: bigint,
+    reason: 'NotEnoughBalance' | 'LackBalanceForState',
+  ) =>
+    new InvalidTxError(
+      {
+        NotEnoughBalanceForDeposit: { signer_id, balance: balance.toString(), cost: cost.toString(), reason },
+      },
+      `Sender ${signer_id} does not have enough balance ${balance} for deposits costing ${cost}`,
+    ),
   invalidTransactionVersion: () =>
     new InvalidTxError('InvalidTransactionVersion', 'Transaction version is invalid'),
 };

@@ -6,6 +6,7 @@ import { ShadeboxError } from '@shadebox/errors';
 import { type Action, isValidAccountId, publicKeyToString } from '@shadebox/primitives';
 import { jsonText, u64Json } from './errors.js';
 import type { RuntimeLimits } from './runtime-context.js';
+import { validateGasKeyPermission } from './validate-gas-key.js';
 
 const U64_MAX = 2n ** 64n - 1n;
 
@@ -101,7 +102,10 @@ function validateAction(limits: RuntimeLimits, action: Action): void {
       return;
     case 'AddKey': {
       const p = action.accessKey.permission;
-      if (p.kind !== 'FunctionCall') return;
+      if (p.kind !== 'FunctionCall' && p.kind !== 'GasKeyFunctionCall') {
+        validateGasKeyPermission(p);
+        return;
+      }
       if (!isValidAccountId(p.receiverId))
         fail({ InvalidAccountId: { account_id: truncateAccountId(p.receiverId) } });
       let total = 0;
@@ -121,6 +125,7 @@ function validateAction(limits: RuntimeLimits, action: Action): void {
           },
         });
       }
+      validateGasKeyPermission(p);
       return;
     }
     case 'DeleteAccount':

@@ -6,7 +6,10 @@
  */
 import {
   type AccessKey,
+  type FunctionCallPermission,
+  gasKeyInfoOf,
   isValidAccountId,
+  type NonceMode,
   publicKeyToString,
   type SignedTransaction,
   verifySignature,
@@ -19,6 +22,7 @@ import { getAccessKey, getAccount, setAccessKey, setAccount } from '../state/typ
 import { invalidTx } from './errors.js';
 import type { RuntimeParams } from './runtime-context.js';
 import { ActionsValidationError, validateActions } from './validate-actions.js';
+import { verifyAndChargeGasKeyTransaction } from './verify-gas-key-transaction.js';
 
 /** Multiplier of the block height giving the largest nonce a transaction may use. */
 export const ACCESS_KEY_NONCE_RANGE_MULTIPLIER = 1_000_000n;
@@ -42,8 +46,7 @@ export function validateTransaction(
     if (e instanceof ActionsValidationError) throw invalidTx.actionsValidation(e.json);
     throw e;
   }
-  // TransactionV1 is not enabled at protocol 85 (nearcore gates it behind a later protocol feature).
-  if (tx.version !== 0) throw invalidTx.invalidTransactionVersion();
+  // TransactionV1 (gas-key nonces, strict nonces) is enabled at protocol 85 (`GasKeys`, `StrictNonce`).
   if (size > params.limits.maxTransactionSize)
     throw invalidTx.sizeExceeded(size, params.limits.maxTransactionSize);
   // A signature's validity depends on the transaction's bytes alone: one checked on arrival needs no recheck.
@@ -77,6 +80,37 @@ export interface VerifiedTransaction {
  * allowance of a function-call key), the key's nonce becomes the transaction's. Writes go to `state`'s pending
  * layer; the caller commits or rolls back.
  */
+/** nearcore's `verify_function_call_permission`: one FunctionCall without deposit, to the key's receiver and
+ * (when the key names methods) one of its methods. */
+export function verifyFunctionCallPermission(
+  permission: FunctionCallPermission,
+  stx: SignedTransaction,
+): void {
+  const tx = stx.transaction;
+  const [action] = tx.actions;
+  if (tx.actions.length !== 1 || action.type !== 'FunctionCall')
+    throw invalidTx.accessKey('RequiresFullAccess');
+  if (action.deposit > 0n) throw invalidTx.accessKey('DepositWithFunctionCall');
+  if (tx.receiverId !== permission.receiverId) {
+    throw invalidTx.accessKey({
+      ReceiverMismatch: { tx_receiver: tx.receiverId, ak_receiver: permission.receiverId },
+    });
+  }
+  if (permission.methodNames.length > 0 && !permission.methodNames.includes(action.methodName)) {
+    throw invalidTx.accessKey({ MethodNameMismatch: { method_name: action.methodName } });
+  }
+}
+
+/** nearcore's `verify_nonce`: Monotonic wants more than the key's nonce, Strict exactly one more; both stay
+ * under `height * 1e6`. */
+export function verifyNonce(txNonce: bigint, current: bigint, blockHeight: bigint, mode: NonceMode): void {
+  if (mode === 'Strict' ? txNonce !== current + 1n : txNonce <= current) {
+    throw invalidTx.invalidNonce(txNonce, current);
+  }
+  const upperBound = blockHeight * ACCESS_KEY_NONCE_RANGE_MULTIPLIER;
+  if (txNonce >= upperBound) throw invalidTx.nonceTooLarge(txNonce, upperBound);
+}
+
 export function verifyAndChargeTransaction(
   params: RuntimeParams,
   state: StateUpdate,
@@ -93,9 +127,13 @@ export function verifyAndChargeTransaction(
       AccessKeyNotFound: { account_id: tx.signerId, public_key: publicKeyToString(tx.publicKey) },
     });
   }
-  if (tx.nonce <= accessKey.nonce) throw invalidTx.invalidNonce(tx.nonce, accessKey.nonce);
-  const upperBound = blockHeight * ACCESS_KEY_NONCE_RANGE_MULTIPLIER;
-  if (tx.nonce >= upperBound) throw invalidTx.nonceTooLarge(tx.nonce, upperBound);
+  if (tx.nonceIndex !== undefined) {
+    return verifyAndChargeGasKeyTransaction(params, state, stx, signer, accessKey, cost, blockHeight);
+  }
+  // A gas key signs only with a gas-key nonce.
+  const gasKey = gasKeyInfoOf(accessKey.permission);
+  if (gasKey) throw invalidTx.invalidNonceIndex(null, gasKey.numNonces);
+  verifyNonce(tx.nonce, accessKey.nonce, blockHeight, tx.nonceMode ?? 'Monotonic');
 
   if (signer.amount < cost.totalCost)
     throw invalidTx.notEnoughBalance(tx.signerId, signer.amount, cost.totalCost);
@@ -121,20 +159,7 @@ export function verifyAndChargeTransaction(
   const lacking = insufficientStorageStake(charged, params.storageAmountPerByte);
   if (lacking > 0n) throw invalidTx.lackBalanceForState(tx.signerId, lacking);
 
-  if (permission.kind === 'FunctionCall') {
-    const [action] = tx.actions;
-    if (tx.actions.length !== 1 || action.type !== 'FunctionCall')
-      throw invalidTx.accessKey('RequiresFullAccess');
-    if (action.deposit > 0n) throw invalidTx.accessKey('DepositWithFunctionCall');
-    if (tx.receiverId !== permission.receiverId) {
-      throw invalidTx.accessKey({
-        ReceiverMismatch: { tx_receiver: tx.receiverId, ak_receiver: permission.receiverId },
-      });
-    }
-    if (permission.methodNames.length > 0 && !permission.methodNames.includes(action.methodName)) {
-      throw invalidTx.accessKey({ MethodNameMismatch: { method_name: action.methodName } });
-    }
-  }
+  if (permission.kind === 'FunctionCall') verifyFunctionCallPermission(permission, stx);
 
   setAccount(state, tx.signerId, charged);
   setAccessKey(state, tx.signerId, tx.publicKey, newKey);

@@ -10,11 +10,17 @@ export type DecodedStateKey =
   | { column: 'account'; accountId: string }
   | { column: 'contract_code'; accountId: string }
   | { column: 'access_key'; accountId: string; publicKey: PublicKey }
+  | { column: 'gas_key_nonce'; accountId: string; publicKey: PublicKey; index: number }
   | { column: 'contract_data'; accountId: string; dataKey: Uint8Array };
 
 const ACCESS_KEY_SEPARATOR = StateColumn.AccessKey;
 const ACCOUNT_DATA_SEPARATOR = 0x2c;
 const utf8d = new TextDecoder('utf-8', { fatal: true });
+
+/** Borsh length of the public key these bytes start with (key type byte, then 32 or 64 bytes). */
+function publicKeyBorshLength(bytes: Uint8Array): number {
+  return bytes[0] === 1 ? 65 : 33;
+}
 
 /** The decoded key, or undefined for a key of another column (receipts, delayed-receipt queues, …). */
 export function decodeStateKey(key: Uint8Array): DecodedStateKey | undefined {
@@ -28,11 +34,19 @@ export function decodeStateKey(key: Uint8Array): DecodedStateKey | undefined {
       // Account ids never contain the separator byte, so the first one ends the account id.
       const at = rest.indexOf(ACCESS_KEY_SEPARATOR);
       if (at < 0) throw new Error('access key state key without a separator');
-      return {
-        column: 'access_key',
-        accountId: utf8d.decode(rest.subarray(0, at)),
-        publicKey: decodePublicKey(rest.subarray(at + 1)),
-      };
+      const accountId = utf8d.decode(rest.subarray(0, at));
+      const keyBytes = rest.subarray(at + 1);
+      // A gas key's nonce has the access key's key followed by a u16 index (its public key is 2 bytes short).
+      const pkLen = publicKeyBorshLength(keyBytes);
+      if (keyBytes.length === pkLen + 2) {
+        return {
+          column: 'gas_key_nonce',
+          accountId,
+          publicKey: decodePublicKey(keyBytes.subarray(0, pkLen)),
+          index: keyBytes[pkLen] | (keyBytes[pkLen + 1] << 8),
+        };
+      }
+      return { column: 'access_key', accountId, publicKey: decodePublicKey(keyBytes) };
     }
     case StateColumn.ContractData: {
       const at = rest.indexOf(ACCOUNT_DATA_SEPARATOR);

@@ -57,6 +57,17 @@ export function accessKeyKey(accountId: string, publicKey: PublicKey): Uint8Arra
   return buf;
 }
 
+/** A gas key's nonce (NEP-611, nearcore `TrieKey::GasKeyNonce`): the access key's own key, then the nonce
+ * index as a little-endian u16. It sorts right after its access key and shares the account's key prefix. */
+export function gasKeyNonceKey(accountId: string, publicKey: PublicKey, index: number): Uint8Array {
+  const ak = accessKeyKey(accountId, publicKey);
+  const buf = new Uint8Array(ak.length + 2);
+  buf.set(ak);
+  buf[ak.length] = index & 0xff;
+  buf[ak.length + 1] = index >>> 8;
+  return buf;
+}
+
 /** Prefix of every contract-data record of `accountId`. */
 export function contractDataPrefix(accountId: string): Uint8Array {
   const { buf, offset } = withAccount(StateColumn.ContractData, accountId, 1);

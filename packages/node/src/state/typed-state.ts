@@ -15,6 +15,7 @@ import {
   accountKey,
   contractCodeKey,
   contractDataPrefix,
+  gasKeyNonceKey,
   keySuffix,
 } from './state-keys.js';
 import type { StateUpdate } from './state-update.js';
@@ -55,10 +56,46 @@ export function listAccessKeys(
   accountId: string,
 ): Array<{ publicKey: PublicKey; accessKey: AccessKey }> {
   const prefix = accessKeyPrefix(accountId);
-  return state.scan(prefix).map(({ key, value }) => ({
-    publicKey: decodePublicKey(keySuffix(key, prefix)),
-    accessKey: decodeAccessKey(value),
-  }));
+  const keys: Array<{ publicKey: PublicKey; accessKey: AccessKey }> = [];
+  for (const { key, value } of state.scan(prefix)) {
+    const suffix = keySuffix(key, prefix);
+    // Gas-key nonces live under the access key's key with a u16 index after the public key.
+    if (suffix.length !== (suffix[0] === 1 ? 65 : 33)) continue;
+    keys.push({ publicKey: decodePublicKey(suffix), accessKey: decodeAccessKey(value) });
+  }
+  return keys;
+}
+
+/** The nonce `index` of a gas key (a u64 in state), or undefined. */
+export function getGasKeyNonce(
+  state: StateUpdate,
+  accountId: string,
+  publicKey: PublicKey,
+  index: number,
+): bigint | undefined {
+  const bytes = state.get(gasKeyNonceKey(accountId, publicKey, index));
+  return bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).readBigUInt64LE(0) : undefined;
+}
+
+export function setGasKeyNonce(
+  state: StateUpdate,
+  accountId: string,
+  publicKey: PublicKey,
+  index: number,
+  nonce: bigint,
+): void {
+  const bytes = new Uint8Array(8);
+  Buffer.from(bytes.buffer).writeBigUInt64LE(nonce, 0);
+  state.set(gasKeyNonceKey(accountId, publicKey, index), bytes);
+}
+
+export function removeGasKeyNonce(
+  state: StateUpdate,
+  accountId: string,
+  publicKey: PublicKey,
+  index: number,
+): void {
+  state.remove(gasKeyNonceKey(accountId, publicKey, index));
 }
 
 /** Removes every record of an account (the account, its keys, code and data), as DeleteAccount does. */

@@ -74,6 +74,10 @@ export const HOST_SIGNATURES: Readonly<Record<string, { params: string; result: 
   promise_batch_action_add_key_with_full_access: sig(4),
   promise_batch_action_add_key_with_function_call: sig(9),
   promise_batch_action_delete_key: sig(3),
+  // gas keys (NEP-611), linked when `gas_key_host_fns` is on
+  promise_batch_action_transfer_to_gas_key: sig(4),
+  promise_batch_action_add_gas_key_with_full_access: sig(4),
+  promise_batch_action_add_gas_key_with_function_call: sig(9),
   promise_batch_action_delete_account: sig(3),
   promise_batch_action_deploy_global_contract: sig(3),
   promise_batch_action_deploy_global_contract_by_account_id: sig(3),

@@ -20,5 +20,6 @@ export function vmConfigFrom(config: RuntimeConfig): VMConfig {
     oneYoctoOnPromise: config.wasm.oneYoctoOnPromise,
     hostFunctionSwitches: config.wasm,
     fixContractLoadingError: config.wasm.fixContractLoadingError,
+    gasKeyHostFns: config.wasm.gasKeyHostFns,
   };
 }

@@ -37,6 +37,8 @@ export interface VMConfig {
   hostFunctionSwitches?: HostFunctionSwitches;
   /** `fix_contract_loading_error` (86): a module that fails to load costs the loading fee. */
   fixContractLoadingError?: boolean;
+  /** `gas_key_host_fns` (protocol 85): the gas-key batch actions are linked. Absent means on. */
+  gasKeyHostFns?: boolean;
 }
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });

@@ -19,6 +19,7 @@ import {
   sandboxSnapshot,
 } from './sandbox.js';
 import { broadcastTxAsync, broadcastTxCommit, sendTx, txStatus } from './transactions.js';
+import { experimentalViewGasKeyNonces } from './view-gas-key-nonces.js';
 
 export const METHODS: Record<string, RpcMethod> = {
   status,
@@ -51,4 +52,5 @@ export const METHODS: Record<string, RpcMethod> = {
   EXPERIMENTAL_changes: experimentalChanges,
   EXPERIMENTAL_changes_in_block: changesInBlock,
   block_effects: changesInBlock,
+  EXPERIMENTAL_view_gas_key_nonces: experimentalViewGasKeyNonces,
 };

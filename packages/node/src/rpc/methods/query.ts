@@ -45,6 +45,7 @@ import {
   takeTag,
 } from '../serde.js';
 import { viewCall } from './view-call.js';
+import { viewGasKeyNonces } from './view-gas-key-nonces.js';
 
 const REQUEST_TYPES = [
   'view_account',
@@ -52,6 +53,7 @@ const REQUEST_TYPES = [
   'view_state',
   'view_access_key',
   'view_access_key_list',
+  'view_gas_key_nonces',
   'call_function',
 ] as const;
 type RequestType = (typeof REQUEST_TYPES)[number];
@@ -97,6 +99,8 @@ export function query(ctx: RpcContext, params: unknown) {
       }
       return { ...accessKeyToView(decodeAccessKey(bytes)), ...at };
     }
+    case 'view_gas_key_nonces':
+      return { ...viewGasKeyNonces(state, accountId, fields.publicKey!, at), ...at };
     case 'view_access_key_list': {
       const keys = listAccessKeys(state, accountId).map(({ publicKey, accessKey }) => ({
         public_key: publicKeyToString(publicKey),
@@ -180,7 +184,8 @@ function parseQueryRequest(params: unknown): ParsedQuery {
       const f = readFields(entries, { account_id: accountIdField });
       return { ref, requestType, accountId: f.account_id, fields: {} };
     }
-    case 'view_access_key': {
+    case 'view_access_key':
+    case 'view_gas_key_nonces': {
       const f = readFields(entries, { account_id: accountIdField, public_key: { read: readPublicKey } });
       return {
         ref,

@@ -38,6 +38,7 @@ export function checkActorPermissions(
     case 'Stake':
     case 'AddKey':
     case 'DeleteKey':
+    case 'WithdrawFromGasKey':
       if (actorId !== accountId)
         throw new ActionFailure({ ActorNoPermission: { account_id: accountId, actor_id: actorId } });
       return;

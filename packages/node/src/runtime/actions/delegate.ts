@@ -6,6 +6,7 @@
 import {
   type AccessKey,
   delegateActionHash,
+  functionCallPermissionOf,
   publicKeyToString,
   type SignedDelegateAction,
   verifySignature,
@@ -47,8 +48,9 @@ export function delegate(ctx: ActionContext, signed: SignedDelegateAction): void
       DelegateActionNonceTooLarge: { delegate_nonce: Number(action.nonce), upper_bound: Number(upperBound) },
     });
   }
-  if (key.permission.kind === 'FunctionCall') {
-    const p = key.permission;
+  // A gas function-call key restricts the delegated actions as a function-call key does.
+  const p = functionCallPermissionOf(key.permission);
+  if (p) {
     const [inner] = action.actions;
     if (action.actions.length !== 1 || inner.type !== 'FunctionCall') throw keyError('RequiresFullAccess');
     if (inner.deposit > 0n) throw keyError('DepositWithFunctionCall');

@@ -6,12 +6,21 @@ import { hexDecode, isNearImplicitAccount } from '@shadebox/primitives';
 import { newAccount } from '../../state/account.js';
 import { accessKeyStorageUsage } from '../../state/storage-usage.js';
 import { setAccessKey } from '../../state/typed-state.js';
+import { isRefundReceipt } from '../refund-receipts.js';
 import { ACCESS_KEY_NONCE_RANGE_MULTIPLIER } from '../verify-transaction.js';
 import type { ActionContext } from './action-context.js';
+import { refundGasKeyBalance } from './gas-key.js';
+
+function refundToGasKey(ctx: ActionContext, deposit: bigint): boolean {
+  const isGasRefund = isRefundReceipt(ctx.receipt) && ctx.actionReceipt.signerId === ctx.receipt.receiverId;
+  return isGasRefund && refundGasKeyBalance(ctx, ctx.actionReceipt.signerPublicKey, deposit);
+}
 
 export function transfer(ctx: ActionContext, deposit: bigint): void {
   const account = ctx.account.current;
   if (account) {
+    // A gas refund for a transaction a gas key paid goes back to that key's balance.
+    if (refundToGasKey(ctx, deposit)) return;
     account.amount += deposit;
     return;
   }

@@ -10,6 +10,7 @@ import { execFee, sendFee, totalSendFees } from '../../config/fees.js';
 import { ACTION_COST_INDEX, actionCostOf } from '../gas-profile.js';
 import { hostError, LinkError } from '../vm-errors.js';
 import type { VMLogic } from '../vm-logic.js';
+import { gasKeyImports } from './gas-keys.js';
 
 export function promiseImports(vm: VMLogic) {
   const fees = vm.config.fees;
@@ -323,6 +324,7 @@ export function promiseImports(vm: VMLogic) {
       appendWithFee(promiseIdx, { type: 'DeleteAccount', beneficiaryId });
     },
     ...globalContractImports(vm),
+    ...gasKeyImports(vm, receiptOf),
     promise_yield_create(
       methodNameLen: bigint,
       methodNamePtr: bigint,
@@ -410,7 +412,7 @@ const methodNameDecoder = new TextDecoder('utf-8', { fatal: true });
 
 /** A function-call key's method names split on commas (nearcore's `split_method_names`): none for no bytes,
  * EmptyMethodName for an empty one. No gas: the bytes were paid for when read. */
-function splitMethodNames(raw: Uint8Array): Uint8Array[] {
+export function splitMethodNames(raw: Uint8Array): Uint8Array[] {
   if (raw.length === 0) return [];
   const names: Uint8Array[] = [];
   let start = 0;
@@ -424,7 +426,7 @@ function splitMethodNames(raw: Uint8Array): Uint8Array[] {
   return names;
 }
 
-function methodNameText(name: Uint8Array): string {
+export function methodNameText(name: Uint8Array): string {
   try {
     return methodNameDecoder.decode(name);
   } catch {

@@ -1,0 +1,40 @@
+/**
+ * `query` with `request_type: "view_gas_key_nonces"` (protocol 85): the current nonce of each of a gas key's
+ * nonce indexes, `{ nonces: [...] }`, as nearcore's `QueryResponseKind::GasKeyNonces`. A key that does not
+ * exist, or is not a gas key, is `UNKNOWN_GAS_KEY`.
+ */
+import { gasKeyInfoOf, type PublicKey, publicKeyToString } from '@shadebox/primitives';
+import type { StateUpdate } from '../../state/state-update.js';
+import { getAccessKey, getGasKeyNonce } from '../../state/typed-state.js';
+import type { RpcContext } from '../rpc-context.js';
+import { handlerError } from '../rpc-error.js';
+import { query } from './query.js';
+
+export function viewGasKeyNonces(
+  state: StateUpdate,
+  accountId: string,
+  publicKey: PublicKey,
+  at: { block_height: number; block_hash: string },
+): { nonces: number[] } {
+  const key = getAccessKey(state, accountId, publicKey);
+  const info = key && gasKeyInfoOf(key.permission);
+  if (!info) {
+    throw handlerError(
+      'UNKNOWN_GAS_KEY',
+      { public_key: publicKeyToString(publicKey), ...at },
+      `gas key ${publicKeyToString(publicKey)} does not exist while viewing`,
+    );
+  }
+  const nonces: number[] = [];
+  for (let i = 0; i < info.numNonces; i++) {
+    nonces.push(Number(getGasKeyNonce(state, accountId, publicKey, i) ?? 0n));
+  }
+  return { nonces };
+}
+
+/** `EXPERIMENTAL_view_gas_key_nonces`: the same view as a method of its own (block reference, account id and
+ * public key as params), what near-kit asks before signing with a gas key. */
+export function experimentalViewGasKeyNonces(ctx: RpcContext, params: unknown) {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return query(ctx, params);
+  return query(ctx, { ...params, request_type: 'view_gas_key_nonces' });
+}
