@@ -162,6 +162,15 @@ describe('agent API against a node with chain signatures', () => {
       ready: true,
       accountId: status.accountId,
     });
+    // The same answer at the port's root, for probes that know only the port.
+    const root = await fetch(new URL('/health', api.url));
+    assert.equal(root.status, 200);
+    assert.deepEqual(await root.json(), {
+      status: 'ok',
+      stage: 'ready',
+      ready: true,
+      accountId: status.accountId,
+    });
     assert.ok(logs.some((l) => l.includes('boot: fund')));
     assert.ok(logs.some((l) => l.includes('boot: register')));
   });

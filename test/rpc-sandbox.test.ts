@@ -493,3 +493,26 @@ describe('sandbox_snapshot / sandbox_revert (LMDB home)', () => {
     assert.equal(kept.final_execution_status, 'FINAL');
   });
 });
+
+describe('sandbox_fast_forward of many heights reports its progress', () => {
+  let t: TestNode;
+  after(() => t?.stop());
+
+  test('the producer is told heights done of the total, then done', async () => {
+    t = await startTestNode({ production: { kind: 'manual' }, epochLength: 5 });
+    const reports: Array<{ task: string; done: number; total: number }> = [];
+    t.node.producer.onProgress = (progress) => reports.push(progress);
+    t.node.producer.progressEveryMs = 0; // report at every turn (every 200 blocks at most)
+    assert.deepEqual(await rpc(t.url, 'sandbox_fast_forward', { delta_height: 4000 }), {});
+    assert.ok(reports.length >= 2, JSON.stringify(reports));
+    assert.ok(reports.every((r) => r.task === 'fast-forward' && r.total === 4000));
+    const done = reports.map((r) => r.done);
+    assert.deepEqual(
+      done,
+      [...done].sort((a, b) => a - b),
+      'never backwards',
+    );
+    assert.ok(done[0] > 0 && done[0] < 4000);
+    assert.equal(done.at(-1), 4000);
+  });
+});

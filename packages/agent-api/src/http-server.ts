@@ -80,10 +80,12 @@ export async function serveAgentApi(o: ServeOptions): Promise<AgentApiServer> {
     const end = raw.search(/[?#]/);
     const path = (end === -1 ? raw : raw.slice(0, end)).replace(/\/+$/, '');
     const method = req.method ?? 'GET';
-    if (!path.startsWith(`${BASE_PATH}/`)) {
+    // GET /health at the root answers as {BASE_PATH}/health does (probes that know only the port).
+    const isRootHealth = path === '/health';
+    if (!isRootHealth && !path.startsWith(`${BASE_PATH}/`)) {
       throw new HttpError(404, 'not_found', `no route ${path || '/'}: the agent API is under ${BASE_PATH}/`);
     }
-    const name = path.slice(BASE_PATH.length + 1);
+    const name = isRootHealth ? 'health' : path.slice(BASE_PATH.length + 1);
     if (o.corsOrigin && method === 'OPTIONS') {
       req.resume();
       res.writeHead(204, {

@@ -114,7 +114,12 @@ describe('shadebox usage errors', () => {
     { args: ['node', 'init', '--memory'], names: ['--memory'] },
     { args: ['up', '--rpc-port', '-1'], names: ['--rpc-port'] },
     { args: ['up', '--memory', '--reset'], names: ['--memory', '--reset'] },
-    { args: ['up', '--block-time', '5'], names: ['--block-time'] },
+    { args: ['up', '--block-time', '0'], names: ['--block-time'] },
+    { args: ['up', '--manual', '--block-time', '100'], names: ['--block-time', '--manual'] },
+    { args: ['up', '--num-shards', '65'], names: ['--num-shards'] },
+    { args: ['up', '--accounts', '1001'], names: ['--accounts'] },
+    { args: ['node', '--accounts', 'ten'], names: ['--accounts'] },
+    { args: ['node', '--seed', ''], names: ['--seed'] },
     { args: ['launch'], names: ['launch'] },
     { args: ['--verbose'], names: ['--verbose'] },
   ];

@@ -23,8 +23,21 @@ async function startJson(args: string[], cwd?: string): Promise<{ cli: CliProces
 }
 
 function assertReadyShape(ready: ReadyEvent): void {
-  assert.deepEqual(Object.keys(ready), ['event', 'rpcUrl', 'chainId', 'home', 'accounts']);
+  assert.deepEqual(Object.keys(ready), [
+    'event',
+    'rpcUrl',
+    'explorerUrl',
+    'chainId',
+    'home',
+    'accounts',
+    'devAccounts',
+  ]);
   assert.equal(ready.event, 'ready');
+  assert.equal(ready.explorerUrl, `${ready.rpcUrl}/explorer`);
+  assert.deepEqual(
+    ready.devAccounts.map((a) => a.accountId),
+    Array.from({ length: 10 }, (_, i) => `dev-${i}.test.near`),
+  );
   assert.match(ready.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.notEqual(ready.rpcUrl, 'http://127.0.0.1:0');
   assert.equal(ready.chainId, 'localnet');
@@ -59,9 +72,11 @@ describe('shadebox node', () => {
       'event',
       'rpcUrl',
       'archivalRpcUrl',
+      'explorerUrl',
       'chainId',
       'home',
       'accounts',
+      'devAccounts',
     ]);
     assert.match(ready.archivalRpcUrl!, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.notEqual(ready.archivalRpcUrl, ready.rpcUrl);

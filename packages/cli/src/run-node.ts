@@ -3,7 +3,7 @@
  * summary, waits for SIGINT/SIGTERM and stops it cleanly. Resolves with the process's exit code.
  */
 import { join } from 'node:path';
-import type { Logger, RunningNode, StartNodeOptions } from '@shadebox/node';
+import type { Logger, ProductionMode, RunningNode, StartNodeOptions } from '@shadebox/node';
 import type { CliIo } from './cli-io.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import type { LogLevel } from './log-level.js';
@@ -22,8 +22,13 @@ export interface RunNodeOptions {
   io: CliIo;
   /** What to start (the logger is made here). */
   start: Omit<StartNodeOptions, 'log'>;
-  /** Print the JSON ready line instead of the summary. */
+  /** Print the JSON ready line instead of the summary (and logs as JSON lines, no transaction log). */
   json: boolean;
+  /** The live transaction log on stderr (text mode only; `--quiet` turns it off). */
+  txLog?: boolean;
+  /** Blocks are made as `start` says until the services are set up (and the agent registered), then as
+   * this says (`shadebox up --manual` / `--block-time`: the stack's own transactions need blocks). */
+  productionAfterSetup?: ProductionMode;
   logLevel: LogLevel;
   /** The summary's first line. */
   title: string;
@@ -49,7 +54,8 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
   // Signals first: a Ctrl+C during start-up stops the node as soon as it is up.
   const shutdown = new ShutdownSignal();
   const { createLogger, loadHome, startNode } = await import('@shadebox/node');
-  const log = createLogger('shadebox', options.logLevel);
+  // A person at a terminal reads short lines; programs (--json) get pino's JSON lines.
+  const log = createLogger('shadebox', options.logLevel, options.json ? 'json' : 'short');
 
   let node: RunningNode;
   try {
@@ -95,20 +101,35 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
           keyFile,
           notes: options.notes,
           extraRows: service?.summary,
+          production: options.productionAfterSetup,
         }),
       );
     }
   }
+  // After the summary: the stack's set-up transactions are not logged, what follows is.
+  const stopTxLog =
+    options.txLog && !options.json && !shutdown.requested ? await startTxLog(node, io) : () => undefined;
 
+  const afterSetup = () => {
+    if (options.productionAfterSetup && !shutdown.requested) {
+      node.producer.setMode(options.productionAfterSetup);
+    }
+  };
+  if (service?.later === undefined) afterSetup();
   service?.later?.then(
     ({ json, text }) => {
+      afterSetup();
       if (shutdown.requested) return;
       io.stdout.write(options.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
     },
-    (error: unknown) => log.debug({ err: error }, 'service did not become ready'),
+    (error: unknown) => {
+      afterSetup();
+      log.debug({ err: error }, 'service did not become ready');
+    },
   );
 
   const signal = await shutdown.received;
+  stopTxLog();
   if (!options.json) io.stderr.write(`${signal}: stopping the node...\n`);
   const timeout = setTimeout(() => {
     io.stderr.write(`${command}: error: the node did not stop within ${STOP_TIMEOUT_MS / 1000} s\n`);
@@ -127,6 +148,15 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
   }
   if (!options.json) io.stderr.write('stopped\n');
   return EXIT_OK;
+}
+
+/** The live transaction log of `node` on stderr, coloured for a terminal (NO_COLOR respected). */
+async function startTxLog(node: RunningNode, io: CliIo): Promise<() => void> {
+  const { attachTxLog, coloursFor } = await import('@shadebox/node');
+  return attachTxLog(node.chain, {
+    write: (text) => io.stderr.write(text),
+    colours: coloursFor(io.stderr as { isTTY?: boolean }, io.env),
+  });
 }
 
 function flush(log: Logger): Promise<void> {

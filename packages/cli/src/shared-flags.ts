@@ -1,4 +1,5 @@
 /** Values of flags more than one command takes, checked the same way everywhere. */
+import type { ProductionMode } from '@shadebox/node';
 import { isValidAccountId } from '@shadebox/primitives';
 import { integerFlag } from './args.js';
 import { UsageError } from './usage-error.js';
@@ -39,3 +40,54 @@ export function accountIdFlag(command: string, flag: string, value: string): str
   }
   return value;
 }
+
+/** Most dev accounts `--accounts` may ask for (each is a genesis account with a key). */
+export const MAX_DEV_ACCOUNTS = 1000;
+
+/** `--accounts N`: dev accounts a new chain funds, 0 to MAX_DEV_ACCOUNTS. */
+export function devAccountsFlag(command: string, value: string): number {
+  return integerFlag(command, '--accounts', value, {
+    min: 0,
+    max: MAX_DEV_ACCOUNTS,
+    what: `an integer from 0 to ${MAX_DEV_ACCOUNTS}`,
+  });
+}
+
+/** `--seed TEXT`: what the dev accounts' keys derive from; any non-empty text. */
+export function seedFlag(command: string, value: string): string {
+  if (value === '') throw new UsageError(command, 'invalid value for --seed: it must not be empty', '--seed');
+  return value;
+}
+
+/** `--block-time` or `--manual` as a production mode (undefined: as the home's config.json says). */
+export function productionFlag(
+  command: string,
+  blockTime: string | undefined,
+  manual: boolean | undefined,
+): ProductionMode | undefined {
+  if (blockTime !== undefined) return { kind: 'interval', blockTimeMs: blockTimeFlag(command, blockTime) };
+  if (manual) return { kind: 'manual' };
+  return undefined;
+}
+
+/** `--accounts` and `--seed` as StartNodeOptions' `devAccounts` (config/dev-accounts.ts in the node). */
+export function devAccountsFromFlags(
+  command: string,
+  accounts: string | undefined,
+  seed: string | undefined,
+): { count: number; seed: string } {
+  return {
+    count: accounts === undefined ? 10 : devAccountsFlag(command, accounts),
+    seed: seed === undefined ? 'shadebox' : seedFlag(command, seed),
+  };
+}
+
+/** The help lines of `--accounts`, `--seed` and `--quiet` (both `up` and `node`). */
+export const DEV_ACCOUNT_HELP = `  --accounts N      dev accounts a new chain funds at genesis, 0 to ${MAX_DEV_ACCOUNTS} (default 10):
+                    dev-0.test.near, dev-1.test.near, ..., 10000 NEAR each, one full-access key each,
+                    printed in the summary (an existing home keeps the accounts it has)
+  --seed TEXT       what the dev accounts' keys derive from (default 'shadebox'): the same seed gives the
+                    same keys (the derivation is in docs/cli.md)
+  --quiet           no live transaction log on stderr (without --json it is on: one entry per
+                    transaction and receipt; with --json there is none)
+`;

@@ -35,6 +35,8 @@ export const UP_AGENT_VARIABLES = [
 
 export interface StackOptions {
   agentPort: number;
+  /** `--host`: the agent API listens there too (wins over AGENT_API_HOST). */
+  host?: string;
   /** The environment `up` runs in: the variables of `UP_AGENT_VARIABLES` are passed to the agent API. */
   env?: Record<string, string | undefined>;
   /** The user's agent contract (`--agent-contract-wasm`) instead of the built-in one. */
@@ -60,6 +62,8 @@ export function stackAgentConfig(
     rpcUrl: string;
     /** `--agent-port` (wins over AGENT_API_PORT). */
     agentPort?: number;
+    /** `--host` (wins over AGENT_API_HOST). */
+    host?: string;
   },
 ) {
   const own: Record<string, string | undefined> = {};
@@ -68,7 +72,7 @@ export function stackAgentConfig(
     ...own,
     AGENT_CODEHASH: env.AGENT_CODEHASH || env.API_CODEHASH || LOCAL_AGENT_CODEHASH,
     API_CODEHASH: undefined,
-    AGENT_API_HOST: env.AGENT_API_HOST || '127.0.0.1',
+    AGENT_API_HOST: stack.host ?? (env.AGENT_API_HOST || '127.0.0.1'),
     CHAIN_ACCOUNT_ID: stack.accountId,
     CHAIN_ACCOUNT_SECRET_KEY: stack.secretKey,
     AGENT_CONTRACT_ID: stack.agentContractId,
@@ -102,6 +106,7 @@ export async function startStackServices(
       agentContractId: cs.agentContractId,
       rpcUrl: node.rpcUrl,
       agentPort: o.agentPort,
+      host: o.host,
     });
     // A whitelisting contract (the 2.0 template in local mode) needs no codehash: the agent API whitelists.
     if ((o.agentContract?.flow ?? 'codehash') === 'codehash') {

@@ -19,6 +19,7 @@ describe('shadebox up', () => {
       'event',
       'rpcUrl',
       'archivalRpcUrl',
+      'explorerUrl',
       'agentApiUrl',
       'agentContractId',
       'mpcContractId',
@@ -27,6 +28,7 @@ describe('shadebox up', () => {
       'chainId',
       'home',
       'accounts',
+      'devAccounts',
     ]);
     const r = ready as ReadyEvent & Record<string, string>;
     assert.equal(r.agentContractId, 'agent.test.near');

@@ -107,6 +107,11 @@ export class CliProcess {
     await this.waitFor(() => (this.stdout.includes(text) ? true : undefined), timeoutMs);
   }
 
+  /** Resolves once stderr contains `text`. */
+  async stderrIncludes(text: string, timeoutMs = READY_TIMEOUT_MS): Promise<void> {
+    await this.waitFor(() => (this.stderr.includes(text) ? true : undefined), timeoutMs);
+  }
+
   /** Polls `check` on every output until it returns a value; bounded by the timeout and the process's exit. */
   private waitFor<T>(check: () => T | undefined, timeoutMs: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {

@@ -11,3 +11,11 @@ export { createEphemeralHome, type Home, HomeExistsError, initHome, loadHome } f
 export { loadRuntimeConfig, PROTOCOL_VERSION } from './config/runtime-config.js';
 export { createLogger, type Logger, silentLogger } from './logger.js';
 export { NODE_VERSION, type RunningNode, type StartNodeOptions, startNode } from './start-node.js';
+export {
+  attachTxLog,
+  type Colours,
+  coloursFor,
+  formatBlockEntries,
+  NO_COLOURS,
+  type TxLogOptions,
+} from './tx-log/index.js';

@@ -11,6 +11,7 @@ import { GarbageCollector } from './chain/garbage-collector.js';
 import { NodeStoppingError } from './chain/node-stopping-error.js';
 import { TransactionService } from './chain/transaction-service.js';
 import { TxPool } from './chain/tx-pool.js';
+import { deriveDevAccounts } from './config/dev-accounts.js';
 import { type HomeLock, lockHome } from './config/home-lock.js';
 import { createEphemeralHome, type Home, initHome, loadHome } from './config/init-home.js';
 import {
@@ -70,6 +71,9 @@ export interface StartNodeOptions {
   /** Automine: milliseconds between blocks while a yielded promise waits for its resume (and nothing else is
    * to do), so it times out after 200 blocks as on NEAR. Default 600 (NEAR's block time). */
   yieldBlockTimeMs?: number;
+  /** Dev accounts a new chain funds at genesis (config/dev-accounts.ts): `count` accounts whose keys derive
+   * from `seed`. An existing home keeps the accounts it has. Default none. */
+  devAccounts?: { count: number; seed: string };
   log?: Logger;
   /** The command line the home's lock names (default: this process's). */
   lockCommand?: string;
@@ -83,6 +87,8 @@ export interface RunningNode {
   home: string | null;
   /** The genesis account and its key (the validator `test.near`), for funding other accounts. */
   accounts: Array<{ accountId: string; publicKey: string; secretKey: string }>;
+  /** The funded dev accounts of the chain (none for a home made without them). */
+  devAccounts: Array<{ accountId: string; publicKey: string; secretKey: string }>;
   chain: Chain;
   producer: BlockProducer;
   stop(): Promise<void>;
@@ -163,6 +169,8 @@ async function startLocked(
     producer.averageBlockTimeNs = BigInt(Math.round(((min + max) / 2) * 1_000_000));
   }
   if (options.yieldBlockTimeMs !== undefined) producer.yieldBlockTimeMs = options.yieldBlockTimeMs;
+  producer.onProgress = ({ task, done, total }) =>
+    log.info({ done, total }, `${task}: ${done} of ${total} heights${done === total ? ', done' : ''}`);
   if (archivalTransactions) archivalTransactions.producer = producer;
   gc?.start();
   chain.on('block', (block) => log.debug({ height: block.height, hash: block.hash }, 'block'));
@@ -232,6 +240,11 @@ async function startLocked(
         secretKey: home.validatorKey.secret_key,
       },
     ],
+    devAccounts: home.devAccounts.map((a) => ({
+      accountId: a.account_id,
+      publicKey: a.public_key,
+      secretKey: a.secret_key,
+    })),
     chain,
     producer,
     stop() {
@@ -259,6 +272,10 @@ async function openHome(options: StartNodeOptions): Promise<Home> {
     numShards: options.numShards,
     epochLength: options.epochLength,
     protocolVersion: options.protocolVersion,
+    devAccounts:
+      options.devAccounts === undefined
+        ? undefined
+        : deriveDevAccounts(options.devAccounts.seed, options.devAccounts.count),
   };
   if (options.memory || !options.home) return createEphemeralHome(chain);
   const dir = resolve(options.home);

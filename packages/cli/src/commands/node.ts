@@ -3,7 +3,7 @@
  * `shadebox node init` is dispatched to ./node-init.ts.
  */
 import { resolve } from 'node:path';
-import type { Logger, ProductionMode, RunningNode, StartNodeOptions } from '@shadebox/node';
+import type { Logger, RunningNode, StartNodeOptions } from '@shadebox/node';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
 import { type AgentContractSource, agentContractFlags } from '../chain-signatures/agent-contract.js';
 import {
@@ -19,9 +19,11 @@ import { resolveLogLevel } from '../log-level.js';
 import { type RunningService, runNode } from '../run-node.js';
 import {
   accountIdFlag,
-  blockTimeFlag,
+  DEV_ACCOUNT_HELP,
+  devAccountsFromFlags,
   MAX_SHARDS,
   numShardsFlag,
+  productionFlag,
   yieldBlockTimeFlag,
 } from '../shared-flags.js';
 import { UsageError } from '../usage-error.js';
@@ -54,7 +56,7 @@ Options:
   --manual          make no blocks on its own: only on request (RPC sandbox_produce_blocks or
                     sandbox_fast_forward, see docs/dev-controls.md)
   --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
-  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
+${DEV_ACCOUNT_HELP}  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
                     the agent contract as agent.test.near (owner test.near) when absent, and run the MPC
                     responder that answers sign requests; root keys are kept in the home (mpc_keys.json).
                     See docs/chain-signatures.md
@@ -67,19 +69,21 @@ Options:
                     $MPC_CONTRACT_ID and $AGENT_CONTRACT_ID ($$ is a $); default
                     '{"owner_id":"$OWNER","mpc_contract_id":"$MPC_CONTRACT_ID","requires_tee":false}'
 ${SIGNER_HELP}  --json            print exactly one JSON line on stdout when ready, and nothing else on stdout:
-                    {"event":"ready","rpcUrl":...,"chainId":...,"home":...,"accounts":[{"accountId":
-                    "test.near","publicKey":...,"secretKey":...}]}   (home is null with --memory;
-                    with --archival-port, "archivalRpcUrl" follows "rpcUrl"; with --mpc,
-                    "mpcContractId" and "agentContractId" follow)
+                    {"event":"ready","rpcUrl":...,"explorerUrl":...,"chainId":...,"home":...,"accounts":
+                    [{"accountId":"test.near","publicKey":...,"secretKey":...}],"devAccounts":[...]}
+                    (home is null with --memory; with --archival-port, "archivalRpcUrl" follows "rpcUrl";
+                    with --mpc, "mpcContractId" and "agentContractId" follow "explorerUrl")
   -h, --help        show this help
 
 Without --block-time or --manual, blocks are made as the home's config.json says (shadebox.production),
 by default automine: blocks back to back while there is work, until it is final, then idle (one block every
 600 ms while a yield waits, see --yield-block-time).
-Without --json, a summary is printed: the RPC URL, chain id, home and the test.near account with the path of
-its key file (with --memory, its secret key).
+Without --json, a summary is printed on stdout: the RPC and explorer URLs, chain id, home, the test.near
+account with the path of its key file (with --memory, its secret key), the dev accounts with their keys and
+a curl line and a near-api-js snippet to try; then the live transaction log on stderr.
 
-Logs go to stderr as JSON lines (pino); SHADEBOX_LOG sets the level (default info, warn with --json).
+Logs go to stderr: short lines, or JSON lines (pino) with --json; SHADEBOX_LOG sets the level (default info,
+warn with --json).
 SIGINT or SIGTERM stops the node cleanly and exits 0; a second signal exits at once.
 Exit codes: 0 stopped by a signal, 1 the node could not start (port in use, broken home), 2 bad command line.
 `;
@@ -95,6 +99,9 @@ const OPTIONS = {
   'yield-block-time': { type: 'string' },
   manual: { type: 'boolean' },
   'num-shards': { type: 'string' },
+  accounts: { type: 'string' },
+  seed: { type: 'string' },
+  quiet: { type: 'boolean' },
   mpc: { type: 'boolean' },
   'mpc-contract-id': { type: 'string' },
   'agent-contract-wasm': { type: 'string' },
@@ -133,13 +140,14 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
   if (flags.archival) start.archive = true;
   if (flags['archival-port'] !== undefined)
     start.archivalRpcPort = portFlag(COMMAND, '--archival-port', flags['archival-port']);
-  const production = productionFlag(flags['block-time'], flags.manual);
+  const production = productionFlag(COMMAND, flags['block-time'], flags.manual);
   if (production !== undefined) start.production = production;
   if (flags['yield-block-time'] !== undefined)
     start.yieldBlockTimeMs = yieldBlockTimeFlag(COMMAND, flags['yield-block-time']);
   const numShards =
     flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
   if (numShards !== undefined) start.numShards = numShards;
+  start.devAccounts = devAccountsFromFlags(COMMAND, flags.accounts, flags.seed);
   const json = flags.json === true;
   const mpcContractId =
     flags['mpc-contract-id'] === undefined
@@ -167,6 +175,7 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
     io,
     start,
     json,
+    txLog: flags.quiet !== true,
     services: flags.mpc
       ? (node, log) => chainSignaturesService(node, log, mpcContractId, agentContract, signerSource)
       : undefined,
@@ -201,13 +210,4 @@ async function chainSignaturesService(
     ],
     stop: () => cs.stop(),
   };
-}
-
-function productionFlag(
-  blockTime: string | undefined,
-  manual: boolean | undefined,
-): ProductionMode | undefined {
-  if (blockTime !== undefined) return { kind: 'interval', blockTimeMs: blockTimeFlag(COMMAND, blockTime) };
-  if (manual) return { kind: 'manual' };
-  return undefined;
 }

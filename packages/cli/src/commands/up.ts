@@ -14,13 +14,23 @@ import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
 import { resetStackHome } from '../reset-stack-home.js';
 import { runNode } from '../run-node.js';
-import { accountIdFlag, yieldBlockTimeFlag } from '../shared-flags.js';
+import {
+  accountIdFlag,
+  DEV_ACCOUNT_HELP,
+  devAccountsFromFlags,
+  MAX_SHARDS,
+  numShardsFlag,
+  productionFlag,
+  yieldBlockTimeFlag,
+} from '../shared-flags.js';
 
 const COMMAND = 'shadebox up';
 const DEFAULT_RPC_PORT = 3030;
 
-export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P]
-                   [--agent-port P] [--mpc-contract-id ID] [--yield-block-time MS]
+export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--host H] [--rpc-port P] [--archival]
+                   [--archival-port P] [--agent-port P] [--mpc-contract-id ID]
+                   [--block-time MS | --manual | --yield-block-time MS] [--num-shards N]
+                   [--accounts N] [--seed TEXT] [--quiet]
                    [--signer-wasm FILE | --signer-from URL[#ACCOUNT]]
                    [--agent-contract-wasm FILE [--agent-contract-init JSON]] [--json]
 
@@ -41,7 +51,10 @@ Options:
   --memory       keep everything in memory: a fresh chain with new keys, discarded on exit
   --reset        delete the stack home first and start a new chain (refused if DIR holds anything
                  shadebox did not create, or while a node runs on it)
+  --host H       address the node and the agent API listen on (default 127.0.0.1; the agent API's
+                 AGENT_API_HOST otherwise)
   --rpc-port P   node RPC port, 0 picks a free one (default ${DEFAULT_RPC_PORT})
+  --archival     keep all history, as nearcore's archive = true (see 'shadebox node --help')
   --archival-port P
                  the node's archival endpoint, beside the regular one (default: the RPC port + 1, 3031;
                  a free port when --rpc-port is 0); the ready line names it as "archivalRpcUrl"
@@ -60,22 +73,35 @@ Options:
                  the signer contract's account instead of signer.test.near (a home keeps the id it was made
                  with). v1.signer works too, but chainsig.js derives v1.signer's keys offline from NEAR's
                  mainnet root keys, not this stack's (see docs/chain-signatures.md)
+  --block-time MS
+                 make one block every MS milliseconds, once the stack is set up (its contracts deployed, the
+                 agent registered: that runs in automine)
+  --manual       make blocks only on request (sandbox_produce_blocks, sandbox_fast_forward, see
+                 docs/dev-controls.md), once the stack is set up as with --block-time
+  --num-shards N shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
   --yield-block-time MS
                  while a sign request (a yielded promise) waits for the MPC's answer and there is nothing
                  else to do, make one block every MS milliseconds (default 600, NEAR's block time): an
                  unanswered request times out after 200 blocks, as on NEAR (see 'shadebox node --help')
-${SIGNER_HELP}  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
-                 "agentApiUrl":...,"agentContractId":...,"mpcContractId":...,"chainAccountId":...,
-                 "agentAddresses":{"predecessor":...,"evm":{"path":...,"address":...},"bitcoin":{...},
-                 "solana":{...}},"chainId":...,"home":...,"accounts":[...]} (home is the node's home, null
+${DEV_ACCOUNT_HELP}${SIGNER_HELP}  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
+                 "explorerUrl":...,"agentApiUrl":...,"agentContractId":...,"mpcContractId":...,
+                 "chainAccountId":...,"agentAddresses":{"predecessor":...,"evm":{"path":...,"address":...},
+                 "bitcoin":{...},"solana":{...}},"chainId":...,"home":...,"accounts":[...],"devAccounts":
+                 [{"accountId":...,"publicKey":...,"secretKey":...}, ...]} (home is the node's home, null
                  with --memory), and once the agent is registered a second one:
                  {"event":"agent-ready","agentAccountId":...}
   -h, --help     show this help
 
-The node listens on 127.0.0.1, makes blocks as its config.json says (automine by default) and keeps its chain
-in DIR/node between runs. For more node settings, run 'shadebox node' (see 'shadebox node --help').
+Without --json, one summary is printed on stdout: the URLs (RPC, archival RPC, agent API, explorer), the
+chain, the contracts, the agent's addresses, the dev accounts with their keys and a curl line and a
+near-api-js snippet to try; then the agent account once registered. The live transaction log (one entry per
+transaction and receipt, chain-signature requests and answers included) and the logs go to stderr.
 
-Logs go to stderr as JSON lines (pino); SHADEBOX_LOG sets the level (default info, warn with --json).
+The node makes blocks as its config.json says (automine by default; see --block-time, --manual) and keeps its
+chain in DIR/node between runs. For more node settings, run 'shadebox node' (see 'shadebox node --help').
+
+Logs go to stderr: short lines, or JSON lines (pino) with --json; SHADEBOX_LOG sets the level (default info,
+warn with --json).
 SIGINT or SIGTERM stops the stack cleanly and exits 0; a second signal exits at once.
 Exit codes: 0 stopped by a signal, 1 could not start (port in use, broken home), 2 bad command line.
 `;
@@ -84,7 +110,15 @@ const OPTIONS = {
   home: { type: 'string' },
   memory: { type: 'boolean' },
   reset: { type: 'boolean' },
+  host: { type: 'string' },
   'rpc-port': { type: 'string' },
+  archival: { type: 'boolean' },
+  'block-time': { type: 'string' },
+  manual: { type: 'boolean' },
+  'num-shards': { type: 'string' },
+  accounts: { type: 'string' },
+  seed: { type: 'string' },
+  quiet: { type: 'boolean' },
   'archival-port': { type: 'string' },
   'agent-port': { type: 'string' },
   'agent-contract-wasm': { type: 'string' },
@@ -104,6 +138,12 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
   }
   exclusiveFlags(COMMAND, { '--home': flags.home !== undefined, '--memory': flags.memory === true });
   exclusiveFlags(COMMAND, { '--memory': flags.memory === true, '--reset': flags.reset === true });
+  exclusiveFlags(COMMAND, {
+    '--block-time': flags['block-time'] !== undefined,
+    '--manual': flags.manual === true,
+    '--yield-block-time': flags['yield-block-time'] !== undefined,
+  });
+  const host = flags.host === undefined ? undefined : textFlag(COMMAND, '--host', flags.host);
   const rpcPort =
     flags['rpc-port'] === undefined ? DEFAULT_RPC_PORT : portFlag(COMMAND, '--rpc-port', flags['rpc-port']);
   const portFromFlag =
@@ -120,6 +160,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
       agentContractId: 'agent.test.near',
       rpcUrl: 'http://127.0.0.1:3030',
       agentPort: portFromFlag,
+      host,
     }).port;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -140,6 +181,15 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
   const logLevel = resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG);
 
   const start: Omit<StartNodeOptions, 'log'> = { rpcPort };
+  if (host !== undefined) start.host = host;
+  if (flags.archival) start.archive = true;
+  // The stack's own transactions (deploys, the agent's registration) need blocks: they run in automine.
+  const production = productionFlag(COMMAND, flags['block-time'], flags.manual);
+  if (production !== undefined) start.production = { kind: 'automine' };
+  const numShards =
+    flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
+  if (numShards !== undefined) start.numShards = numShards;
+  start.devAccounts = devAccountsFromFlags(COMMAND, flags.accounts, flags.seed);
   if (flags['yield-block-time'] !== undefined)
     start.yieldBlockTimeMs = yieldBlockTimeFlag(COMMAND, flags['yield-block-time']);
   // The stack offers both endpoints a NEAR developer uses: {rpc_url} and {archival_rpc_url}.
@@ -174,11 +224,20 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     start,
     json,
     logLevel,
+    txLog: flags.quiet !== true,
+    productionAfterSetup: production,
     title: 'Shadebox stack ready',
+    warnings: (node) =>
+      numShards !== undefined && node.chain.numShards !== numShards
+        ? [
+            `--num-shards ${numShards} ignored: the chain in ${node.home} already exists with ${node.chain.numShards} shard(s)`,
+          ]
+        : [],
     services: async (node, log) => {
       const { startStackServices } = await import('../stack-services.js');
       return startStackServices(node, log, {
         agentPort,
+        host,
         env: io.env,
         agentContract,
         mpcContractId,

@@ -51,14 +51,32 @@ export class BlockProducer {
   averageBlockTimeNs = 1_300_000_000n;
   /** Automine: milliseconds between blocks while a yield waits for its resume and there is no other work. */
   yieldBlockTimeMs = DEFAULT_YIELD_BLOCK_TIME_MS;
+  /** Told how a long run of blocks advances (`sandbox_fast_forward` of many heights; the node logs it). */
+  onProgress?: (progress: { task: string; done: number; total: number }) => void;
+  /** How often a long run reports (a short one, done within this, says nothing). */
+  progressEveryMs = 1000;
 
   constructor(
     /** The chain blocks are made on (public for chain/dev-controls.ts). */
     readonly chain: Chain,
     private readonly pool: TxPool,
-    readonly mode: ProductionMode,
+    private currentMode: ProductionMode,
     private readonly hooks: BlockProducerHooks,
   ) {}
+
+  get mode(): ProductionMode {
+    return this.currentMode;
+  }
+
+  /** Makes blocks as `mode` says from now on (`shadebox up --manual`: once the stack's setup is done). */
+  setMode(mode: ProductionMode): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.currentMode = mode;
+    if (this.stopped) return;
+    if (mode.kind === 'interval') this.timer = setInterval(() => this.safeProduce(), mode.blockTimeMs);
+    this.notify();
+  }
 
   start(): void {
     this.lastWorkHeight = this.storedWorkHeight();
@@ -114,7 +132,7 @@ export class BlockProducer {
     if (this.yieldTimer !== undefined || !hasPendingYield(this.chain)) return;
     this.yieldTimer = setTimeout(() => {
       this.yieldTimer = undefined;
-      if (this.stopped) return;
+      if (this.stopped || this.mode.kind !== 'automine') return;
       if (hasPendingYield(this.chain)) this.safeProduce();
       this.notify();
     }, this.yieldBlockTimeMs);

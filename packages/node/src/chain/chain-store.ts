@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { BorshReader, base58Decode, base58Encode, type Receipt, readReceipt } from '@shadebox/primitives';
+import type { ChunkResult } from '../runtime/apply-chunk.js';
 import type { StateChangeCause } from '../state/state-update.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import { Col, heightKey, metaKey } from './columns.js';
@@ -37,7 +38,12 @@ export interface StoredStateChange {
   cause: StateChangeCause;
 }
 
-export class ChainStore extends EventEmitter<{ block: [BlockRecord]; rewind: [BlockRecord] }> {
+export class ChainStore extends EventEmitter<{
+  block: [BlockRecord];
+  /** After `block`: the block's chunk results (outcomes, transactions), for the live transaction log. */
+  executed: [BlockRecord, readonly ChunkResult[]];
+  rewind: [BlockRecord];
+}> {
   readonly genesisHeight: number;
   protected headRecord!: BlockRecord;
   protected genesisRecord!: BlockRecord;

@@ -267,6 +267,7 @@ export class Chain extends ChainStore {
     this.incoming = results.map((r) => r.outgoingReceipts);
     this.rememberBlock(record);
     this.emit('block', record);
+    this.emit('executed', record, results);
   }
 
   // ---- developer controls (chain/dev-controls.ts) ---------------------------------------------------------

@@ -104,6 +104,9 @@ export class DevControls {
       let last = this.chain.head;
       let remaining = delta;
       let turnStarted = Date.now();
+      // A long run reports its progress every second (the CLI logs it), a short one says nothing.
+      let reportedAt = turnStarted;
+      let reported = false;
       for (let made = 1; remaining > 0; made++) {
         const step = nextFastForwardStep(
           this.chain.head.height,
@@ -117,8 +120,14 @@ export class DevControls {
         if ((made % BLOCKS_PER_TURN === 0 || Date.now() - turnStarted >= MAX_TURN_MS) && remaining > 0) {
           await yieldToEventLoop();
           turnStarted = Date.now();
+          if (turnStarted - reportedAt >= this.producer.progressEveryMs) {
+            this.producer.onProgress?.({ task: 'fast-forward', done: delta - remaining, total: delta });
+            reportedAt = turnStarted;
+            reported = true;
+          }
         }
       }
+      if (reported) this.producer.onProgress?.({ task: 'fast-forward', done: delta, total: delta });
       // Automine makes blocks only for work: finish what a running chain's next blocks would, so the last
       // block is final when the call returns and a client signing with the `final` block hash is not
       // refused as Expired (the skipped heights put the old final block beyond the validity period).

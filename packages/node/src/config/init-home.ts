@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ShadeboxError } from '@shadebox/errors';
 import { KeyPair } from '@shadebox/primitives';
 import { ConfigFileError } from './config-file-error.js';
+import { DEV_ACCOUNT_BALANCE, DEV_ACCOUNTS_FILE, serializeDevAccounts } from './dev-accounts.js';
 import type { GenesisConfig } from './genesis.js';
 import { createDefaultGenesis } from './genesis-defaults.js';
 import { parseGenesis, serializeGenesis } from './genesis-json.js';
@@ -41,6 +42,8 @@ export interface Home {
   config: NodeConfig;
   validatorKey: KeyFile;
   nodeKey: KeyFile;
+  /** The funded dev accounts genesis created, with their keys (dev_accounts.json; config/dev-accounts.ts). */
+  devAccounts: KeyFile[];
 }
 
 export interface HomeOptions {
@@ -66,6 +69,8 @@ export interface HomeOptions {
   archive?: boolean;
   /** Genesis `protocol_version`: the rules the chain runs. Default the version mainnet runs (86). */
   protocolVersion?: number;
+  /** Dev accounts genesis funds (config/dev-accounts.ts). Default none. */
+  devAccounts?: readonly KeyFile[];
 }
 
 export interface InitHomeOptions extends HomeOptions {
@@ -101,6 +106,11 @@ export function createEphemeralHome(options: HomeOptions = {}): Home {
     numShards: options.numShards,
     epochLength: options.epochLength,
     genesisTime: options.genesisTime,
+    accounts: (options.devAccounts ?? []).map((a) => ({
+      accountId: a.account_id,
+      publicKey: a.public_key,
+      amount: DEV_ACCOUNT_BALANCE,
+    })),
   });
   const config = defaultNodeConfig({
     rpcAddr: options.rpcAddr,
@@ -108,7 +118,7 @@ export function createEphemeralHome(options: HomeOptions = {}): Home {
     blockTimeMs: options.blockTimeMs,
     archive: options.archive,
   });
-  return { dir: null, genesis, config, validatorKey, nodeKey };
+  return { dir: null, genesis, config, validatorKey, nodeKey, devAccounts: [...(options.devAccounts ?? [])] };
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -151,6 +161,9 @@ export async function initHome(dir: string, options: InitHomeOptions = {}): Prom
   // Keys first, config.json last: a home is only complete once config.json is there.
   await writeFileAtomic(files.validatorKey, serializeKeyFile(home.validatorKey), 0o600);
   await writeFileAtomic(files.nodeKey, serializeKeyFile(home.nodeKey), 0o600);
+  if (home.devAccounts.length > 0) {
+    await writeFileAtomic(join(dir, DEV_ACCOUNTS_FILE), serializeDevAccounts(home.devAccounts), 0o600);
+  }
   await writeFileAtomic(files.genesis, serializeGenesis(home.genesis), 0o644);
   await writeFileAtomic(files.config, serializeNodeConfig(home.config), 0o644);
   return home;
@@ -218,5 +231,14 @@ export async function loadHome(dir: string): Promise<Home> {
         `(${validator.public_key})`,
     );
   }
-  return { dir, genesis, config, validatorKey, nodeKey };
+  return { dir, genesis, config, validatorKey, nodeKey, devAccounts: await readDevAccounts(dir) };
+}
+
+/** The home's dev accounts (dev_accounts.json), or none for a home without that file. */
+async function readDevAccounts(dir: string): Promise<KeyFile[]> {
+  const path = join(dir, DEV_ACCOUNTS_FILE);
+  if (!(await exists(path))) return [];
+  const json = await readJson(path);
+  if (!Array.isArray(json)) throw ConfigFileError.single(path, '$', 'expected an array of key files');
+  return json.map((entry, i) => parseKeyFile(entry, `${path} [${i}]`));
 }
