@@ -31,6 +31,7 @@ const searchForm = h(
       replace(searchError);
       try {
         location.hash = `#${await resolveSearch(searchInput.value)}`;
+        searchInput.value = '';
       } catch (error) {
         replace(searchError, errorBox(error));
       }

@@ -1,8 +1,10 @@
 /** Actions in one line each ("transfer 1 NEAR", "call get_agents(…) 30 Tgas, 0 NEAR"). */
 
+import { base58 } from '@scure/base';
 import { h } from '../dom.js';
 import { gas, near } from '../format.js';
 import type { Json } from '../json.js';
+import { base64ToBytes } from '../rpc.js';
 
 export function actionText(action: Json): string {
   if (typeof action === 'string') return action === 'CreateAccount' ? 'create account' : action;
@@ -15,7 +17,8 @@ export function actionText(action: Json): string {
       return `call ${body.method_name}() ${gas(body.gas)}${deposit}`;
     }
     case 'DeployContract':
-      return `deploy contract (${Math.floor((body.code.length * 3) / 4)} bytes)`;
+      // nearcore's view carries the code's hash (base64), not the code.
+      return `deploy contract ${base58.encode(base64ToBytes(body.code))}`;
     case 'AddKey':
       return `add key ${body.public_key.slice(0, 18)}… (${body.access_key.permission === 'FullAccess' ? 'full access' : 'function call'})`;
     case 'DeleteKey':

@@ -35,7 +35,7 @@ export async function blockView(id: string): Promise<HTMLElement> {
       ]),
     ),
     card(
-      `Chunks (${block.chunks.length} shards)`,
+      `Chunks (${block.chunks.length} shard${block.chunks.length === 1 ? '' : 's'})`,
       table(
         ['shard', 'chunk hash', 'included', 'gas used', 'gas limit'],
         block.chunks.map((c: Json) => [

@@ -4,52 +4,66 @@ import { blockLink, card, h, replace, short, table } from '../dom.js';
 import { time } from '../format.js';
 import type { Json } from '../json.js';
 import { rpc } from '../rpc.js';
+import { scannedBlock } from '../scan.js';
 import { devControls } from './dev-controls.js';
 
 const SHOWN = 25;
 
 export function home(): { view: HTMLElement; dispose: () => void } {
   const rows = h('div', null, h('p', { class: 'muted' }, 'loading…'));
-  const blocks: Json[] = [];
-  const render = () =>
+  // By hash: the initial read and the live events may bring the same block.
+  const blocks = new Map<string, Json>();
+  const txCounts = new Map<string, number>();
+  let closed = false;
+  const render = () => {
+    const shown = [...blocks.values()].sort((a, b) => b.header.height - a.header.height).slice(0, SHOWN);
+    for (const b of blocks.values()) if (!shown.includes(b)) blocks.delete(b.header.hash);
     replace(
       rows,
       table(
-        ['height', 'hash', 'time', 'chunks', 'transactions', 'gas price'],
-        blocks.map((b) => [
-          blockLink(b.header.height),
+        ['height', 'hash', 'time', 'transactions', 'gas price (yocto/gas)'],
+        shown.map((b, i) => [
+          h('span', null, blockLink(b.header.height), skipped(b, shown[i + 1])),
           blockLink(b.header.hash, short(b.header.hash)),
           time(b.header.timestamp_nanosec),
-          String(b.chunks.length),
-          h('span', { 'data-tx-count': '' }, txCount(b)),
+          txCounts.has(b.header.hash) ? String(txCounts.get(b.header.hash) || '—') : '…',
           b.header.gas_price,
         ]),
       ),
     );
-  let closed = false;
+  };
+  const add = (block: Json) => {
+    blocks.set(block.header.hash, block);
+    // The count needs the chunks: read them after the row is shown.
+    void scannedBlock(block.header.hash).then((s) => {
+      txCounts.set(
+        block.header.hash,
+        s.chunks.reduce((n, c) => n + c.transactions.length, 0),
+      );
+      if (!closed) render();
+    });
+  };
   const load = async () => {
     let block = await rpc('block', { finality: 'optimistic' });
-    blocks.length = 0;
-    blocks.push(block);
-    while (blocks.length < SHOWN && block.header.height > 0) {
+    blocks.clear();
+    add(block);
+    while (blocks.size < SHOWN && block.header.height > 0) {
       try {
         block = await rpc('block', { block_id: block.header.prev_hash });
       } catch {
         break;
       }
-      blocks.push(block);
+      add(block);
     }
-    render();
+    if (!closed) render();
   };
   const events = new EventSource('/events/blocks');
   const onBlock = async (event: MessageEvent) => {
     const { hash } = JSON.parse(event.data);
-    if (blocks.some((b) => b.header.hash === hash)) return;
+    if (blocks.has(hash)) return;
     const block = await rpc('block', { block_id: hash });
     if (closed) return;
-    blocks.unshift(block);
-    blocks.sort((a, b) => b.header.height - a.header.height);
-    blocks.length = Math.min(blocks.length, SHOWN);
+    add(block);
     render();
   };
   events.addEventListener('block', (e) => void onBlock(e as MessageEvent));
@@ -74,9 +88,18 @@ export function home(): { view: HTMLElement; dispose: () => void } {
   };
 }
 
-/** Transactions in the block's chunks, from the chunk headers (`tx_root` is all zeros when there are none). */
-function txCount(block: Json): string {
-  const included = block.chunks.filter((c: Json) => c.height_included === block.header.height);
-  const withTx = included.filter((c: Json) => !/^1{32}$/.test(c.tx_root)).length;
-  return withTx === 0 ? '—' : `in ${withTx} chunk${withTx > 1 ? 's' : ''}`;
+/** Heights between a block and the one before it that no block has (fast-forward, or blocks not produced). */
+function skipped(block: Json, previous: Json | undefined) {
+  if (!previous || previous.header.hash !== block.header.prev_hash) return null;
+  const gap = block.header.height - previous.header.height - 1;
+  return gap > 0
+    ? h(
+        'span',
+        {
+          class: 'tag',
+          title: `heights ${previous.header.height + 1}–${block.header.height - 1} have no block`,
+        },
+        `${gap} skipped`,
+      )
+    : null;
 }

@@ -16,6 +16,8 @@ interface SignRequest {
   receiptId: string;
   signer: string;
   predecessor: string;
+  /** Who signed the transaction the request came from. */
+  origin: string;
   path: string;
   domain: number;
   payload: string;
@@ -47,6 +49,7 @@ export async function signaturesView(signerId: string | undefined): Promise<HTML
             receiptId: r.receipt_id,
             signer: r.receiver_id,
             predecessor: r.predecessor_id,
+            origin: r.receipt.Action.signer_id,
             height: block.height,
             ...req,
           });
@@ -106,6 +109,7 @@ export async function signaturesView(signerId: string | undefined): Promise<HTML
         null,
         accountLink(r.predecessor),
         h('div', { class: 'small' }, 'path ', h('code', null, r.path || '""')),
+        r.origin !== r.predecessor ? h('div', { class: 'small muted' }, 'for ', accountLink(r.origin)) : null,
       ),
       h(
         'div',

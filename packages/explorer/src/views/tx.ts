@@ -78,7 +78,7 @@ export async function txView(
         h(
           'li',
           null,
-          outcomeBox('transaction → receipt', txOutcome, tx.signer_id, undefined),
+          outcomeBox('transaction', txOutcome, tx.signer_id, undefined, false, tx.receiver_id),
           children(txOutcome.outcome.receipt_ids, receipts, outcomes, highlight),
         ),
       ),
@@ -111,7 +111,14 @@ function children(
   );
 }
 
-function outcomeBox(title: string, o: Json, from: string | undefined, receipt: Json, highlighted = false) {
+function outcomeBox(
+  title: string,
+  o: Json,
+  from: string | undefined,
+  receipt: Json,
+  highlighted = false,
+  to: string = o.outcome.executor_id,
+) {
   const s = statusText(o.outcome.status);
   const actions = receipt?.receipt?.Action?.actions;
   const isRefund = receipt && receipt.predecessor_id === 'system';
@@ -125,7 +132,8 @@ function outcomeBox(title: string, o: Json, from: string | undefined, receipt: J
       ' ',
       from ? accountLink(from) : null,
       ' → ',
-      accountLink(o.outcome.executor_id),
+      accountLink(to),
+      receipt ? null : h('span', { class: 'muted small' }, ' (converted to the receipt below)'),
       isRefund ? h('span', { class: 'tag' }, 'refund') : null,
       receipt?.receipt?.Data ? h('span', { class: 'tag' }, 'data') : null,
     ),
