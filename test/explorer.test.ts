@@ -14,17 +14,10 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { derivedPublicKey, evmAddress } from '@shadebox/mpc';
 import { ONE_NEAR as NEAR, TGAS } from '@shadebox/primitives';
-import {
-  Account,
-  actions,
-  JsonRpcProvider,
-  type KeyPair,
-  KeyPairSigner,
-  type KeyPairString,
-} from 'near-api-js';
+import { Account, actions, JsonRpcProvider, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import type { Browser, Page } from 'playwright-core';
 import type { Json } from './support/raw-rpc.js';
-import { newKey } from './support/test-node.js';
+import { testRandom } from './test-random.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = fileURLToPath(new URL('../packages/cli/bin/shadebox.js', import.meta.url));
@@ -81,20 +74,16 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
     );
     rpcUrl = ready.rpcUrl;
     const provider = new JsonRpcProvider({ url: rpcUrl });
-    const account = (id: string, key: KeyPairString | KeyPair) =>
-      new Account(
-        id,
-        provider,
-        typeof key === 'string' ? KeyPairSigner.fromSecretKey(key) : new KeyPairSigner(key),
-      );
+    const account = (id: string, key: KeyPairString) =>
+      new Account(id, provider, KeyPairSigner.fromSecretKey(key));
     root = account(ready.accounts[0].accountId, ready.accounts[0].secretKey);
-    const key = newKey();
+    const key = testRandom('test/explorer.test.ts').keyPair();
     await root.createSubAccount({
       accountOrPrefix: 'alice',
-      publicKey: key.getPublicKey(),
+      publicKey: key.publicKeyString,
       nearToTransfer: 20n * NEAR,
     });
-    alice = account(`alice.${root.accountId}`, key);
+    alice = account(`alice.${root.accountId}`, key.toString() as KeyPairString);
 
     const transfer = (await root.transfer({ receiverId: alice.accountId, amount: NEAR })) as Json;
     hashes.transfer = transfer.transaction.hash;
