@@ -230,6 +230,20 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
     assert.match(row, /signed by mpc-responder\.test\.near/);
     assert.match(row, /big_r 0[23][0-9a-f]{64}/);
     await shot('signatures');
+    // The request's receipt opens inside the agent's transaction: sign, then the yield's callback.
+    await page.click('table.list tbody tr td a[href^="#/receipt/"]');
+    await page.waitForSelector('.outcome.highlight');
+    assert.match(
+      (await page.textContent('.outcome.highlight'))!,
+      /agent\.test\.near → signer\.test\.near\s*call sign\(\)/,
+    );
+    const tree = (await page.textContent('[data-receipt-tree]'))!;
+    assert.match(tree, /call return_signature_and_clean_state_on_success\(\)/);
+    assert.match(
+      (await page.textContent('[data-tx-status]'))!,
+      /^succeeded, returned \{"scheme":"Secp256k1"/,
+    );
+    await shot('tx-signature');
   });
 
   it('a block by height lists its transactions', async () => {

@@ -12,6 +12,10 @@ test('JSON is pretty-printed, text kept, binary shown as hex', () => {
     text: '{\n  "a": 1,\n  "b": [\n    true\n  ]\n}',
   });
   assert.deepEqual(decodeBytes(utf8('"quoted"')), { kind: 'json', text: '"quoted"' });
+  assert.deepEqual(decodeBytes(utf8('{"payload":[7,7,7],"nested":[[1,2],{"x":[-1.5]}]}')), {
+    kind: 'json',
+    text: '{\n  "payload": [7, 7, 7],\n  "nested": [\n    [1, 2],\n    {\n      "x": [-1.5]\n    }\n  ]\n}',
+  });
   assert.deepEqual(decodeBytes(utf8('STATE')), { kind: 'utf8', text: 'STATE' });
   assert.deepEqual(decodeBytes(utf8('{not json')), { kind: 'utf8', text: '{not json' });
   // borsh: a u32 length then bytes — valid UTF-8 but control characters: hex.

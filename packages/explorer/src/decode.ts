@@ -35,7 +35,7 @@ export function decodeBytes(bytes: Uint8Array): Decoded {
   const trimmed = text.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[') || trimmed.startsWith('"')) {
     try {
-      return { kind: 'json', text: JSON.stringify(JSON.parse(trimmed), null, 2) };
+      return { kind: 'json', text: prettyJson(JSON.parse(trimmed)) };
     } catch {
       // plain text after all
     }
@@ -49,4 +49,12 @@ export function decodeArgs(base64: string): Decoded {
   const bytes = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
   return decodeBytes(bytes);
+}
+
+/** Indented JSON, with arrays of numbers (byte arrays, payloads) kept on one line. */
+export function prettyJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    /\[\s+(-?[\d.e+-]+(?:,\s+-?[\d.e+-]+)*)\s+\]/g,
+    (_, items: string) => `[${items.replace(/,\s+/g, ', ')}]`,
+  );
 }

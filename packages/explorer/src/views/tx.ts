@@ -171,6 +171,8 @@ export function statusText(status: Json): { text: string; failed: boolean } {
   if ('SuccessValue' in status) {
     if (!status.SuccessValue) return { text: 'succeeded', failed: false };
     const d = decodeArgs(status.SuccessValue);
+    // One line: a returned JSON value is shown compact.
+    if (d.kind === 'json') d.text = JSON.stringify(JSON.parse(d.text));
     const shown = d.text.length > 300 ? `${d.text.slice(0, 300)}…` : d.text;
     return { text: `succeeded, returned ${shown}`, failed: false };
   }
