@@ -27,7 +27,9 @@ export const PACKAGE_DEPENDENCIES = {
   primitives: ['errors'],
   'http-fast-path': ['errors'],
   'near-client': ['primitives', 'errors'],
-  node: ['primitives', 'errors', 'http-fast-path'],
+  // The explorer is browser code bundled to static files; the node only serves them (rpc/explorer-routes.ts).
+  explorer: [],
+  node: ['primitives', 'errors', 'http-fast-path', 'explorer'],
   mpc: ['primitives', 'errors', 'near-client'],
   'agent-api': ['primitives', 'errors', 'http-fast-path', 'near-client'],
   client: ['errors'],

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { listenBehindFastPath } from '@shadebox/http-fast-path';
 import type { Logger } from 'pino';
+import { defaultExplorerDir, ExplorerRoutes } from './explorer-routes.js';
 import { type HttpAnswer, handleJsonRpc, requestIdOf, shuttingDownAnswer } from './jsonrpc.js';
 import { health, networkInfo, status } from './methods/node-info.js';
 import type { RpcContext } from './rpc-context.js';
@@ -20,6 +21,8 @@ export interface RpcServerOptions {
   port: number;
   maxBodyBytes?: number;
   log: Logger;
+  /** The built explorer page (rpc/explorer-routes.ts); default: `@shadebox/explorer`'s dist/. */
+  explorerDir?: string;
 }
 
 export interface RpcServer {
@@ -40,9 +43,10 @@ const CORS = {
 export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions): Promise<RpcServer> {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const counters = { requests: 0, errors: 0 };
+  const extra = new ExplorerRoutes(ctx, options.explorerDir ?? defaultExplorerDir());
   const server: Server = createServer((req, res) => {
     counters.requests++;
-    route(ctx, req, res, maxBody, options.log, counters).catch((error) => {
+    route(ctx, req, res, maxBody, options.log, counters, extra).catch((error) => {
       counters.errors++;
       options.log.error({ err: error }, 'rpc request failed');
       if (!res.headersSent)
@@ -80,8 +84,14 @@ export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions)
   return {
     url: `http://${host}:${address.port}`,
     address,
-    beginStop: () => front.beginStop(),
-    close: () => front.close(),
+    beginStop: () => {
+      extra.endStreams();
+      front.beginStop();
+    },
+    close: () => {
+      extra.endStreams();
+      return front.close();
+    },
   };
 }
 
@@ -116,6 +126,7 @@ async function route(
   maxBody: number,
   log: Logger,
   counters: { requests: number; errors: number },
+  extra: ExplorerRoutes,
 ): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
   const method = req.method ?? 'GET';
@@ -124,6 +135,7 @@ async function route(
     res.end();
     return;
   }
+  if (extra.handle(req, res, path, corsFor(res) ?? {})) return;
   if (path === '/' && method === 'POST') {
     if (!isJsonContentType(req.headers['content-type'])) {
       req.resume();

@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// Bundles the explorer page into dist/: app.js (esbuild, minified, one file), index.html and style.css, and
+// prints their sizes (raw and gzip). The node serves dist/ at /explorer; nothing is fetched from elsewhere.
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = join(here, 'dist');
+mkdirSync(out, { recursive: true });
+await build({
+  entryPoints: [join(here, 'src/main.ts')],
+  outfile: join(out, 'app.js'),
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: 'es2022',
+  platform: 'browser',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+for (const file of ['index.html', 'style.css']) copyFileSync(join(here, 'src', file), join(out, file));
+if (!process.argv.includes('--quiet')) {
+  for (const file of ['app.js', 'style.css', 'index.html']) {
+    const bytes = readFileSync(join(out, file));
+    process.stdout.write(`explorer: dist/${file} ${bytes.length} bytes, ${gzipSync(bytes).length} gzipped\n`);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The explorer page: a header with search and the head height (live), and one view per hash route:
+ * #/ (latest blocks, dev controls), #/block/ID, #/tx/HASH[?sender=ID], #/receipt/ID, #/account/ID,
+ * #/signatures[/SIGNER].
+ */
+import { errorBox, h, link, loading, replace } from './dom.js';
+import { accountView } from './views/account.js';
+import { blockView } from './views/block.js';
+import { home } from './views/home.js';
+import { receiptView } from './views/receipt.js';
+import { resolveSearch } from './views/search.js';
+import { signaturesView } from './views/signatures.js';
+import { txView } from './views/tx.js';
+
+const main = h('main');
+const headHeight = h('span', { class: 'head', 'data-head': '' }, '…');
+const searchInput = h('input', {
+  type: 'search',
+  name: 'q',
+  placeholder: 'Search a height, block / transaction / receipt hash, or account id',
+  'aria-label': 'search',
+}) as HTMLInputElement;
+const searchError = h('div', { class: 'search-error' });
+
+const searchForm = h(
+  'form',
+  {
+    class: 'search',
+    onsubmit: async (event: Event) => {
+      event.preventDefault();
+      replace(searchError);
+      try {
+        location.hash = `#${await resolveSearch(searchInput.value)}`;
+        searchInput.value = '';
+      } catch (error) {
+        replace(searchError, errorBox(error));
+      }
+    },
+  },
+  searchInput,
+  h('button', { type: 'submit' }, 'Search'),
+);
+
+document.body.append(
+  h(
+    'header',
+    null,
+    h('a', { class: 'brand', href: '#/' }, 'Shadebox ', h('span', null, 'explorer')),
+    h('nav', null, link('/', 'Blocks'), link('/signatures', 'Chain signatures')),
+    searchForm,
+    h('span', { class: 'head-wrap' }, 'head ', headHeight),
+  ),
+  searchError,
+  main,
+);
+
+// The head height in the header, live.
+const events = new EventSource('/events/blocks');
+const onHead = (e: Event) => {
+  headHeight.textContent = String(JSON.parse((e as MessageEvent).data).height);
+};
+events.addEventListener('block', onHead);
+events.addEventListener('rewind', onHead);
+
+let dispose: (() => void) | undefined;
+let generation = 0;
+
+async function show(): Promise<void> {
+  dispose?.();
+  dispose = undefined;
+  const mine = ++generation;
+  const [path, queryText] = location.hash.replace(/^#/, '').split('?');
+  const params = new URLSearchParams(queryText ?? '');
+  const parts = (path || '/').split('/').filter(Boolean).map(decodeURIComponent);
+  replace(main, loading());
+  replace(searchError);
+  try {
+    let view: HTMLElement;
+    switch (parts[0]) {
+      case undefined: {
+        const page = home();
+        dispose = page.dispose;
+        view = page.view;
+        break;
+      }
+      case 'block':
+        view = await blockView(parts[1]);
+        break;
+      case 'tx':
+        view = await txView(parts[1], params.get('sender') ?? undefined);
+        break;
+      case 'receipt':
+        view = await receiptView(parts[1]);
+        break;
+      case 'account':
+        view = await accountView(parts[1]);
+        break;
+      case 'signatures':
+        view = await signaturesView(parts[1]);
+        break;
+      default:
+        throw new Error(`no page ${path}`);
+    }
+    if (mine === generation) replace(main, view);
+  } catch (error) {
+    if (mine === generation) replace(main, errorBox(error));
+  }
+  if (mine === generation) document.body.dataset.ready = location.hash || '#/';
+}
+
+window.addEventListener('hashchange', () => void show());
+void show();
