@@ -31,7 +31,8 @@ Options:
   --as ACCOUNT   the signer (default ${DEFAULT_SIGNER})
   --key SECRET   its secret key (ed25519:…). Default: the account's key from the home: test.near's in
                  validator_key.json, or one in another JSON file of the home holding {account_id,
-                 secret_key} or entries {accountId, secretKey} (e.g. agent.test.near's in mpc_accounts.json)
+                 secret_key} entries: --as dev-0.test.near signs with a dev account's key from
+                 dev_accounts.json, --as agent.test.near with the key in mpc_accounts.json
   --wait LEVEL   send_tx's wait_until: INCLUDED, EXECUTED_OPTIMISTIC, INCLUDED_FINAL, EXECUTED (default)
                  or FINAL
 ${TARGET_HELP}

@@ -83,16 +83,27 @@ describe('inspection command lines', () => {
         secret_key: validator.toString(),
       }),
     );
+    // dev_accounts.json's shape: a list of key files.
+    await writeFile(
+      join(nodeHome, 'dev_accounts.json'),
+      JSON.stringify([
+        { account_id: 'dev-0.test.near', public_key: dev.publicKeyString, secret_key: dev.toString() },
+      ]),
+    );
+    const other = KeyPair.fromRandom('ed25519');
     await writeFile(
       join(cwd, 'stack', 'accounts.json'),
-      JSON.stringify([{ accountId: 'dev-1.test.near', secretKey: dev.toString() }]),
+      JSON.stringify({ accounts: [{ accountId: 'dev-1.test.near', secretKey: other.toString() }] }),
     );
     const own = signingKey('t', nodeHome, {});
     assert.equal(own.accountId, 'test.near');
     assert.equal(own.keyPair.publicKeyString, validator.publicKeyString);
     assert.equal(own.source, join(nodeHome, 'validator_key.json'));
-    const fromList = signingKey('t', nodeHome, { as: 'dev-1.test.near' });
-    assert.equal(fromList.keyPair.publicKeyString, dev.publicKeyString);
+    const fromDevAccounts = signingKey('t', nodeHome, { as: 'dev-0.test.near' });
+    assert.equal(fromDevAccounts.keyPair.publicKeyString, dev.publicKeyString);
+    const fromStackHome = signingKey('t', nodeHome, { as: 'dev-1.test.near' });
+    assert.equal(fromStackHome.keyPair.publicKeyString, other.publicKeyString);
+    assert.equal(fromStackHome.source, join(cwd, 'stack', 'accounts.json'));
     const given = signingKey('t', nodeHome, { as: 'x.near', key: dev.toString() });
     assert.deepEqual([given.accountId, given.source], ['x.near', '--key']);
     assert.throws(() => signingKey('t', nodeHome, { as: 'nobody.near' }), /no key of nobody\.near in /);

@@ -2,7 +2,8 @@
  * The key `shadebox call` signs with: `--key` when given, else a key of the account found in the home's
  * key files — `validator_key.json` (test.near's key, written by `shadebox node init` / `up`) and any other
  * JSON file in the node home or the stack home holding `{account_id, secret_key}`, or a list or named entries
- * of `{accountId, secretKey}` (the chain-signature accounts of mpc_accounts.json, funded dev accounts).
+ * of them, `{accountId, secretKey}` too (the funded dev accounts of dev_accounts.json, the chain-signature
+ * accounts of mpc_accounts.json).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
