@@ -119,3 +119,25 @@ export function exclusiveFlags(command: string, set: Record<string, boolean>): v
     throw new UsageError(command, `${given.join(' and ')} cannot be used together`, given[1]);
   }
 }
+
+/**
+ * As {@link parseFlags}, for commands that also take positional arguments (`shadebox view CONTRACT METHOD`):
+ * returns the flags and the positionals; the caller checks how many it got.
+ */
+export function parseFlagsAndArgs<const O extends Options>(
+  command: string,
+  args: readonly string[],
+  options: O,
+): { flags: FlagValues<O>; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({
+      args: joinNegativeValues(args, options),
+      options,
+      strict: true,
+      allowPositionals: true,
+    });
+    return { flags: { ...values } as FlagValues<O>, positionals };
+  } catch (error) {
+    throw toUsageError(command, error);
+  }
+}

@@ -16,6 +16,11 @@ Commands:
   agent         run the agent API alone, configured by environment (any NEAR JSON-RPC endpoint)
   node          run a NEAR-protocol node with JSON-RPC in the foreground
   node init     write a new node home (genesis.json, config.json, validator_key.json, node_key.json)
+  tx HASH       show a transaction: status, actions, gas, its receipt tree and logs
+  block [ID]    show a block (latest, or by height or hash) and its chunks' transactions
+  account ID    show an account: balance in NEAR, storage, contract, access keys
+  view C M [A]  call view method M of contract C with JSON args A and print the result
+  call C M [A]  sign and send a call of method M of contract C (as test.near or --as/--key)
   help [cmd]    show this help, or a command's
 
 Options:
@@ -31,6 +36,11 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   up: async () => (await import('./commands/up.js')).upCommand,
   node: async () => (await import('./commands/node.js')).nodeCommand,
   agent: async () => (await import('./commands/agent.js')).agentCommand,
+  tx: async () => (await import('./commands/tx.js')).txCommand,
+  block: async () => (await import('./commands/block.js')).blockCommand,
+  account: async () => (await import('./commands/account.js')).accountCommand,
+  view: async () => (await import('./commands/view.js')).viewCommand,
+  call: async () => (await import('./commands/call.js')).callCommand,
 };
 
 /** Runs `argv` writing to `io` (the process's streams by default); resolves with the exit code. */

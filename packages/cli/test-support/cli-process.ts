@@ -48,6 +48,8 @@ export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   /** Run `bin/shadebox.js` instead of `src/main.ts` through tsx. */
   bin?: boolean;
+  /** Run this executable instead (e.g. a `shadebox` installed from a tarball), with `args` alone. */
+  command?: string;
 }
 
 /** The environment of a child: this one without the variables that change the CLI's behaviour. */
@@ -74,7 +76,7 @@ export class CliProcess {
     const argv = options.bin
       ? [CLI_BIN, ...args]
       : ['--conditions=source', '--import', TSX, CLI_MAIN, ...args];
-    this.child = spawn(process.execPath, argv, {
+    this.child = spawn(options.command ?? process.execPath, options.command ? args : argv, {
       cwd: options.cwd ?? REPO_ROOT,
       env: childEnv(options.env),
       stdio: ['ignore', 'pipe', 'pipe'],
