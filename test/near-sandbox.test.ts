@@ -154,7 +154,7 @@ describe('near-sandbox --version and --help', () => {
   test('--version exits 0 with one line, as near-sandbox-js pings the binary', async () => {
     const exit = await run(['--version']);
     assert.equal(exit.code, 0, exit.stderr);
-    assert.match(exit.stdout, /^near-sandbox \(release [^)]+\) .*\(protocol 85\)/);
+    assert.match(exit.stdout, /^near-sandbox \(release [^)]+\) .*\(protocol 86\)/);
   });
 
   test('--help exits 0 and names the commands', async () => {
