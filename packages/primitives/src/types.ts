@@ -7,20 +7,21 @@
  */
 
 /** 0 = ed25519 (32-byte key, 64-byte signature), 1 = secp256k1 (64-byte uncompressed key without the 0x04
- * prefix, 65-byte signature r‖s‖v). */
-export type KeyType = 0 | 1;
+ * prefix, 65-byte signature r‖s‖v), 2 = ML-DSA-65 (FIPS 204: 1952-byte key, 3309-byte signature). */
+export type KeyType = 0 | 1 | 2;
 export const KEY_TYPE_ED25519 = 0 as const;
 export const KEY_TYPE_SECP256K1 = 1 as const;
+export const KEY_TYPE_ML_DSA_65 = 2 as const;
 
 export interface PublicKey {
   keyType: KeyType;
-  /** 32 bytes for ed25519, 64 for secp256k1. */
+  /** 32 bytes for ed25519, 64 for secp256k1, 1952 for ML-DSA-65. */
   data: Uint8Array;
 }
 
 export interface Signature {
   keyType: KeyType;
-  /** 64 bytes for ed25519, 65 for secp256k1. */
+  /** 64 bytes for ed25519, 65 for secp256k1, 3309 for ML-DSA-65. */
   data: Uint8Array;
 }
 
