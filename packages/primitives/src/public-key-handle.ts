@@ -21,9 +21,12 @@ export const ML_DSA_65_HASH_PREFIX = 'ml-dsa-65-hash:';
 /** nearcore's `HashDomainTag::MlDsa65PubkeyHash` (core/crypto/src/hash_domain.rs). */
 const ML_DSA_65_PUBKEY_HASH_DOMAIN = new TextEncoder().encode('near:ml-dsa-65-pubkey-hash:v1');
 
-export type PublicKeyHandle =
-  | { kind: 'key'; publicKey: PublicKey & { keyType: 0 | 1 } }
-  | { kind: 'mlDsa65Hash'; hash: Uint8Array };
+/** The borsh tag and the bytes after it: an ed25519/secp256k1 handle is the `PublicKey` value itself. */
+export interface PublicKeyHandle {
+  keyType: 0 | 1 | typeof KEY_HANDLE_ML_DSA_65_HASH;
+  /** The key (32 or 64 bytes), or the 32-byte digest of an ML-DSA-65 key. */
+  data: Uint8Array;
+}
 
 /** The SHA3-256 digest naming an ML-DSA-65 key in the state. */
 export function mlDsa65PublicKeyHash(keyData: Uint8Array): Uint8Array {
@@ -35,36 +38,33 @@ export function mlDsa65PublicKeyHash(keyData: Uint8Array): Uint8Array {
 
 export function publicKeyHandle(publicKey: PublicKey): PublicKeyHandle {
   if (publicKey.keyType === KEY_TYPE_ML_DSA_65)
-    return { kind: 'mlDsa65Hash', hash: mlDsa65PublicKeyHash(publicKey.data) };
-  return { kind: 'key', publicKey: publicKey as PublicKey & { keyType: 0 | 1 } };
+    return { keyType: KEY_HANDLE_ML_DSA_65_HASH, data: mlDsa65PublicKeyHash(publicKey.data) };
+  return publicKey as PublicKeyHandle;
 }
 
-/** Bytes of the handle's borsh form: nearcore's `trie_id_len` (33 / 65 / 33). */
-export function publicKeyTrieIdLength(publicKey: PublicKey): number {
-  return publicKey.keyType === KEY_TYPE_ML_DSA_65
-    ? 1 + ML_DSA_65_HASH_LENGTH
-    : 1 + PUBLIC_KEY_LENGTH[publicKey.keyType];
+function handleDataLength(keyType: PublicKeyHandle['keyType']): number {
+  return keyType === KEY_HANDLE_ML_DSA_65_HASH ? ML_DSA_65_HASH_LENGTH : PUBLIC_KEY_LENGTH[keyType];
+}
+
+/** Bytes of the handle's borsh form: nearcore's `trie_id_len` (33 / 65 / 33), of a key or of its handle. */
+export function publicKeyTrieIdLength(key: PublicKey | PublicKeyHandle): number {
+  return key.keyType === KEY_TYPE_ML_DSA_65 ? 1 + ML_DSA_65_HASH_LENGTH : 1 + key.data.length;
 }
 
 export function writePublicKeyHandle(w: BorshWriter, handle: PublicKeyHandle): void {
-  if (handle.kind === 'mlDsa65Hash') {
-    w.u8(KEY_HANDLE_ML_DSA_65_HASH);
-    w.fixedBytes(handle.hash, ML_DSA_65_HASH_LENGTH);
-    return;
-  }
-  w.u8(handle.publicKey.keyType);
-  w.fixedBytes(handle.publicKey.data, PUBLIC_KEY_LENGTH[handle.publicKey.keyType]);
+  if ((handle.keyType as number) === KEY_TYPE_ML_DSA_65)
+    throw new BorshError('a full ML-DSA-65 key is not a PublicKeyHandle');
+  w.u8(handle.keyType);
+  w.fixedBytes(handle.data, handleDataLength(handle.keyType));
 }
 
 export function readPublicKeyHandle(r: BorshReader): PublicKeyHandle {
   const at = r.offset;
   const tag = r.enumTag('PublicKeyHandle key type', 4);
-  if (tag === KEY_HANDLE_ML_DSA_65_HASH)
-    return { kind: 'mlDsa65Hash', hash: r.fixedBytes(ML_DSA_65_HASH_LENGTH) };
   if (tag === KEY_TYPE_ML_DSA_65)
     throw new BorshError('borsh tag 2 (a full ML-DSA-65 key) is not a valid PublicKeyHandle', at);
-  const keyType = tag as 0 | 1;
-  return { kind: 'key', publicKey: { keyType, data: r.fixedBytes(PUBLIC_KEY_LENGTH[keyType]) } };
+  const keyType = tag as PublicKeyHandle['keyType'];
+  return { keyType, data: r.fixedBytes(handleDataLength(keyType)) };
 }
 
 export function encodePublicKeyHandle(handle: PublicKeyHandle): Uint8Array {
@@ -77,8 +77,9 @@ export function decodePublicKeyHandle(bytes: Uint8Array): PublicKeyHandle {
 
 /** `ed25519:…` / `secp256k1:…` for stored keys, `ml-dsa-65-hash:<base58 digest>` for ML-DSA-65 keys. */
 export function publicKeyHandleToString(handle: PublicKeyHandle): string {
-  if (handle.kind === 'mlDsa65Hash') return `${ML_DSA_65_HASH_PREFIX}${base58Encode(handle.hash)}`;
-  return publicKeyToString(handle.publicKey);
+  if (handle.keyType === KEY_HANDLE_ML_DSA_65_HASH)
+    return `${ML_DSA_65_HASH_PREFIX}${base58Encode(handle.data)}`;
+  return publicKeyToString(handle as PublicKey);
 }
 
 /** The string form of a handle; a full `ml-dsa-65:` key is refused, as nearcore's `PublicKeyHandle::from_str`. */
@@ -92,7 +93,7 @@ export function parsePublicKeyHandle(text: string): PublicKeyHandle {
     }
     if (hash.length !== ML_DSA_65_HASH_LENGTH)
       throw new InvalidPublicKeyError(`ml-dsa-65-hash must be 32 bytes, got ${hash.length}`);
-    return { kind: 'mlDsa65Hash', hash };
+    return { keyType: KEY_HANDLE_ML_DSA_65_HASH, data: hash };
   }
   const publicKey = parsePublicKey(text);
   if (publicKey.keyType === KEY_TYPE_ML_DSA_65) {
@@ -100,7 +101,7 @@ export function parsePublicKeyHandle(text: string): PublicKeyHandle {
       'full ML-DSA-65 keys cannot appear in a PublicKeyHandle; use the `ml-dsa-65-hash:` form instead',
     );
   }
-  return { kind: 'key', publicKey: publicKey as PublicKey & { keyType: 0 | 1 } };
+  return publicKey as PublicKeyHandle;
 }
 
 export function publicKeyHandlesEqual(a: PublicKeyHandle, b: PublicKeyHandle): boolean {

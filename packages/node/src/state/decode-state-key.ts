@@ -3,13 +3,13 @@
  * belongs to, whose account it is, and the record's own key (the public key of an access key, the user key of a
  * contract-data record). Only the per-account columns the `changes` RPC reports are decoded.
  */
-import { decodePublicKey, type PublicKey } from '@shadebox/primitives';
+import { decodePublicKeyHandle, type PublicKeyHandle } from '@shadebox/primitives';
 import { StateColumn } from './state-keys.js';
 
 export type DecodedStateKey =
   | { column: 'account'; accountId: string }
   | { column: 'contract_code'; accountId: string }
-  | { column: 'access_key'; accountId: string; publicKey: PublicKey }
+  | { column: 'access_key'; accountId: string; publicKey: PublicKeyHandle }
   | { column: 'contract_data'; accountId: string; dataKey: Uint8Array };
 
 const ACCESS_KEY_SEPARATOR = StateColumn.AccessKey;
@@ -31,7 +31,7 @@ export function decodeStateKey(key: Uint8Array): DecodedStateKey | undefined {
       return {
         column: 'access_key',
         accountId: utf8d.decode(rest.subarray(0, at)),
-        publicKey: decodePublicKey(rest.subarray(at + 1)),
+        publicKey: decodePublicKeyHandle(rest.subarray(at + 1)),
       };
     }
     case StateColumn.ContractData: {

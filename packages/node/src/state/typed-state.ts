@@ -4,9 +4,10 @@
 import {
   type AccessKey,
   decodeAccessKey,
-  decodePublicKey,
+  decodePublicKeyHandle,
   encodeAccessKey,
   type PublicKey,
+  type PublicKeyHandle,
 } from '@shadebox/primitives';
 import { type Account, decodeAccount, encodeAccount } from './account.js';
 import {
@@ -53,10 +54,10 @@ export function removeAccessKey(state: StateUpdate, accountId: string, publicKey
 export function listAccessKeys(
   state: StateUpdate,
   accountId: string,
-): Array<{ publicKey: PublicKey; accessKey: AccessKey }> {
+): Array<{ publicKey: PublicKeyHandle; accessKey: AccessKey }> {
   const prefix = accessKeyPrefix(accountId);
   return state.scan(prefix).map(({ key, value }) => ({
-    publicKey: decodePublicKey(keySuffix(key, prefix)),
+    publicKey: decodePublicKeyHandle(keySuffix(key, prefix)),
     accessKey: decodeAccessKey(value),
   }));
 }

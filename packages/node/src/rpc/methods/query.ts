@@ -14,6 +14,7 @@ import {
   decodeAccessKey,
   type PublicKey,
   parsePublicKey,
+  publicKeyHandleToString,
   publicKeyToString,
   sha256,
 } from '@shadebox/primitives';
@@ -99,7 +100,7 @@ export function query(ctx: RpcContext, params: unknown) {
     }
     case 'view_access_key_list': {
       const keys = listAccessKeys(state, accountId).map(({ publicKey, accessKey }) => ({
-        public_key: publicKeyToString(publicKey),
+        public_key: publicKeyHandleToString(publicKey),
         access_key: accessKeyToView(accessKey),
       }));
       return { keys, ...at };
