@@ -3,15 +3,17 @@
  * 0 CreateAccount {}, 1 DeployContract { code: Vec<u8> }, 2 FunctionCall { method_name: String,
  * args: Vec<u8>, gas: u64, deposit: u128 }, 3 Transfer { deposit: u128 }, 4 Stake { stake: u128,
  * public_key }, 5 AddKey { public_key, access_key }, 6 DeleteKey { public_key }, 7 DeleteAccount
- * { beneficiary_id: AccountId }, 8 Delegate(SignedDelegateAction).
+ * { beneficiary_id: AccountId }, 8 Delegate(SignedDelegateAction), 12 TransferToGasKey, 13 WithdrawFromGasKey
+ * (gas-key-borsh.ts).
  *
- * The later variants (9 DeployGlobalContract, 10 UseGlobalContract, 11 DeterministicStateInit, ...) are not
- * represented and are rejected when decoding.
+ * The other later variants (9 DeployGlobalContract, 10 UseGlobalContract, 11 DeterministicStateInit, ...) are
+ * not represented and are rejected when decoding.
  */
 import { readAccessKey, writeAccessKey } from './access-key.js';
 import { readAccountId, writeAccountId } from './account-id-borsh.js';
 import { type BorshReader, type BorshWriter, decodeBorsh, encodeBorsh } from './borsh.js';
 import { BorshError } from './errors.js';
+import { readGasKeyAction, writeGasKeyAction } from './gas-key-borsh.js';
 import { readPublicKey, readSignature, writePublicKey, writeSignature } from './key-borsh.js';
 import type { Action, ActionType, DelegateAction, SignedDelegateAction } from './types.js';
 
@@ -25,6 +27,8 @@ export const ACTION_TAG: Readonly<Record<ActionType, number>> = {
   DeleteKey: 6,
   DeleteAccount: 7,
   Delegate: 8,
+  TransferToGasKey: 12,
+  WithdrawFromGasKey: 13,
 };
 
 const LATER_ACTIONS = ['DeployGlobalContract', 'UseGlobalContract', 'DeterministicStateInit'];
@@ -63,6 +67,10 @@ export function writeAction(w: BorshWriter, action: Action): void {
     case 'Delegate':
       w.u8(8);
       writeSignedDelegateAction(w, action.signedDelegateAction);
+      return;
+    case 'TransferToGasKey':
+    case 'WithdrawFromGasKey':
+      writeGasKeyAction(w, action);
       return;
     default:
       throw new BorshError(`unknown action type ${String((action as { type: unknown }).type)}`);
@@ -107,6 +115,9 @@ function readActionVariant(r: BorshReader, allowDelegate: boolean): Action {
     case 8:
       if (!allowDelegate) throw new BorshError("DelegateAction mustn't contain a nested one", at);
       return { type: 'Delegate', signedDelegateAction: readSignedDelegateAction(r) };
+    case 12:
+    case 13:
+      return readGasKeyAction(r, tag);
     default: {
       const name = LATER_ACTIONS[tag - 9];
       throw new BorshError(

@@ -183,9 +183,27 @@ describe('fuzzing the decoders', () => {
     signerId: 'alice.near',
     publicKey: signer.publicKey,
     nonce: 12n,
+    nonceIndex: 1,
     receiverId: 'bob.near',
     blockHash: new Uint8Array(32).fill(4),
+    nonceMode: 'Strict',
     actions: [
+      { type: 'TransferToGasKey', publicKey: secp.publicKey, deposit: 7n },
+      { type: 'WithdrawFromGasKey', publicKey: signer.publicKey, amount: 8n },
+      {
+        type: 'AddKey',
+        publicKey: signer.publicKey,
+        accessKey: {
+          nonce: 0n,
+          permission: {
+            kind: 'GasKeyFunctionCall',
+            gasKeyInfo: { balance: 9n, numNonces: 3 },
+            allowance: null,
+            receiverId: 'c.near',
+            methodNames: ['m'],
+          },
+        },
+      },
       { type: 'FunctionCall', methodName: 'go', args: Uint8Array.from([1, 2]), gas: 10n ** 13n, deposit: 1n },
       {
         type: 'AddKey',
@@ -210,7 +228,6 @@ describe('fuzzing the decoders', () => {
         ),
       },
     ],
-    priorityFee: 2n,
   };
   const stxBytes = encodeSignedTransaction(signTransaction(tx, signer));
   const receipt: Receipt = {

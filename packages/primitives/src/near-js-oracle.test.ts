@@ -223,7 +223,6 @@ function makeTx(signer: KeyPair, actions: Action[]): Transaction {
     receiverId: 'receiver.near',
     blockHash: sha256(new TextEncoder().encode('block')),
     actions,
-    priorityFee: 0n,
   };
 }
 

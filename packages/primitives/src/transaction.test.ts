@@ -53,7 +53,6 @@ describe('nearcore transaction vector', () => {
       { type: 'DeleteKey', publicKey: pk },
       { type: 'DeleteAccount', beneficiaryId: '123' },
     ],
-    priorityFee: 0n,
   };
 
   it('hashes to 4GXvjMFN6wSxnU9jEVT8HbXP5Yk6yELX9faRSKp6n9fX', () => {
@@ -72,38 +71,58 @@ describe('TransactionV1', () => {
     signerId: 'ab',
     publicKey: { keyType: 0, data: pkBytes },
     nonce: 0x0102n,
+    nonceIndex: 3,
     receiverId: 'cd',
     blockHash: new Uint8Array(32).fill(0x11),
     actions: [{ type: 'Transfer', deposit: 5n }],
-    priorityFee: 0x0304n,
+    nonceMode: 'Strict',
   };
-  // Hand-assembled: 0x01, then the V0 fields, then priority_fee u64.
+  // Hand-assembled from nearcore's TransactionV1: 0x01, signer_id, public_key, TransactionNonce::GasKeyNonce
+  // (tag 1, nonce u64, nonce_index u16), receiver_id, block_hash, actions, NonceMode::Strict (1).
   const expected = [
     '01',
     '02000000',
     '6162',
     `00${'ab'.repeat(32)}`,
+    '01',
     '0201000000000000',
+    '0300',
     '02000000',
     '6364',
     '11'.repeat(32),
     '01000000',
     `03${'05'}${'00'.repeat(15)}`,
-    '0403000000000000',
+    '01',
   ].join('');
 
-  it('encodes with the 0x01 prefix and a trailing priority fee', () => {
+  it('encodes with the 0x01 prefix, a TransactionNonce and a trailing NonceMode', () => {
     assert.equal(hexEncode(encodeTransaction(tx)), expected);
     assert.deepEqual(decodeTransaction(hexDecode(expected)), tx);
   });
 
+  it('encodes a plain nonce (TransactionNonce::Nonce) and the default Monotonic mode', () => {
+    const plain: Transaction = { ...tx, nonceIndex: undefined, nonceMode: 'Monotonic' };
+    delete plain.nonceIndex;
+    const bytes = encodeTransaction(plain);
+    const hex = hexEncode(bytes);
+    assert.equal(hex.slice(0, 2 + 8 + 4 + 66), expected.slice(0, 2 + 8 + 4 + 66));
+    assert.equal(hex.slice(80, 82 + 16), `000201000000000000`);
+    assert.equal(hex.slice(-2), '00');
+    assert.deepEqual(decodeTransaction(bytes), plain);
+    // An absent mode is written as Monotonic.
+    assert.deepEqual(encodeTransaction({ ...plain, nonceMode: undefined }), bytes);
+  });
+
   it('hashes the prefix too', () => {
     assert.deepEqual(transactionHash(tx), sha256(hexDecode(expected)));
-    assert.notDeepEqual(transactionHash(tx), transactionHash({ ...tx, version: 0, priorityFee: 0n }));
+    assert.notDeepEqual(
+      transactionHash(tx),
+      transactionHash({ ...tx, version: 0, nonceIndex: undefined, nonceMode: undefined }),
+    );
   });
 
   it('is told apart from V0 by the second byte', () => {
-    const v0 = encodeTransaction({ ...tx, version: 0, priorityFee: 0n });
+    const v0 = encodeTransaction({ ...tx, version: 0, nonceIndex: undefined, nonceMode: undefined });
     assert.equal(v0[1], 0);
     assert.equal(decodeTransaction(v0).version, 0);
     assert.equal(decodeTransaction(hexDecode(expected)).version, 1);
@@ -118,8 +137,18 @@ describe('TransactionV1', () => {
     );
   });
 
-  it('refuses a priority fee on a V0 transaction', () => {
-    assert.throws(() => encodeTransaction({ ...tx, version: 0 }), BorshError);
+  it('rejects unknown TransactionNonce and NonceMode variants', () => {
+    const badNonce = hexDecode(expected);
+    badNonce[1 + 4 + 2 + 33] = 2;
+    assert.throws(() => decodeTransaction(badNonce), /invalid TransactionNonce variant 2/);
+    const badMode = hexDecode(expected);
+    badMode[badMode.length - 1] = 2;
+    assert.throws(() => decodeTransaction(badMode), /invalid NonceMode variant 2/);
+  });
+
+  it('refuses a gas-key nonce or a strict mode on a V0 transaction', () => {
+    assert.throws(() => encodeTransaction({ ...tx, version: 0, nonceMode: undefined }), BorshError);
+    assert.throws(() => encodeTransaction({ ...tx, version: 0, nonceIndex: undefined }), BorshError);
   });
 
   it('signs, decodes with hash and size, and verifies', () => {
@@ -155,10 +184,12 @@ describe('transaction decoding', () => {
     actions: [],
   });
 
-  it('createTransaction defaults to V0 with no priority fee', () => {
+  it('createTransaction defaults to V0, and to V1 given a nonce index or mode', () => {
     assert.equal(base.version, 0);
-    assert.equal(base.priorityFee, 0n);
     assert.deepEqual(decodeTransaction(encodeTransaction(base)), base);
+    const { version: _, ...fields } = base;
+    assert.equal(createTransaction({ ...fields, nonceIndex: 0 }).version, 1);
+    assert.equal(createTransaction({ ...fields, nonceMode: 'Strict' }).version, 1);
   });
 
   it('rejects invalid account ids, as nearcore does while deserializing', () => {

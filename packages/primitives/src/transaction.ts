@@ -2,7 +2,9 @@
  * Borsh of transactions (core/primitives/src/transaction.rs).
  *
  * TransactionV0 = signer_id, public_key, nonce u64, receiver_id, block_hash [32], actions Vec<Action>.
- * TransactionV1 = the byte 0x01, the same fields, then priority_fee u64. A decoder tells them apart by the
+ * TransactionV1 = the byte 0x01, then signer_id, public_key, nonce TransactionNonce (transaction-nonce.ts),
+ * receiver_id, block_hash, actions, nonce_mode NonceMode (gas keys and strict nonces, protocol 85; the
+ * earlier V1 with a priority_fee is gone from nearcore). A decoder tells them apart by the
  * second byte: for V0 it is the high byte of the signer id's u32 length, which is 0 because account ids are
  * at most 64 bytes; for V1 it is the low byte of that length, which is not 0. After a non-zero second byte
  * the first must be 1 (nearcore's current deserializer; older ones ignored it).
@@ -18,22 +20,30 @@ import { BorshError } from './errors.js';
 import { sha256 } from './hash.js';
 import { readPublicKey, readSignature, writePublicKey, writeSignature } from './key-borsh.js';
 import type { KeyPair } from './key-pair.js';
+import {
+  readNonceMode,
+  readTransactionNonce,
+  transactionNonce,
+  writeNonceMode,
+  writeTransactionNonce,
+} from './transaction-nonce.js';
 import type { SignedTransaction, Transaction } from './types.js';
 import { verifySignature } from './verify-signature.js';
 
 export function writeTransaction(w: BorshWriter, tx: Transaction): void {
   if (tx.version === 1) w.u8(1);
   else if (tx.version !== 0) throw new BorshError(`unknown transaction version ${String(tx.version)}`);
-  else if (tx.priorityFee !== 0n && tx.priorityFee !== undefined) {
-    throw new BorshError('priorityFee must be 0 for a TransactionV0');
+  else if (tx.nonceIndex !== undefined || (tx.nonceMode !== undefined && tx.nonceMode !== 'Monotonic')) {
+    throw new BorshError('a gas-key nonce or a strict nonce mode needs a TransactionV1');
   }
   writeAccountId(w, tx.signerId);
   writePublicKey(w, tx.publicKey);
-  w.u64(tx.nonce);
+  if (tx.version === 1) writeTransactionNonce(w, transactionNonce(tx.nonce, tx.nonceIndex));
+  else w.u64(tx.nonce);
   writeAccountId(w, tx.receiverId);
   w.fixedBytes(tx.blockHash, 32);
   w.vec(tx.actions, writeAction);
-  if (tx.version === 1) w.u64(tx.priorityFee);
+  if (tx.version === 1) writeNonceMode(w, tx.nonceMode ?? 'Monotonic');
 }
 
 export interface ReadTransactionOptions {
@@ -54,12 +64,30 @@ function readTransactionBody(r: BorshReader, version: 0 | 1, options: ReadTransa
   const readId = options.lenientAccountIds ? (reader: BorshReader) => reader.string() : readAccountId;
   const signerId = readId(r);
   const publicKey = readPublicKey(r);
-  const nonce = r.u64();
+  if (version === 0) {
+    const nonce = r.u64();
+    const receiverId = readId(r);
+    const blockHash = r.fixedBytes(32);
+    const actions = r.vec(readAction);
+    return { version, signerId, publicKey, nonce, receiverId, blockHash, actions };
+  }
+  const txNonce = readTransactionNonce(r);
   const receiverId = readId(r);
   const blockHash = r.fixedBytes(32);
   const actions = r.vec(readAction);
-  const priorityFee = version === 1 ? r.u64() : 0n;
-  return { version, signerId, publicKey, nonce, receiverId, blockHash, actions, priorityFee };
+  const nonceMode = readNonceMode(r);
+  const tx: Transaction = {
+    version,
+    signerId,
+    publicKey,
+    nonce: txNonce.nonce,
+    receiverId,
+    blockHash,
+    actions,
+  };
+  if (txNonce.kind === 'GasKeyNonce') tx.nonceIndex = txNonce.nonceIndex;
+  tx.nonceMode = nonceMode;
+  return tx;
 }
 
 export function encodeTransaction(tx: Transaction): Uint8Array {
@@ -130,9 +158,8 @@ export function verifyTransactionSignature(stx: SignedTransaction, hash?: Uint8A
   return verifySignature(hash ?? transactionHash(stx.transaction), stx.signature, stx.transaction.publicKey);
 }
 
-/** A convenience builder; `version` defaults to 0 and `priorityFee` to 0n. */
-export function createTransaction(
-  fields: Omit<Transaction, 'version' | 'priorityFee'> & Partial<Transaction>,
-): Transaction {
-  return { version: 0, priorityFee: 0n, ...fields };
+/** A convenience builder; `version` defaults to 0, or 1 when a gas-key nonce index or a nonce mode is given. */
+export function createTransaction(fields: Omit<Transaction, 'version'> & Partial<Transaction>): Transaction {
+  const v1 = fields.nonceIndex !== undefined || fields.nonceMode !== undefined;
+  return { version: v1 ? 1 : 0, ...fields };
 }

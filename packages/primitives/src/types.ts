@@ -32,9 +32,19 @@ export interface FunctionCallPermission {
   methodNames: string[];
 }
 
+/** The prepaid balance of a gas key (NEP-611) and how many independent nonces it has (1..=1024). */
+export interface GasKeyInfo {
+  balance: bigint;
+  /** u16. */
+  numNonces: number;
+}
+
+/** Borsh variants 0 FunctionCall, 1 FullAccess, 2 GasKeyFunctionCall, 3 GasKeyFullAccess. */
 export type AccessKeyPermission =
   | { kind: 'FullAccess' }
-  | ({ kind: 'FunctionCall' } & FunctionCallPermission);
+  | ({ kind: 'FunctionCall' } & FunctionCallPermission)
+  | ({ kind: 'GasKeyFunctionCall'; gasKeyInfo: GasKeyInfo } & FunctionCallPermission)
+  | { kind: 'GasKeyFullAccess'; gasKeyInfo: GasKeyInfo };
 
 export interface AccessKey {
   nonce: bigint;
@@ -56,7 +66,8 @@ export interface SignedDelegateAction {
   signature: Signature;
 }
 
-/** Action enum; `type` names follow nearcore, discriminants 0..8 in this order. */
+/** Action enum; `type` names follow nearcore, discriminants 0..8 in this order, then 12 TransferToGasKey and
+ * 13 WithdrawFromGasKey. */
 export type Action =
   | { type: 'CreateAccount' }
   | { type: 'DeployContract'; code: Uint8Array }
@@ -66,22 +77,32 @@ export type Action =
   | { type: 'AddKey'; publicKey: PublicKey; accessKey: AccessKey }
   | { type: 'DeleteKey'; publicKey: PublicKey }
   | { type: 'DeleteAccount'; beneficiaryId: string }
-  | { type: 'Delegate'; signedDelegateAction: SignedDelegateAction };
+  | { type: 'Delegate'; signedDelegateAction: SignedDelegateAction }
+  | { type: 'TransferToGasKey'; publicKey: PublicKey; deposit: bigint }
+  | { type: 'WithdrawFromGasKey'; publicKey: PublicKey; amount: bigint };
 
 export type ActionType = Action['type'];
 
+/** How a TransactionV1's nonce is checked: `Monotonic` (greater than the key's nonce, as V0) or `Strict`
+ * (exactly the key's nonce + 1). JSON "monotonic" / "strict". */
+export type NonceMode = 'Monotonic' | 'Strict';
+
 export interface Transaction {
-  /** 0 = TransactionV0, 1 = TransactionV1 (adds `priorityFee`, borsh-prefixed with byte 0x01). */
+  /** 0 = TransactionV0; 1 = TransactionV1 (borsh-prefixed with byte 0x01; its nonce is a `TransactionNonce`
+   * and it ends with a `NonceMode`). */
   version: 0 | 1;
   signerId: string;
   publicKey: PublicKey;
   nonce: bigint;
+  /** V1 only: set when the nonce is a gas-key nonce (`TransactionNonce::GasKeyNonce`), which of the gas key's
+   * nonces it advances (u16). */
+  nonceIndex?: number;
   receiverId: string;
   /** 32 bytes. */
   blockHash: Uint8Array;
   actions: Action[];
-  /** Only for V1; 0n for V0. */
-  priorityFee: bigint;
+  /** V1 only; absent means Monotonic. */
+  nonceMode?: NonceMode;
 }
 
 export interface SignedTransaction {

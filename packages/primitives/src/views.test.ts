@@ -244,14 +244,13 @@ describe('access key views', () => {
 describe('SignedTransactionView', () => {
   it('has nearcore’s fields in nearcore’s order', () => {
     const tx: Transaction = {
-      version: 1,
+      version: 0,
       signerId: 'alice.near',
       publicKey: kp.publicKey,
       nonce: 12n,
       receiverId: 'bob.near',
       blockHash: new Uint8Array(32),
       actions: [{ type: 'Transfer', deposit: 2n }],
-      priorityFee: 3n,
     };
     const stx = signTransaction(tx, kp);
     const hash = transactionHash(tx);
@@ -272,16 +271,36 @@ describe('SignedTransactionView', () => {
       nonce: 12,
       receiver_id: 'bob.near',
       actions: [{ Transfer: { deposit: '2' } }],
-      priority_fee: 3,
+      priority_fee: 0,
       signature: signatureToString(stx.signature),
       hash: cryptoHashToString(hash),
     });
-    assert.equal(
-      signedTransactionToView({ ...stx, transaction: { ...tx, version: 0, priorityFee: 0n } }, 'h')
-        .priority_fee,
-      0,
-    );
     assert.equal(signedTransactionToView(stx, 'given').hash, 'given');
+  });
+
+  it('adds nonce_index (gas-key nonces) and nonce_mode (every V1) after the hash', () => {
+    const tx: Transaction = {
+      version: 1,
+      signerId: 'alice.near',
+      publicKey: kp.publicKey,
+      nonce: 12n,
+      nonceIndex: 2,
+      receiverId: 'bob.near',
+      blockHash: new Uint8Array(32),
+      actions: [{ type: 'Transfer', deposit: 2n }],
+      nonceMode: 'Strict',
+    };
+    const view = signedTransactionToView(signTransaction(tx, kp), 'h');
+    assert.deepEqual(Object.keys(view).slice(-4), ['signature', 'hash', 'nonce_index', 'nonce_mode']);
+    assert.equal(view.priority_fee, 0);
+    assert.equal(view.nonce_index, 2);
+    assert.equal(view.nonce_mode, 'strict');
+    const plain = signedTransactionToView(
+      signTransaction({ ...tx, nonceIndex: undefined, nonceMode: 'Monotonic' }, kp),
+      'h',
+    );
+    assert.equal('nonce_index' in plain, false);
+    assert.equal(plain.nonce_mode, 'monotonic');
   });
 });
 

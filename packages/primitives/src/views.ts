@@ -14,6 +14,7 @@ import { base64Decode, base64Encode } from './encoding.js';
 import { InvalidViewError } from './errors.js';
 import { cryptoHashToString, parseCryptoHash, sha256 } from './hash.js';
 import { parsePublicKey, parseSignature, publicKeyToString, signatureToString } from './keys.js';
+import { type NonceModeJson, nonceModeToJson } from './transaction-nonce.js';
 import type {
   AccessKey,
   AccessKeyPermission,
@@ -26,11 +27,37 @@ import type {
 
 export type AccessKeyPermissionView =
   | 'FullAccess'
-  | { FunctionCall: { allowance: string | null; receiver_id: string; method_names: string[] } };
+  | { FunctionCall: { allowance: string | null; receiver_id: string; method_names: string[] } }
+  | {
+      GasKeyFunctionCall: {
+        balance: string;
+        num_nonces: number;
+        allowance: string | null;
+        receiver_id: string;
+        method_names: string[];
+      };
+    }
+  | { GasKeyFullAccess: { balance: string; num_nonces: number } };
+
+/** The serde form of nearcore's own `AccessKeyPermission` (inside delegate actions): as the view except that
+ * GasKeyFunctionCall is a tuple, [gas key info, function-call permission]. */
+export type AccessKeyPermissionJson =
+  | Exclude<AccessKeyPermissionView, { GasKeyFunctionCall: unknown }>
+  | {
+      GasKeyFunctionCall: [
+        { balance: string; num_nonces: number },
+        { allowance: string | null; receiver_id: string; method_names: string[] },
+      ];
+    };
 
 export interface AccessKeyView {
   nonce: number;
   permission: AccessKeyPermissionView;
+}
+
+export interface AccessKeyJson {
+  nonce: number;
+  permission: AccessKeyPermissionJson;
 }
 
 export interface DelegateActionView {
@@ -51,7 +78,9 @@ export type ActionView =
   | { AddKey: { public_key: string; access_key: AccessKeyView } }
   | { DeleteKey: { public_key: string } }
   | { DeleteAccount: { beneficiary_id: string } }
-  | { Delegate: { delegate_action: DelegateActionView; signature: string } };
+  | { Delegate: { delegate_action: DelegateActionView; signature: string } }
+  | { TransferToGasKey: { public_key: string; deposit: string } }
+  | { WithdrawFromGasKey: { public_key: string; amount: string } };
 
 /** The serde form of a (non-delegate) `Action`, used inside delegate actions. */
 export type ActionJson =
@@ -60,9 +89,11 @@ export type ActionJson =
   | { FunctionCall: { method_name: string; args: string; gas: number; deposit: string } }
   | { Transfer: { deposit: string } }
   | { Stake: { stake: string; public_key: string } }
-  | { AddKey: { public_key: string; access_key: AccessKeyView } }
+  | { AddKey: { public_key: string; access_key: AccessKeyJson } }
   | { DeleteKey: { public_key: string } }
-  | { DeleteAccount: { beneficiary_id: string } };
+  | { DeleteAccount: { beneficiary_id: string } }
+  | { TransferToGasKey: { public_key: string; deposit: string } }
+  | { WithdrawFromGasKey: { public_key: string; amount: string } };
 
 export interface SignedTransactionView {
   signer_id: string;
@@ -70,9 +101,14 @@ export interface SignedTransactionView {
   nonce: number;
   receiver_id: string;
   actions: ActionView[];
+  /** Always 0: kept by nearcore for compatibility since TransactionV1 lost its priority fee. */
   priority_fee: number;
   signature: string;
   hash: string;
+  /** Only for a gas-key nonce. */
+  nonce_index?: number;
+  /** Only for a TransactionV1. */
+  nonce_mode?: NonceModeJson;
 }
 
 export interface DataReceiverView {
@@ -105,14 +141,52 @@ export interface ReceiptView {
 // ---------------------------------------------------------------------------------------------------------
 // To views
 
-export function accessKeyPermissionToView(permission: AccessKeyPermission): AccessKeyPermissionView {
-  if (permission.kind === 'FullAccess') return 'FullAccess';
+function functionCallPermissionToView(permission: {
+  allowance: bigint | null;
+  receiverId: string;
+  methodNames: string[];
+}) {
   return {
-    FunctionCall: {
-      allowance: permission.allowance === null ? null : permission.allowance.toString(),
-      receiver_id: permission.receiverId,
-      method_names: [...permission.methodNames],
-    },
+    allowance: permission.allowance === null ? null : permission.allowance.toString(),
+    receiver_id: permission.receiverId,
+    method_names: [...permission.methodNames],
+  };
+}
+
+export function accessKeyPermissionToView(permission: AccessKeyPermission): AccessKeyPermissionView {
+  switch (permission.kind) {
+    case 'FullAccess':
+      return 'FullAccess';
+    case 'FunctionCall':
+      return { FunctionCall: functionCallPermissionToView(permission) };
+    case 'GasKeyFunctionCall':
+      return {
+        GasKeyFunctionCall: {
+          balance: permission.gasKeyInfo.balance.toString(),
+          num_nonces: permission.gasKeyInfo.numNonces,
+          ...functionCallPermissionToView(permission),
+        },
+      };
+    case 'GasKeyFullAccess':
+      return {
+        GasKeyFullAccess: {
+          balance: permission.gasKeyInfo.balance.toString(),
+          num_nonces: permission.gasKeyInfo.numNonces,
+        },
+      };
+  }
+}
+
+/** The serde form of the permission itself (see `AccessKeyPermissionJson`). */
+export function accessKeyPermissionToJson(permission: AccessKeyPermission): AccessKeyPermissionJson {
+  if (permission.kind !== 'GasKeyFunctionCall') {
+    return accessKeyPermissionToView(permission) as AccessKeyPermissionJson;
+  }
+  return {
+    GasKeyFunctionCall: [
+      { balance: permission.gasKeyInfo.balance.toString(), num_nonces: permission.gasKeyInfo.numNonces },
+      functionCallPermissionToView(permission),
+    ],
   };
 }
 
@@ -134,7 +208,7 @@ export function actionToView(action: Action): ActionView {
         },
       };
     default:
-      return commonActionToJson(action) as ActionView;
+      return commonActionToJson(action, false) as ActionView;
   }
 }
 
@@ -148,11 +222,12 @@ export function actionToJson(action: Action): ActionJson {
     case 'Delegate':
       throw new InvalidViewError('action', 'a delegate action cannot contain another delegate action');
     default:
-      return commonActionToJson(action);
+      return commonActionToJson(action, true);
   }
 }
 
-function commonActionToJson(action: Action): ActionJson {
+/** `raw`: the serde form of `Action` (inside delegate actions) rather than the view. */
+function commonActionToJson(action: Action, raw: boolean): ActionJson {
   switch (action.type) {
     case 'FunctionCall':
       return {
@@ -171,13 +246,32 @@ function commonActionToJson(action: Action): ActionJson {
       return {
         AddKey: {
           public_key: publicKeyToString(action.publicKey),
-          access_key: accessKeyToView(action.accessKey),
+          access_key: raw
+            ? {
+                nonce: Number(action.accessKey.nonce),
+                permission: accessKeyPermissionToJson(action.accessKey.permission),
+              }
+            : accessKeyToView(action.accessKey),
         },
-      };
+      } as ActionJson;
     case 'DeleteKey':
       return { DeleteKey: { public_key: publicKeyToString(action.publicKey) } };
     case 'DeleteAccount':
       return { DeleteAccount: { beneficiary_id: action.beneficiaryId } };
+    case 'TransferToGasKey':
+      return {
+        TransferToGasKey: {
+          public_key: publicKeyToString(action.publicKey),
+          deposit: action.deposit.toString(),
+        },
+      };
+    case 'WithdrawFromGasKey':
+      return {
+        WithdrawFromGasKey: {
+          public_key: publicKeyToString(action.publicKey),
+          amount: action.amount.toString(),
+        },
+      };
     default:
       throw new InvalidViewError('action', `unexpected action type ${action.type}`);
   }
@@ -200,16 +294,21 @@ export function signedTransactionToView(
   hash: Uint8Array | string,
 ): SignedTransactionView {
   const tx = stx.transaction;
-  return {
+  const view: SignedTransactionView = {
     signer_id: tx.signerId,
     public_key: publicKeyToString(tx.publicKey),
     nonce: Number(tx.nonce),
     receiver_id: tx.receiverId,
     actions: tx.actions.map(actionToView),
-    priority_fee: tx.version === 1 ? Number(tx.priorityFee) : 0,
+    priority_fee: 0,
     signature: signatureToString(stx.signature),
     hash: typeof hash === 'string' ? hash : cryptoHashToString(hash),
   };
+  if (tx.version === 1) {
+    if (tx.nonceIndex !== undefined) view.nonce_index = tx.nonceIndex;
+    view.nonce_mode = nonceModeToJson(tx.nonceMode ?? 'Monotonic');
+  }
+  return view;
 }
 
 export function receiptToView(receipt: Receipt): ReceiptView {
@@ -344,25 +443,53 @@ function accountId(v: unknown, path: string): string {
   return id;
 }
 
+function functionCallPermissionFromView(fc: Record<string, unknown>, p: string) {
+  const allowance =
+    fc.allowance === null || fc.allowance === undefined ? null : u128(fc.allowance, `${p}.allowance`);
+  return {
+    allowance,
+    receiverId: str(fc.receiver_id, `${p}.receiver_id`),
+    methodNames: arr(fc.method_names ?? [], `${p}.method_names`).map((m, i) =>
+      str(m, `${p}.method_names[${i}]`),
+    ),
+  };
+}
+
+function gasKeyInfoFromView(o: Record<string, unknown>, p: string) {
+  const numNonces = u64(o.num_nonces, `${p}.num_nonces`);
+  if (numNonces > 0xffffn) throw new InvalidViewError(`${p}.num_nonces`, 'out of range for u16');
+  return { balance: u128(o.balance, `${p}.balance`), numNonces: Number(numNonces) };
+}
+
+/** Takes the view form and the serde form of the permission itself (GasKeyFunctionCall as a tuple). */
 export function accessKeyPermissionFromView(view: unknown, path = 'permission'): AccessKeyPermission {
   if (view === 'FullAccess') return { kind: 'FullAccess' };
   const [name, body] = variant(view, path);
+  const p = `${path}.${name}`;
   // serde_json also takes a unit variant as `{"FullAccess": null}`.
   if (name === 'FullAccess' && body === null) return { kind: 'FullAccess' };
-  if (name !== 'FunctionCall') throw new InvalidViewError(path, `unknown permission ${JSON.stringify(name)}`);
-  const fc = obj(body, `${path}.FunctionCall`);
-  const allowance =
-    fc.allowance === null || fc.allowance === undefined
-      ? null
-      : u128(fc.allowance, `${path}.FunctionCall.allowance`);
-  return {
-    kind: 'FunctionCall',
-    allowance,
-    receiverId: str(fc.receiver_id, `${path}.FunctionCall.receiver_id`),
-    methodNames: arr(fc.method_names ?? [], `${path}.FunctionCall.method_names`).map((m, i) =>
-      str(m, `${path}.FunctionCall.method_names[${i}]`),
-    ),
-  };
+  if (name === 'FunctionCall')
+    return { kind: 'FunctionCall', ...functionCallPermissionFromView(obj(body, p), p) };
+  if (name === 'GasKeyFullAccess')
+    return { kind: 'GasKeyFullAccess', gasKeyInfo: gasKeyInfoFromView(obj(body, p), p) };
+  if (name === 'GasKeyFunctionCall') {
+    if (Array.isArray(body)) {
+      if (body.length !== 2)
+        throw new InvalidViewError(p, 'expected [gas key info, function call permission]');
+      return {
+        kind: 'GasKeyFunctionCall',
+        gasKeyInfo: gasKeyInfoFromView(obj(body[0], `${p}[0]`), `${p}[0]`),
+        ...functionCallPermissionFromView(obj(body[1], `${p}[1]`), `${p}[1]`),
+      };
+    }
+    const o = obj(body, p);
+    return {
+      kind: 'GasKeyFunctionCall',
+      gasKeyInfo: gasKeyInfoFromView(o, p),
+      ...functionCallPermissionFromView(o, p),
+    };
+  }
+  throw new InvalidViewError(path, `unknown permission ${JSON.stringify(name)}`);
 }
 
 export function accessKeyFromView(view: unknown, path = 'access_key'): AccessKey {
@@ -438,6 +565,22 @@ function commonActionFromJson(name: string, body: unknown, path: string): Action
         type: 'DeleteAccount',
         beneficiaryId: accountId(obj(body, p).beneficiary_id, `${p}.beneficiary_id`),
       };
+    case 'TransferToGasKey': {
+      const o = obj(body, p);
+      return {
+        type: 'TransferToGasKey',
+        publicKey: publicKey(o.public_key, `${p}.public_key`),
+        deposit: u128(o.deposit, `${p}.deposit`),
+      };
+    }
+    case 'WithdrawFromGasKey': {
+      const o = obj(body, p);
+      return {
+        type: 'WithdrawFromGasKey',
+        publicKey: publicKey(o.public_key, `${p}.public_key`),
+        amount: u128(o.amount, `${p}.amount`),
+      };
+    }
     default:
       throw new InvalidViewError(path, `unknown action ${JSON.stringify(name)}`);
   }

@@ -132,6 +132,10 @@ function actionFee(ctx: FeeContext, action: Action, receiverId: string, pick: (f
       return pick(f.delete_account);
     case 'Delegate':
       return pick(f.delegate);
+    case 'TransferToGasKey':
+    case 'WithdrawFromGasKey':
+      // Their fees (gas_key_transfer_base, gas_key_byte) come with the protocol-85 fee table.
+      throw new Error(`${action.type} has no fee in this fee table`);
   }
 }
 

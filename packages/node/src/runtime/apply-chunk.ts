@@ -115,7 +115,7 @@ export function applyChunk(
         predecessorId: t.signerId,
         receiverId: t.receiverId,
         receiptId,
-        priority: t.priorityFee,
+        priority: 0n,
         receipt: {
           kind: 'Action',
           signerId: t.signerId,
