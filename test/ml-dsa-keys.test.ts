@@ -1,7 +1,7 @@
 /**
  * End to end: ML-DSA-65 (NEP-645, key type 2) through a real node — an account with an ML-DSA-65 key, views of
  * it (the full key in `view_access_key`, its `ml-dsa-65-hash:` handle in `view_access_key_list`), transactions
- * and a meta transaction signed with it, the verification gas (`ml_dsa_65_verification_cost`) burnt at
+ * and meta transactions (Delegate and DelegateV2) signed with it, the verification gas (`ml_dsa_65_verification_cost`) burnt at
  * conversion, a bad signature refused, and DeleteKey.
  */
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import {
   mlDsa65PublicKeyHash,
   ONE_NEAR as NEAR,
   signDelegateAction,
+  signDelegateActionV2,
 } from '@shadebox/primitives';
 import { rpcRaw } from './support/raw-rpc.js';
 import { block, rpc, viewAccessKey, viewAccount } from './support/rpc-calls.js';
@@ -154,6 +155,64 @@ describe('ML-DSA-65 keys and signatures (NEP-645) through a real node', () => {
     assert.deepEqual(inner.outcome.status, { SuccessValue: '' });
     const used = await viewAccessKey(t.url, PQ, pqKey.publicKeyString, { finality: 'final' });
     assert.equal(BigInt(used.nonce), BigInt(key.nonce) + 1n, 'the delegate nonce is used');
+  });
+
+  it('relays a DelegateV2 signed with the ML-DSA-65 key; a gas-key nonce on a plain key fails', async () => {
+    const head = await block(t.url, { finality: 'optimistic' });
+    const key = await viewAccessKey(t.url, PQ, pqKey.publicKeyString, { finality: 'optimistic' });
+    const fields = {
+      senderId: PQ,
+      receiverId: ED,
+      actions: [{ type: 'Transfer' as const, deposit: NEAR }],
+      maxBlockHeight: BigInt(head.header.height + 100),
+      publicKey: pqKey.publicKey,
+    };
+    const signed = signDelegateActionV2(
+      { ...fields, nonce: { kind: 'Nonce', nonce: BigInt(key.nonce) + 1n } },
+      pqKey,
+    );
+    const relayed = await sendTx(t.url, {
+      signerId: ED,
+      key: ed.key,
+      receiverId: PQ,
+      actions: [{ type: 'DelegateV2', signedDelegateAction: signed }],
+    });
+    assert.deepEqual(relayed.status, { SuccessValue: '' });
+    const [view] = relayed.transaction.actions;
+    assert.deepEqual(Object.keys(view), ['DelegateV2']);
+    assert.deepEqual(view.DelegateV2.delegate_action.V2.nonce, { Nonce: { nonce: Number(key.nonce) + 1 } });
+    const fees = t.cfg.fees;
+    assert.equal(
+      BigInt(relayed.transaction_outcome.outcome.gas_burnt),
+      fees.new_action_receipt.sendNotSir +
+        fees.delegate.sendNotSir +
+        fees.transfer.sendNotSir +
+        t.cfg.mlDsa65VerificationCost,
+    );
+    const [, inner] = relayed.receipts_outcome;
+    assert.equal(inner.outcome.executor_id, ED);
+    assert.deepEqual(inner.outcome.status, { SuccessValue: '' });
+    const used = await viewAccessKey(t.url, PQ, pqKey.publicKeyString, { finality: 'final' });
+    assert.equal(BigInt(used.nonce), BigInt(key.nonce) + 1n);
+
+    const gasNonce = signDelegateActionV2(
+      { ...fields, nonce: { kind: 'GasKeyNonce', nonce: BigInt(used.nonce) + 1n, nonceIndex: 0 } },
+      pqKey,
+    );
+    const failed = await sendTx(t.url, {
+      signerId: ED,
+      key: ed.key,
+      receiverId: PQ,
+      actions: [{ type: 'DelegateV2', signedDelegateAction: gasNonce }],
+    });
+    assert.deepEqual(failed.status, {
+      Failure: {
+        ActionError: {
+          index: 0,
+          kind: { DelegateActionAccessKeyError: 'DelegateActionRequiresGasKey' },
+        },
+      },
+    });
   });
 
   it('deletes the ML-DSA-65 key by its full public key', async () => {

@@ -1,7 +1,7 @@
 /**
  * The extra gas burnt converting a transaction for the signatures it makes the protocol verify
  * (runtime/runtime/src/config.rs `signature_verification_cost`, `PostQuantumSignatures`): the signer's own
- * signature and the inner signature of each Delegate action, each priced by its scheme. Only ML-DSA-65 costs
+ * signature and the inner signature of each Delegate and DelegateV2 action, each priced by its scheme. Only ML-DSA-65 costs
  * anything (`ml_dsa_65_verification_cost`, 100 Ggas at protocol 85); ed25519 and secp256k1 cost nothing extra.
  * The gas is burnt at conversion and paid by the signer: the gas the receipt gets is unchanged.
  */
@@ -19,7 +19,7 @@ export function signatureVerificationGas(
 ): bigint {
   let gas = costOf(signerPublicKey, mlDsa65VerificationCost);
   for (const action of actions) {
-    if (action.type === 'Delegate')
+    if (action.type === 'Delegate' || action.type === 'DelegateV2')
       gas += costOf(action.signedDelegateAction.delegateAction.publicKey, mlDsa65VerificationCost);
   }
   return gas;
