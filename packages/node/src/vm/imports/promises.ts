@@ -8,6 +8,7 @@ import type { Action } from '@shadebox/primitives';
 import { execFee, sendFee, totalSendFees } from '../../config/fees.js';
 import { hostError, LinkError } from '../vm-errors.js';
 import type { VMLogic } from '../vm-logic.js';
+import { yieldWithIdImports } from './yield-with-id.js';
 
 export function promiseImports(vm: VMLogic) {
   const fees = vm.config.fees;
@@ -320,6 +321,7 @@ export function promiseImports(vm: VMLogic) {
       appendWithFee(promiseIdx, { type: 'DeleteAccount', beneficiaryId });
     },
     ...globalContractImports(vm),
+    ...yieldWithIdImports(vm, { pushPromise, payForNewReceipt }),
     promise_yield_create(
       methodNameLen: bigint,
       methodNamePtr: bigint,
