@@ -33,8 +33,8 @@ import {
   setPromiseYieldReceipt,
   setReceivedData,
 } from '../state/receipt-state.js';
-import { removeYieldIdMappingsOfDataId } from '../state/yield-id-state.js';
 import type { StateUpdate } from '../state/state-update.js';
+import { removeYieldIdMappingsOfDataId } from '../state/yield-id-state.js';
 import type { ValidatorProposal } from './action-result.js';
 import { applyActionReceipt } from './apply-action-receipt.js';
 import { InvalidTxError } from './errors.js';

@@ -29,7 +29,11 @@ export function setYieldIdMapping(
 }
 
 /** Frees the yield id of the yield waiting on `dataId`, if it was created with one. */
-export function removeYieldIdMappingsOfDataId(state: StateUpdate, accountId: string, dataId: Uint8Array): void {
+export function removeYieldIdMappingsOfDataId(
+  state: StateUpdate,
+  accountId: string,
+  dataId: Uint8Array,
+): void {
   const reverse = accountRecordKey(DATA_ID_TO_YIELD_ID, accountId, dataId);
   const yieldId = state.get(reverse);
   if (!yieldId) return;
