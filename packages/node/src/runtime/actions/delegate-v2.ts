@@ -3,7 +3,8 @@
  * (runtime/runtime/src/actions.rs `apply_delegate_action` / `validate_delegate_action_key`). Checked in
  * nearcore's order: the V2 signature, expiry, sender, the key, then which nonce the action advances — a
  * plain `Nonce` advances the access key's nonce and needs a key that is not a gas key; a `GasKeyNonce`
- * needs a gas key and an index below its `num_nonces` — then the nonce bounds and the key's permission.
+ * needs a gas key and an index below its `num_nonces` and advances that nonce (gas-key-nonce-state.ts) —
+ * then the nonce bounds and the key's permission.
  * The inner actions then go out exactly as for Delegate (delegate.ts).
  */
 import {
@@ -12,6 +13,7 @@ import {
   type VersionedSignedDelegateAction,
   verifyVersionedSignedDelegateAction,
 } from '@shadebox/primitives';
+import { getGasKeyNonce, setGasKeyNonce } from '../../state/gas-key-nonce-state.js';
 import { getAccessKey, setAccessKey } from '../../state/typed-state.js';
 import { ActionFailure } from '../errors.js';
 import { ACCESS_KEY_NONCE_RANGE_MULTIPLIER } from '../verify-transaction.js';
@@ -50,25 +52,36 @@ export function delegateV2(ctx: ActionContext, signed: VersionedSignedDelegateAc
         DelegateActionInvalidNonceIndex: { nonce_index: nonce.nonceIndex, num_nonces: numNonces },
       });
     }
-    // The per-index nonces of a gas key live in the gas-key nonce store (branch `gaskeys`), which this
-    // branch does not have: the integrator connects the read and the write here.
-    throw new Error('DelegateV2 with a gas-key nonce needs the gas-key nonce store');
+    // A gas key has every nonce row from its creation: a missing one is inconsistent state, as in nearcore.
+    const current = getGasKeyNonce(ctx.state, senderId, action.publicKey, nonce.nonceIndex);
+    if (current === undefined) {
+      throw new Error(`gas key nonce row missing for ${senderId} at index ${nonce.nonceIndex}`);
+    }
+    checkNonceBounds(ctx, nonce.nonce, current);
+    checkDelegatePermission(key, action);
+    setGasKeyNonce(ctx.state, senderId, action.publicKey, nonce.nonceIndex, nonce.nonce);
+    sendDelegatedActions(ctx, senderId, action);
+    return;
   }
   if (isGasKey(key)) {
     throw new ActionFailure({ DelegateActionAccessKeyError: 'DelegateActionRequiresNonGasKey' });
   }
-  if (nonce.nonce <= key.nonce) {
-    throw new ActionFailure({
-      DelegateActionInvalidNonce: { delegate_nonce: Number(nonce.nonce), ak_nonce: Number(key.nonce) },
-    });
-  }
-  const upperBound = ctx.block.height * ACCESS_KEY_NONCE_RANGE_MULTIPLIER;
-  if (nonce.nonce >= upperBound) {
-    throw new ActionFailure({
-      DelegateActionNonceTooLarge: { delegate_nonce: Number(nonce.nonce), upper_bound: Number(upperBound) },
-    });
-  }
+  checkNonceBounds(ctx, nonce.nonce, key.nonce);
   checkDelegatePermission(key, action);
   setAccessKey(ctx.state, senderId, action.publicKey, { nonce: nonce.nonce, permission: key.permission });
   sendDelegatedActions(ctx, senderId, action);
+}
+
+function checkNonceBounds(ctx: ActionContext, delegateNonce: bigint, current: bigint): void {
+  if (delegateNonce <= current) {
+    throw new ActionFailure({
+      DelegateActionInvalidNonce: { delegate_nonce: Number(delegateNonce), ak_nonce: Number(current) },
+    });
+  }
+  const upperBound = ctx.block.height * ACCESS_KEY_NONCE_RANGE_MULTIPLIER;
+  if (delegateNonce >= upperBound) {
+    throw new ActionFailure({
+      DelegateActionNonceTooLarge: { delegate_nonce: Number(delegateNonce), upper_bound: Number(upperBound) },
+    });
+  }
 }

@@ -58,12 +58,13 @@ export function delegate(ctx: ActionContext, signed: SignedDelegateAction): void
   sendDelegatedActions(ctx, senderId, action);
 }
 
-/** A function-call key may sign only one FunctionCall without deposit, to its receiver and methods. */
+/** A function-call key (a gas key's too) may sign only one FunctionCall without deposit, to its receiver and
+ * methods. */
 export function checkDelegatePermission(
   key: AccessKey,
   action: { receiverId: string; actions: Action[] },
 ): void {
-  if (key.permission.kind === 'FunctionCall') {
+  if (key.permission.kind === 'FunctionCall' || key.permission.kind === 'GasKeyFunctionCall') {
     const p = key.permission;
     const [inner] = action.actions;
     if (action.actions.length !== 1 || inner.type !== 'FunctionCall') throw keyError('RequiresFullAccess');
