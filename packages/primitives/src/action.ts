@@ -4,7 +4,7 @@
  * args: Vec<u8>, gas: u64, deposit: u128 }, 3 Transfer { deposit: u128 }, 4 Stake { stake: u128,
  * public_key }, 5 AddKey { public_key, access_key }, 6 DeleteKey { public_key }, 7 DeleteAccount
  * { beneficiary_id: AccountId }, 8 Delegate(SignedDelegateAction), 12 TransferToGasKey, 13 WithdrawFromGasKey
- * (gas-key-borsh.ts).
+ * (gas-key-borsh.ts), 14 DelegateV2(VersionedSignedDelegateAction) (delegate-action-v2.ts).
  *
  * The other later variants (9 DeployGlobalContract, 10 UseGlobalContract, 11 DeterministicStateInit, ...) are
  * not represented and are rejected when decoding.
@@ -12,6 +12,10 @@
 import { readAccessKey, writeAccessKey } from './access-key.js';
 import { readAccountId, writeAccountId } from './account-id-borsh.js';
 import { type BorshReader, type BorshWriter, decodeBorsh, encodeBorsh } from './borsh.js';
+import {
+  readVersionedSignedDelegateAction,
+  writeVersionedSignedDelegateAction,
+} from './delegate-action-v2.js';
 import { BorshError } from './errors.js';
 import { readGasKeyAction, writeGasKeyAction } from './gas-key-borsh.js';
 import { readPublicKey, readSignature, writePublicKey, writeSignature } from './key-borsh.js';
@@ -29,6 +33,7 @@ export const ACTION_TAG: Readonly<Record<ActionType, number>> = {
   Delegate: 8,
   TransferToGasKey: 12,
   WithdrawFromGasKey: 13,
+  DelegateV2: 14,
 };
 
 const LATER_ACTIONS = ['DeployGlobalContract', 'UseGlobalContract', 'DeterministicStateInit'];
@@ -72,6 +77,10 @@ export function writeAction(w: BorshWriter, action: Action): void {
     case 'WithdrawFromGasKey':
       writeGasKeyAction(w, action);
       return;
+    case 'DelegateV2':
+      w.u8(14);
+      writeVersionedSignedDelegateAction(w, action.signedDelegateAction);
+      return;
     default:
       throw new BorshError(`unknown action type ${String((action as { type: unknown }).type)}`);
   }
@@ -81,7 +90,7 @@ export function readAction(r: BorshReader): Action {
   return readActionVariant(r, true);
 }
 
-/** `NonDelegateAction`: any action but Delegate ("DelegateAction mustn't contain a nested one"). */
+/** `NonDelegateAction`: any action but Delegate and DelegateV2 ("DelegateAction mustn't contain a nested one"). */
 export function readNonDelegateAction(r: BorshReader): Action {
   return readActionVariant(r, false);
 }
@@ -118,6 +127,9 @@ function readActionVariant(r: BorshReader, allowDelegate: boolean): Action {
     case 12:
     case 13:
       return readGasKeyAction(r, tag);
+    case 14:
+      if (!allowDelegate) throw new BorshError("DelegateAction mustn't contain a nested one", at);
+      return { type: 'DelegateV2', signedDelegateAction: readVersionedSignedDelegateAction(r) };
     default: {
       const name = LATER_ACTIONS[tag - 9];
       throw new BorshError(
@@ -134,7 +146,8 @@ export function writeDelegateAction(w: BorshWriter, delegateAction: DelegateActi
   writeAccountId(w, delegateAction.senderId);
   writeAccountId(w, delegateAction.receiverId);
   w.vec(delegateAction.actions, (w, action) => {
-    if (action.type === 'Delegate') throw new BorshError("DelegateAction mustn't contain a nested one");
+    if (action.type === 'Delegate' || action.type === 'DelegateV2')
+      throw new BorshError("DelegateAction mustn't contain a nested one");
     writeAction(w, action);
   });
   w.u64(delegateAction.nonce);

@@ -1,20 +1,15 @@
 /**
- * Borsh of `PublicKey` (u8 key type, then 32 or 64 bytes) and `Signature` (u8 key type, then 64 or 65 bytes),
- * core/crypto/src/signature.rs.
+ * Borsh of `PublicKey` (u8 key type, then 32, 64 or 1952 bytes) and `Signature` (u8 key type, then 64, 65 or
+ * 3309 bytes), core/crypto/src/signature.rs. Tag 3 is nearcore's `PublicKeyHandle` (public-key-handle.ts), never
+ * a `PublicKey`.
  */
 import { type BorshReader, type BorshWriter, decodeBorsh, encodeBorsh } from './borsh.js';
 import { BorshError } from './errors.js';
-import { PUBLIC_KEY_LENGTH, SIGNATURE_LENGTH } from './keys.js';
-import {
-  KEY_TYPE_ED25519,
-  KEY_TYPE_SECP256K1,
-  type KeyType,
-  type PublicKey,
-  type Signature,
-} from './types.js';
+import { isKeyType, PUBLIC_KEY_LENGTH, SIGNATURE_LENGTH } from './keys.js';
+import { KEY_TYPE_ED25519, type KeyType, type PublicKey, type Signature } from './types.js';
 
 function checkKeyType(keyType: number, what: string): asserts keyType is KeyType {
-  if (keyType !== KEY_TYPE_ED25519 && keyType !== KEY_TYPE_SECP256K1) {
+  if (!isKeyType(keyType)) {
     throw new BorshError(`unknown ${what} key type ${keyType}`);
   }
 }
@@ -26,7 +21,7 @@ export function writePublicKey(w: BorshWriter, publicKey: PublicKey): void {
 }
 
 export function readPublicKey(r: BorshReader): PublicKey {
-  const keyType = r.enumTag('PublicKey key type', 2) as KeyType;
+  const keyType = r.enumTag('PublicKey key type', 3) as KeyType;
   return { keyType, data: r.fixedBytes(PUBLIC_KEY_LENGTH[keyType]) };
 }
 
@@ -42,7 +37,7 @@ export function writeSignature(w: BorshWriter, signature: Signature): void {
  */
 export function readSignature(r: BorshReader): Signature {
   const at = r.offset;
-  const keyType = r.enumTag('Signature key type', 2) as KeyType;
+  const keyType = r.enumTag('Signature key type', 3) as KeyType;
   const data = r.fixedBytes(SIGNATURE_LENGTH[keyType]);
   if (keyType === KEY_TYPE_ED25519 && (data[63] & 0xe0) !== 0) {
     throw new BorshError('malformed ed25519 signature (top bits of the last byte set)', at);

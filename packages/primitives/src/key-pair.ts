@@ -1,8 +1,8 @@
 /**
  * A key pair that signs as nearcore's `SecretKey::sign` does.
  *
- * String form (nearcore key files, near-api-js key stores): `ed25519:<base58 of seed ‖ public key>` (64 bytes)
- * and `secp256k1:<base58 of the 32-byte secret>`. `fromString` also takes a bare 32-byte ed25519 seed and
+ * String form (nearcore key files, near-api-js key stores): `ed25519:<base58 of seed ‖ public key>` (64 bytes),
+ * `secp256k1:<base58 of the 32-byte secret>` and `ml-dsa-65:<base58 of the 4032-byte FIPS 204 secret key>`. `fromString` also takes a bare 32-byte ed25519 seed and
  * near-api-js's 96-byte `secp256k1` form (secret ‖ public key); a public half that does not match the secret
  * is rejected. The secret never appears in errors, `toJSON` or `util.inspect`.
  */
@@ -20,11 +20,18 @@ import { InvalidSecretKeyError } from './errors.js';
 import { type KeyTypeName, keyTypeName, parseKeyTypeName, publicKeyToString } from './keys.js';
 import {
   KEY_TYPE_ED25519,
+  KEY_TYPE_ML_DSA_65,
   KEY_TYPE_SECP256K1,
   type KeyType,
   type PublicKey,
   type Signature,
 } from './types.js';
+import {
+  ML_DSA_65_SECRET_KEY_LENGTH,
+  mlDsa65KeysFromSeed,
+  mlDsa65PublicKeyOf,
+  signMlDsa65,
+} from './verify-ml-dsa-65.js';
 import { verifySignature } from './verify-signature.js';
 
 const PKCS8_ED25519_PREFIX = Uint8Array.from([
@@ -51,7 +58,34 @@ export class KeyPair {
     if (type === KEY_TYPE_ED25519) return KeyPair.fromSecretBytes(KEY_TYPE_ED25519, randomBytes(32));
     if (type === KEY_TYPE_SECP256K1)
       return KeyPair.fromSecretBytes(KEY_TYPE_SECP256K1, secp256k1.utils.randomSecretKey());
+    if (type === KEY_TYPE_ML_DSA_65) return KeyPair.fromMlDsa65Seed(randomBytes(32));
     throw new InvalidSecretKeyError(`unknown key type ${JSON.stringify(String(keyType).slice(0, 20))}`);
+  }
+
+  /** An ML-DSA-65 key from a 32-byte seed (FIPS 204 key generation, as aws-lc's `from_seed`). */
+  static fromMlDsa65Seed(seed: Uint8Array): KeyPair {
+    if (!(seed instanceof Uint8Array) || seed.length !== 32) {
+      throw new InvalidSecretKeyError(`expected a 32-byte ML-DSA-65 seed, got ${seed?.length}`);
+    }
+    const { secretKey, publicKey } = mlDsa65KeysFromSeed(seed);
+    return new KeyPair({ keyType: KEY_TYPE_ML_DSA_65, data: publicKey }, secretKey, undefined);
+  }
+
+  /** An ML-DSA-65 key from its 4032-byte expanded secret key; the public key is derived from it. */
+  static fromMlDsa65SecretKey(secret: Uint8Array): KeyPair {
+    if (!(secret instanceof Uint8Array) || secret.length !== ML_DSA_65_SECRET_KEY_LENGTH) {
+      throw new InvalidSecretKeyError(
+        `ml-dsa-65 secret key must be ${ML_DSA_65_SECRET_KEY_LENGTH} bytes, got ${secret?.length}`,
+      );
+    }
+    const copy = Uint8Array.from(secret);
+    let data: Uint8Array;
+    try {
+      data = mlDsa65PublicKeyOf(copy);
+    } catch {
+      throw new InvalidSecretKeyError('malformed ml-dsa-65 secret key');
+    }
+    return new KeyPair({ keyType: KEY_TYPE_ML_DSA_65, data }, copy, undefined);
   }
 
   /** An ed25519 key from its 32-byte seed, or a secp256k1 key from its 32-byte secret scalar. */
@@ -90,6 +124,7 @@ export class KeyPair {
     } catch {
       throw new InvalidSecretKeyError('key data is not base58');
     }
+    if (keyType === KEY_TYPE_ML_DSA_65) return KeyPair.fromMlDsa65SecretKey(bytes);
     const publicLength = keyType === KEY_TYPE_ED25519 ? 32 : 64;
     if (bytes.length !== 32 && bytes.length !== 32 + publicLength) {
       throw new InvalidSecretKeyError(
@@ -103,7 +138,8 @@ export class KeyPair {
     return pair;
   }
 
-  /** The secret key string: `ed25519:<base58 seed ‖ public>` or `secp256k1:<base58 secret>`. */
+  /** The secret key string: `ed25519:<base58 seed ‖ public>`, `secp256k1:<base58 secret>` or
+   * `ml-dsa-65:<base58 secret key>`. */
   toString(): string {
     const data =
       this.keyType === KEY_TYPE_ED25519 ? Buffer.concat([this.#secret, this.publicKey.data]) : this.#secret;
@@ -115,7 +151,7 @@ export class KeyPair {
   }
 
   /**
-   * ed25519 signs any message. secp256k1 signs a 32-byte message as is (RFC 6979 nonce, low-S), giving
+   * ed25519 and ML-DSA-65 (hedged, like nearcore) sign any message. secp256k1 signs a 32-byte message as is (RFC 6979 nonce, low-S), giving
    * r ‖ s ‖ recovery id like libsecp256k1's `sign_ecdsa_recoverable`.
    */
   sign(message: Uint8Array): Signature {
@@ -123,6 +159,8 @@ export class KeyPair {
       const sig = nodeSign(null, message, this.#edKey);
       return { keyType: KEY_TYPE_ED25519, data: new Uint8Array(sig) };
     }
+    if (this.keyType === KEY_TYPE_ML_DSA_65)
+      return { keyType: KEY_TYPE_ML_DSA_65, data: signMlDsa65(message, this.#secret) };
     if (message.length !== 32)
       throw new RangeError(`secp256k1 signs 32-byte messages, got ${message.length}`);
     const recovered = secp256k1.sign(message, this.#secret, {

@@ -6,27 +6,34 @@ import { base58Decode, base58Encode } from './encoding.js';
 import { InvalidPublicKeyError, InvalidSignatureError } from './errors.js';
 import {
   KEY_TYPE_ED25519,
+  KEY_TYPE_ML_DSA_65,
   KEY_TYPE_SECP256K1,
   type KeyType,
   type PublicKey,
   type Signature,
 } from './types.js';
 
-export type KeyTypeName = 'ed25519' | 'secp256k1';
+export type KeyTypeName = 'ed25519' | 'secp256k1' | 'ml-dsa-65';
 
-export const PUBLIC_KEY_LENGTH: Readonly<Record<KeyType, number>> = { 0: 32, 1: 64 };
-export const SIGNATURE_LENGTH: Readonly<Record<KeyType, number>> = { 0: 64, 1: 65 };
+export const PUBLIC_KEY_LENGTH: Readonly<Record<KeyType, number>> = { 0: 32, 1: 64, 2: 1952 };
+export const SIGNATURE_LENGTH: Readonly<Record<KeyType, number>> = { 0: 64, 1: 65, 2: 3309 };
 
 export function keyTypeName(keyType: KeyType): KeyTypeName {
+  if (keyType === KEY_TYPE_ML_DSA_65) return 'ml-dsa-65';
   return keyType === KEY_TYPE_SECP256K1 ? 'secp256k1' : 'ed25519';
 }
 
-/** `ed25519` / `secp256k1` in any case; null for anything else. */
+/** `ed25519` / `secp256k1` / `ml-dsa-65` in any case; null for anything else. */
 export function parseKeyTypeName(name: string): KeyType | null {
   const lower = name.toLowerCase();
   if (lower === 'ed25519') return KEY_TYPE_ED25519;
   if (lower === 'secp256k1') return KEY_TYPE_SECP256K1;
+  if (lower === 'ml-dsa-65') return KEY_TYPE_ML_DSA_65;
   return null;
+}
+
+export function isKeyType(value: unknown): value is KeyType {
+  return value === KEY_TYPE_ED25519 || value === KEY_TYPE_SECP256K1 || value === KEY_TYPE_ML_DSA_65;
 }
 
 function splitKeyString(text: string): { keyType: KeyType | null; data: string; prefix: string } {
@@ -41,7 +48,7 @@ export function publicKeyToString(publicKey: PublicKey): string {
 }
 
 export function makePublicKey(keyType: KeyType, data: Uint8Array): PublicKey {
-  if (keyType !== KEY_TYPE_ED25519 && keyType !== KEY_TYPE_SECP256K1) {
+  if (!isKeyType(keyType)) {
     throw new InvalidPublicKeyError(`unknown key type ${String(keyType)}`);
   }
   if (!(data instanceof Uint8Array) || data.length !== PUBLIC_KEY_LENGTH[keyType]) {
@@ -85,7 +92,7 @@ export function signatureToString(signature: Signature): string {
 }
 
 export function makeSignature(keyType: KeyType, data: Uint8Array): Signature {
-  if (keyType !== KEY_TYPE_ED25519 && keyType !== KEY_TYPE_SECP256K1) {
+  if (!isKeyType(keyType)) {
     throw new InvalidSignatureError(`unknown key type ${String(keyType)}`);
   }
   if (!(data instanceof Uint8Array) || data.length !== SIGNATURE_LENGTH[keyType]) {

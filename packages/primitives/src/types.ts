@@ -5,22 +5,24 @@
  * wire. Binary data is `Uint8Array`. These are the shapes borsh encodes; the JSON views used on the RPC are in
  * `views.ts`.
  */
+import type { TransactionNonce } from './transaction-nonce.js';
 
 /** 0 = ed25519 (32-byte key, 64-byte signature), 1 = secp256k1 (64-byte uncompressed key without the 0x04
- * prefix, 65-byte signature r‖s‖v). */
-export type KeyType = 0 | 1;
+ * prefix, 65-byte signature r‖s‖v), 2 = ML-DSA-65 (FIPS 204: 1952-byte key, 3309-byte signature). */
+export type KeyType = 0 | 1 | 2;
 export const KEY_TYPE_ED25519 = 0 as const;
 export const KEY_TYPE_SECP256K1 = 1 as const;
+export const KEY_TYPE_ML_DSA_65 = 2 as const;
 
 export interface PublicKey {
   keyType: KeyType;
-  /** 32 bytes for ed25519, 64 for secp256k1. */
+  /** 32 bytes for ed25519, 64 for secp256k1, 1952 for ML-DSA-65. */
   data: Uint8Array;
 }
 
 export interface Signature {
   keyType: KeyType;
-  /** 64 bytes for ed25519, 65 for secp256k1. */
+  /** 64 bytes for ed25519, 65 for secp256k1, 3309 for ML-DSA-65. */
   data: Uint8Array;
 }
 
@@ -65,6 +67,24 @@ export interface SignedDelegateAction {
   signature: Signature;
 }
 
+/** `DelegateActionV2` (NEP-611): a delegate action whose nonce may be one of a gas key's nonces. It travels as
+ * `VersionedDelegateActionPayload::V2` (borsh tag 0) in action 14 `DelegateV2` (delegate-action-v2.ts). */
+export interface DelegateActionV2 {
+  senderId: string;
+  receiverId: string;
+  /** Never a Delegate or DelegateV2. */
+  actions: Action[];
+  nonce: TransactionNonce;
+  maxBlockHeight: bigint;
+  publicKey: PublicKey;
+}
+
+/** `VersionedSignedDelegateAction`: the V2 payload and the signature over its NEP-461 (NEP-611) hash. */
+export interface VersionedSignedDelegateAction {
+  delegateAction: DelegateActionV2;
+  signature: Signature;
+}
+
 /** Action enum; `type` names follow nearcore, discriminants 0..8 in this order, then 12 TransferToGasKey and
  * 13 WithdrawFromGasKey. */
 export type Action =
@@ -78,7 +98,8 @@ export type Action =
   | { type: 'DeleteAccount'; beneficiaryId: string }
   | { type: 'Delegate'; signedDelegateAction: SignedDelegateAction }
   | { type: 'TransferToGasKey'; publicKey: PublicKey; deposit: bigint }
-  | { type: 'WithdrawFromGasKey'; publicKey: PublicKey; amount: bigint };
+  | { type: 'WithdrawFromGasKey'; publicKey: PublicKey; amount: bigint }
+  | { type: 'DelegateV2'; signedDelegateAction: VersionedSignedDelegateAction };
 
 export type ActionType = Action['type'];
 

@@ -7,16 +7,26 @@
  *   transaction hash). The 65-byte signature is r ‖ s ‖ v; v must be 0..=3 but is otherwise unused; r and s
  *   must be below the curve order and s must be low (libsecp256k1 `ecdsa_verify` rejects high-S); the key is
  *   the 64-byte uncompressed point without its 0x04 prefix and must be on the curve.
+ * - ML-DSA-65: FIPS 204 pure ML-DSA verification with the empty context string, over the message as given
+ *   (nearcore verifies with aws-lc's `ML_DSA_65`); see verify-ml-dsa-65.ts.
  */
 import { createPublicKey, type KeyObject, verify as nodeVerify } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { KEY_TYPE_ED25519, KEY_TYPE_SECP256K1, type PublicKey, type Signature } from './types.js';
+import {
+  KEY_TYPE_ED25519,
+  KEY_TYPE_ML_DSA_65,
+  KEY_TYPE_SECP256K1,
+  type PublicKey,
+  type Signature,
+} from './types.js';
+import { verifyMlDsa65 } from './verify-ml-dsa-65.js';
 
 export function verifySignature(message: Uint8Array, signature: Signature, publicKey: PublicKey): boolean {
   if (signature.keyType !== publicKey.keyType) return false;
   if (publicKey.keyType === KEY_TYPE_ED25519) return verifyEd25519(message, signature.data, publicKey.data);
   if (publicKey.keyType === KEY_TYPE_SECP256K1)
     return verifySecp256k1(message, signature.data, publicKey.data);
+  if (publicKey.keyType === KEY_TYPE_ML_DSA_65) return verifyMlDsa65(message, signature.data, publicKey.data);
   return false;
 }
 

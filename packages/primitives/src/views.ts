@@ -10,6 +10,11 @@
  * carries the whole code in base64.
  */
 import { accountIdError } from './account-id.js';
+import {
+  type VersionedSignedDelegateActionView,
+  versionedSignedDelegateActionFromView,
+  versionedSignedDelegateActionToView,
+} from './delegate-action-v2.js';
 import { base64Decode, base64Encode } from './encoding.js';
 import { InvalidViewError } from './errors.js';
 import { cryptoHashToString, parseCryptoHash, sha256 } from './hash.js';
@@ -80,7 +85,8 @@ export type ActionView =
   | { DeleteAccount: { beneficiary_id: string } }
   | { Delegate: { delegate_action: DelegateActionView; signature: string } }
   | { TransferToGasKey: { public_key: string; deposit: string } }
-  | { WithdrawFromGasKey: { public_key: string; amount: string } };
+  | { WithdrawFromGasKey: { public_key: string; amount: string } }
+  | { DelegateV2: VersionedSignedDelegateActionView };
 
 /** The serde form of a (non-delegate) `Action`, used inside delegate actions. */
 export type ActionJson =
@@ -207,6 +213,8 @@ export function actionToView(action: Action): ActionView {
           signature: signatureToString(action.signedDelegateAction.signature),
         },
       };
+    case 'DelegateV2':
+      return { DelegateV2: versionedSignedDelegateActionToView(action.signedDelegateAction, actionToJson) };
     default:
       return commonActionToJson(action, false) as ActionView;
   }
@@ -220,6 +228,7 @@ export function actionToJson(action: Action): ActionJson {
     case 'DeployContract':
       return { DeployContract: { code: base64Encode(action.code) } };
     case 'Delegate':
+    case 'DelegateV2':
       throw new InvalidViewError('action', 'a delegate action cannot contain another delegate action');
     default:
       return commonActionToJson(action, true);
@@ -511,13 +520,24 @@ export function actionFromView(view: unknown, path = 'action'): Action {
     const d = obj(body, `${path}.Delegate`);
     return { type: 'Delegate', signedDelegateAction: signedDelegateActionFromView(d, `${path}.Delegate`) };
   }
+  if (name === 'DelegateV2') {
+    return {
+      type: 'DelegateV2',
+      signedDelegateAction: versionedSignedDelegateActionFromView(
+        body,
+        actionFromJson,
+        accountId,
+        `${path}.DelegateV2`,
+      ),
+    };
+  }
   return commonActionFromJson(name, body, path);
 }
 
 /** The reverse of `actionToJson` (the serde form used inside delegate actions). */
 export function actionFromJson(json: unknown, path = 'action'): Action {
   const [name, body] = variant(json, path);
-  if (name === 'Delegate')
+  if (name === 'Delegate' || name === 'DelegateV2')
     throw new InvalidViewError(path, 'a delegate action cannot contain another delegate action');
   return commonActionFromJson(name, body, path);
 }

@@ -12,7 +12,7 @@ import {
   base64Encode,
   decodeAccessKey,
   KeyPair,
-  publicKeyToString,
+  publicKeyHandleToString,
 } from '@shadebox/primitives';
 import type { GenesisConfig, StateRecord } from '../config/genesis.js';
 import { totalSupplyOf } from '../config/genesis-storage.js';
@@ -59,7 +59,7 @@ export function stateRecordsAt(chain: Chain, height: number): StateRecord[] {
           records.push({
             AccessKey: {
               account_id: decoded.accountId,
-              public_key: publicKeyToString(decoded.publicKey),
+              public_key: publicKeyHandleToString(decoded.publicKey),
               access_key: accessKeyToView(decodeAccessKey(value)),
             },
           } as StateRecord);
@@ -69,7 +69,7 @@ export function stateRecordsAt(chain: Chain, height: number): StateRecord[] {
           records.push({
             GasKeyNonce: {
               account_id: decoded.accountId,
-              public_key: publicKeyToString(decoded.publicKey),
+              public_key: publicKeyHandleToString(decoded.publicKey),
               index: decoded.index,
               nonce: Number(Buffer.from(value.buffer, value.byteOffset, value.byteLength).readBigUInt64LE(0)),
             },

@@ -19,7 +19,7 @@ import {
   base58Decode,
   base64Decode,
   decodeAccessKey,
-  decodePublicKey,
+  decodePublicKeyHandle,
   isValidAccountId,
   type PublicKey,
   parsePublicKey,
@@ -235,7 +235,8 @@ export function storageUsageOf(state: StateUpdate, accountId: string, cfg: Stora
   let usage = cfg.numBytesAccount;
   const keyPrefix = accessKeyPrefix(accountId);
   for (const { key, value } of state.scan(keyPrefix)) {
-    usage += accessKeyStorageUsage(cfg, decodePublicKey(keySuffix(key, keyPrefix)), decodeAccessKey(value));
+    const handle = decodePublicKeyHandle(keySuffix(key, keyPrefix));
+    usage += accessKeyStorageUsage(cfg, handle, decodeAccessKey(value));
   }
   const code = state.get(contractCodeKey(accountId));
   if (code) usage += BigInt(code.length);

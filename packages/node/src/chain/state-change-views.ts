@@ -15,7 +15,7 @@ import {
   base64Encode,
   decodeAccessKey,
   type PublicKey,
-  publicKeyToString,
+  publicKeyHandleToString,
 } from '@shadebox/primitives';
 import { accountToView, decodeAccount } from '../state/account.js';
 import { type DecodedStateKey, decodeStateKey } from '../state/decode-state-key.js';
@@ -170,7 +170,7 @@ function changeView(
         ? { cause, type: 'account_update', change: { account_id, ...accountToView(decodeAccount(value)) } }
         : { cause, type: 'account_deletion', change: { account_id } };
     case 'access_key': {
-      const public_key = publicKeyToString(key.publicKey);
+      const public_key = publicKeyHandleToString(key.publicKey);
       return value
         ? {
             cause,
@@ -189,7 +189,7 @@ function changeView(
         type: 'gas_key_nonce_update',
         change: {
           account_id,
-          public_key: publicKeyToString(key.publicKey),
+          public_key: publicKeyHandleToString(key.publicKey),
           index: key.index,
           nonce: Number(nonce),
         },

@@ -139,6 +139,7 @@ function actionFee(ctx: FeeContext, action: Action, receiverId: string, pick: (f
     case 'DeleteAccount':
       return pick(f.delete_account);
     case 'Delegate':
+    case 'DelegateV2':
       return pick(f.delegate);
     case 'TransferToGasKey':
     case 'WithdrawFromGasKey':
@@ -178,7 +179,7 @@ export function totalSendFees(ctx: FeeContext, sir: boolean, actions: Action[], 
   let gas = 0n;
   for (const action of actions) {
     gas += actionFee(ctx, action, receiverId, (fee) => sendFee(fee, sir)) + gasKeySendFee(ctx, action, sir);
-    if (action.type === 'Delegate') {
+    if (action.type === 'Delegate' || action.type === 'DelegateV2') {
       const inner = action.signedDelegateAction.delegateAction;
       gas += totalSendFees(ctx, sir, inner.actions, inner.receiverId);
     }
@@ -194,7 +195,7 @@ export function execFee(ctx: FeeContext, action: Action, receiverId: string): bi
 export function totalPrepaidSendFees(ctx: FeeContext, actions: Action[]): bigint {
   let gas = 0n;
   for (const action of actions) {
-    if (action.type !== 'Delegate') continue;
+    if (action.type !== 'Delegate' && action.type !== 'DelegateV2') continue;
     const inner = action.signedDelegateAction.delegateAction;
     gas += totalSendFees(ctx, inner.senderId === inner.receiverId, inner.actions, inner.receiverId);
   }
@@ -205,7 +206,7 @@ export function totalPrepaidSendFees(ctx: FeeContext, actions: Action[]): bigint
 export function totalPrepaidExecFees(ctx: FeeContext, actions: Action[], receiverId: string): bigint {
   let gas = 0n;
   for (const action of actions) {
-    if (action.type === 'Delegate') {
+    if (action.type === 'Delegate' || action.type === 'DelegateV2') {
       const inner = action.signedDelegateAction.delegateAction;
       gas += totalPrepaidExecFees(ctx, inner.actions, inner.receiverId);
       gas += execFee(ctx, action, inner.receiverId);
@@ -222,7 +223,7 @@ export function totalDeposit(actions: Action[]): bigint {
   for (const action of actions) {
     if (action.type === 'Transfer' || action.type === 'FunctionCall' || action.type === 'TransferToGasKey')
       amount += action.deposit;
-    else if (action.type === 'Delegate')
+    else if (action.type === 'Delegate' || action.type === 'DelegateV2')
       amount += totalDeposit(action.signedDelegateAction.delegateAction.actions);
   }
   return amount;
@@ -232,7 +233,7 @@ export function totalPrepaidGas(actions: Action[]): bigint {
   let gas = 0n;
   for (const action of actions) {
     if (action.type === 'FunctionCall') gas += action.gas;
-    else if (action.type === 'Delegate')
+    else if (action.type === 'Delegate' || action.type === 'DelegateV2')
       gas += totalPrepaidGas(action.signedDelegateAction.delegateAction.actions);
   }
   return gas;

@@ -1,5 +1,5 @@
 /** What genesis records weigh: each account's storage usage and the total supply they hold. */
-import { accessKeyFromView, encodeAccessKey, parsePublicKey } from '@shadebox/primitives';
+import { accessKeyFromView, encodeAccessKey, parsePublicKey, publicKeyTrieIdLength } from '@shadebox/primitives';
 import type { AccessKeyValue, StateRecord } from './genesis.js';
 import type { RuntimeConfig } from './runtime-config.js';
 
@@ -39,7 +39,8 @@ export function computeGenesisStorageUsage(
     if ('Account' in record) add(record.Account.account_id, numBytesAccount);
     else if ('AccessKey' in record) {
       const { account_id, public_key, access_key } = record.AccessKey;
-      const publicKeyLength = 1 + parsePublicKey(public_key).data.length;
+      // The stored length: an ML-DSA-65 key is stored as its 33-byte handle.
+      const publicKeyLength = publicKeyTrieIdLength(parsePublicKey(public_key));
       add(account_id, BigInt(publicKeyLength + accessKeyBorshLength(access_key)) + numExtraBytesRecord);
     } else if ('Contract' in record)
       add(record.Contract.account_id, BigInt(base64Length(record.Contract.code)));

@@ -224,6 +224,7 @@ export function publicKeyErrorText(text: string): string | null {
   if (colon >= 0) {
     const keyType = text.slice(0, colon).toLowerCase();
     if (keyType === 'secp256k1') length = 64;
+    else if (keyType === 'ml-dsa-65') length = 1952;
     else if (keyType !== 'ed25519') return `unknown key type '${keyType}'`;
     data = text.slice(colon + 1);
   }

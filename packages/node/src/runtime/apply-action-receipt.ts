@@ -33,6 +33,7 @@ import { addKey } from './actions/add-key.js';
 import { checkAccountExistence, checkActorPermissions } from './actions/check-action.js';
 import { createAccount } from './actions/create-account.js';
 import { delegate } from './actions/delegate.js';
+import { delegateV2 } from './actions/delegate-v2.js';
 import { deleteAccount } from './actions/delete-account.js';
 import { deleteKey } from './actions/delete-key.js';
 import { deployContract } from './actions/deploy-contract.js';
@@ -267,6 +268,9 @@ function applyAction(ctx: ActionContext, index: number, promiseResults: PromiseR
       return;
     case 'Delegate':
       delegate(ctx, action.signedDelegateAction);
+      return;
+    case 'DelegateV2':
+      delegateV2(ctx, action.signedDelegateAction);
       return;
     case 'DeployContract':
       deployContract(ctx, action.code);

@@ -36,6 +36,7 @@ import {
   setReceivedData,
 } from '../state/receipt-state.js';
 import type { StateUpdate } from '../state/state-update.js';
+import { removeYieldIdMappingsOfDataId } from '../state/yield-id-state.js';
 import type { GasProfile } from '../vm/gas-profile.js';
 import type { AccountContractView, ValidatorProposal } from './action-result.js';
 import { applyActionReceipt } from './apply-action-receipt.js';
@@ -272,6 +273,8 @@ function resolveYieldTimeouts(block: BlockContext, state: StateUpdate, out: Chun
     const entry = getPromiseYieldTimeout(state, indices.firstIndex);
     if (!entry) throw new Error(`yield timeout #${indices.firstIndex} should be in the state`);
     if (entry.expiresAt > block.height) break;
+    // A timed-out yield frees the id it was created with (`YieldWithId`).
+    removeYieldIdMappingsOfDataId(state, entry.accountId, entry.dataId);
     if (hasPromiseYieldReceipt(state, entry.accountId, entry.dataId)) {
       out.outgoingReceipts.push({
         predecessorId: entry.accountId,

@@ -6,6 +6,11 @@
 import { hasPromiseYieldReceipt } from '../state/receipt-state.js';
 import { contractDataKey } from '../state/state-keys.js';
 import type { StateUpdate } from '../state/state-update.js';
+import {
+  getYieldIdDataId,
+  removeYieldIdMappingsOfDataId,
+  setYieldIdMapping,
+} from '../state/yield-id-state.js';
 import type { External } from '../vm/vm-context.js';
 
 export function contractExternal(
@@ -26,5 +31,12 @@ export function contractExternal(
     validatorStake: (id) => validatorStakes.get(id),
     validatorTotalStake: () => [...validatorStakes.values()].reduce((a, b) => a + b, 0n),
     yieldIsPending: (dataId) => hasPromiseYieldReceipt(state, accountId, dataId),
+    yieldIdDataId: (yieldId) => getYieldIdDataId(state, accountId, yieldId),
+    setYieldIdMapping: options.readOnly
+      ? readOnly
+      : (yieldId, dataId) => setYieldIdMapping(state, accountId, yieldId, dataId),
+    removeYieldIdMappings: options.readOnly
+      ? readOnly
+      : (dataId) => removeYieldIdMappingsOfDataId(state, accountId, dataId),
   };
 }

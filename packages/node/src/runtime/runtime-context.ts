@@ -19,6 +19,8 @@ export interface RuntimeLimits {
 
 export interface RuntimeParams extends FeeContext, StorageUsageConfig {
   storageAmountPerByte: bigint;
+  /** `ml_dsa_65_verification_cost`: gas burnt at conversion per ML-DSA-65 signature a transaction carries. */
+  mlDsa65VerificationCost: bigint;
   limits: RuntimeLimits;
   minAllowedTopLevelAccountLength: number;
   registrarAccountId: string;

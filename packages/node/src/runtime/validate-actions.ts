@@ -21,7 +21,7 @@ function totalPrepaidGas(actions: Action[]): bigint {
   let total = 0n;
   for (const action of actions) {
     if (action.type === 'FunctionCall') total += action.gas;
-    else if (action.type === 'Delegate')
+    else if (action.type === 'Delegate' || action.type === 'DelegateV2')
       total += totalPrepaidGas(action.signedDelegateAction.delegateAction.actions);
   }
   return total;
@@ -55,7 +55,8 @@ export function validateActions(limits: RuntimeLimits, actions: Action[]): void 
   let delegates = 0;
   actions.forEach((action, i) => {
     if (action.type === 'DeleteAccount' && i !== actions.length - 1) fail('DeleteActionMustBeFinal');
-    if (action.type === 'Delegate' && ++delegates > 1) fail('DelegateActionMustBeOnlyOne');
+    if ((action.type === 'Delegate' || action.type === 'DelegateV2') && ++delegates > 1)
+      fail('DelegateActionMustBeOnlyOne');
     validateAction(limits, action);
   });
   const totalGas = totalPrepaidGas(actions);
@@ -133,6 +134,7 @@ function validateAction(limits: RuntimeLimits, action: Action): void {
         fail({ InvalidAccountId: { account_id: action.beneficiaryId } });
       return;
     case 'Delegate':
+    case 'DelegateV2':
       // The inner actions cannot contain another Delegate: decoding already rejects that.
       validateActions(limits, action.signedDelegateAction.delegateAction.actions);
       return;

@@ -21,6 +21,7 @@ import { insufficientStorageStake } from '../state/storage-usage.js';
 import { getAccessKey, getAccount, setAccessKey, setAccount } from '../state/typed-state.js';
 import { invalidTx } from './errors.js';
 import type { RuntimeParams } from './runtime-context.js';
+import { withSignatureVerificationCost } from './signature-verification-cost.js';
 import { ActionsValidationError, validateActions } from './validate-actions.js';
 import { verifyAndChargeGasKeyTransaction } from './verify-gas-key-transaction.js';
 
@@ -56,6 +57,7 @@ export function validateTransaction(
   let cost: TransactionCost;
   try {
     cost = transactionCost(params, tx, gasPrice);
+    cost = withSignatureVerificationCost(cost, params.mlDsa65VerificationCost, tx, gasPrice);
   } catch {
     throw invalidTx.costOverflow();
   }

@@ -3,22 +3,22 @@
  * belongs to, whose account it is, and the record's own key (the public key of an access key, the user key of a
  * contract-data record). Only the per-account columns the `changes` RPC reports are decoded.
  */
-import { decodePublicKey, type PublicKey } from '@shadebox/primitives';
+import { decodePublicKeyHandle, type PublicKeyHandle } from '@shadebox/primitives';
 import { StateColumn } from './state-keys.js';
 
 export type DecodedStateKey =
   | { column: 'account'; accountId: string }
   | { column: 'contract_code'; accountId: string }
-  | { column: 'access_key'; accountId: string; publicKey: PublicKey }
-  | { column: 'gas_key_nonce'; accountId: string; publicKey: PublicKey; index: number }
+  | { column: 'access_key'; accountId: string; publicKey: PublicKeyHandle }
+  | { column: 'gas_key_nonce'; accountId: string; publicKey: PublicKeyHandle; index: number }
   | { column: 'contract_data'; accountId: string; dataKey: Uint8Array };
 
 const ACCESS_KEY_SEPARATOR = StateColumn.AccessKey;
 const ACCOUNT_DATA_SEPARATOR = 0x2c;
 const utf8d = new TextDecoder('utf-8', { fatal: true });
 
-/** Borsh length of the public key these bytes start with (key type byte, then 32 or 64 bytes). */
-function publicKeyBorshLength(bytes: Uint8Array): number {
+/** Bytes of a stored key handle: tag 1 (secp256k1) 65, tags 0 (ed25519) and 3 (ML-DSA-65 digest) 33. */
+function publicKeyHandleBorshLength(bytes: Uint8Array): number {
   return bytes[0] === 1 ? 65 : 33;
 }
 
@@ -36,17 +36,17 @@ export function decodeStateKey(key: Uint8Array): DecodedStateKey | undefined {
       if (at < 0) throw new Error('access key state key without a separator');
       const accountId = utf8d.decode(rest.subarray(0, at));
       const keyBytes = rest.subarray(at + 1);
-      // A gas key's nonce has the access key's key followed by a u16 index (its public key is 2 bytes short).
-      const pkLen = publicKeyBorshLength(keyBytes);
-      if (keyBytes.length === pkLen + 2) {
+      // A gas key's nonce has the access key's key followed by a u16 index (the handle is 2 bytes short).
+      const handleLen = publicKeyHandleBorshLength(keyBytes);
+      if (keyBytes.length === handleLen + 2) {
         return {
           column: 'gas_key_nonce',
           accountId,
-          publicKey: decodePublicKey(keyBytes.subarray(0, pkLen)),
-          index: keyBytes[pkLen] | (keyBytes[pkLen + 1] << 8),
+          publicKey: decodePublicKeyHandle(keyBytes.subarray(0, handleLen)),
+          index: keyBytes[handleLen] | (keyBytes[handleLen + 1] << 8),
         };
       }
-      return { column: 'access_key', accountId, publicKey: decodePublicKey(keyBytes) };
+      return { column: 'access_key', accountId, publicKey: decodePublicKeyHandle(keyBytes) };
     }
     case StateColumn.ContractData: {
       const at = rest.indexOf(ACCOUNT_DATA_SEPARATOR);

@@ -3,7 +3,7 @@
  * the account id, and for per-account records a separator and the record's own key. Keeping nearcore's
  * layout means every key of one account shares the prefix `column ‖ account_id`, so scans by prefix work.
  */
-import { encodePublicKey, type PublicKey } from '@shadebox/primitives';
+import { encodePublicKeyHandle, type PublicKey, publicKeyHandle } from '@shadebox/primitives';
 
 export const StateColumn = {
   Account: 0,
@@ -49,8 +49,9 @@ export function accessKeyPrefix(accountId: string): Uint8Array {
   return buf;
 }
 
+/** An ML-DSA-65 key is stored under its digest (nearcore's `PublicKeyHandle`, primitives/public-key-handle.ts). */
 export function accessKeyKey(accountId: string, publicKey: PublicKey): Uint8Array {
-  const pk = encodePublicKey(publicKey);
+  const pk = encodePublicKeyHandle(publicKeyHandle(publicKey));
   const { buf, offset } = withAccount(StateColumn.AccessKey, accountId, 1 + pk.length);
   buf[offset] = ACCESS_KEY_SEPARATOR;
   buf.set(pk, offset + 1);

@@ -2,15 +2,26 @@
  * Storage usage accounting, as nearcore counts it: every record costs its key and value bytes plus
  * `num_extra_bytes_record`; an account itself costs `num_bytes_account`.
  */
-import { type AccessKey, encodeAccessKey, encodePublicKey, type PublicKey } from '@shadebox/primitives';
+import {
+  type AccessKey,
+  encodeAccessKey,
+  type PublicKey,
+  type PublicKeyHandle,
+  publicKeyTrieIdLength,
+} from '@shadebox/primitives';
 
 export interface StorageUsageConfig {
   numBytesAccount: bigint;
   numExtraBytesRecord: bigint;
 }
 
-export function accessKeyStorageUsage(cfg: StorageUsageConfig, publicKey: PublicKey, key: AccessKey): bigint {
-  return BigInt(encodePublicKey(publicKey).length + encodeAccessKey(key).length) + cfg.numExtraBytesRecord;
+/** The key counts with its stored length (`trie_id_len`): an ML-DSA-65 key is stored as a 33-byte handle. */
+export function accessKeyStorageUsage(
+  cfg: StorageUsageConfig,
+  publicKey: PublicKey | PublicKeyHandle,
+  key: AccessKey,
+): bigint {
+  return BigInt(publicKeyTrieIdLength(publicKey) + encodeAccessKey(key).length) + cfg.numExtraBytesRecord;
 }
 
 /** Accounts whose storage fits in this many bytes need no balance to cover it (NEP-448 zero-balance accounts). */

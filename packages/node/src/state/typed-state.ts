@@ -4,9 +4,10 @@
 import {
   type AccessKey,
   decodeAccessKey,
-  decodePublicKey,
+  decodePublicKeyHandle,
   encodeAccessKey,
   type PublicKey,
+  type PublicKeyHandle,
 } from '@shadebox/primitives';
 import { type Account, decodeAccount, encodeAccount } from './account.js';
 import {
@@ -54,14 +55,14 @@ export function removeAccessKey(state: StateUpdate, accountId: string, publicKey
 export function listAccessKeys(
   state: StateUpdate,
   accountId: string,
-): Array<{ publicKey: PublicKey; accessKey: AccessKey }> {
+): Array<{ publicKey: PublicKeyHandle; accessKey: AccessKey }> {
   const prefix = accessKeyPrefix(accountId);
-  const keys: Array<{ publicKey: PublicKey; accessKey: AccessKey }> = [];
+  const keys: Array<{ publicKey: PublicKeyHandle; accessKey: AccessKey }> = [];
   for (const { key, value } of state.scan(prefix)) {
     const suffix = keySuffix(key, prefix);
-    // Gas-key nonces live under the access key's key with a u16 index after the public key.
+    // Gas-key nonces live under the access key's key with a u16 index after the key handle.
     if (suffix.length !== (suffix[0] === 1 ? 65 : 33)) continue;
-    keys.push({ publicKey: decodePublicKey(suffix), accessKey: decodeAccessKey(value) });
+    keys.push({ publicKey: decodePublicKeyHandle(suffix), accessKey: decodeAccessKey(value) });
   }
   return keys;
 }

@@ -39,13 +39,14 @@ function describeAction(action: Action): string {
       return `Stake ${formatNear(action.stake)} with ${publicKeyToString(action.publicKey)}`;
     case 'AddKey': {
       const p = action.accessKey.permission;
+      const gasKey = p.kind === 'GasKeyFullAccess' || p.kind === 'GasKeyFunctionCall' ? 'gas key, ' : '';
       const permission =
-        p.kind === 'FullAccess'
+        p.kind === 'FullAccess' || p.kind === 'GasKeyFullAccess'
           ? 'full access'
           : `function call on ${p.receiverId}${p.methodNames.length ? ` (${p.methodNames.join(', ')})` : ''}${
               p.allowance === null ? '' : `, allowance ${formatNear(p.allowance)}`
             }`;
-      return `AddKey ${publicKeyToString(action.publicKey)} (${permission})`;
+      return `AddKey ${publicKeyToString(action.publicKey)} (${gasKey}${permission})`;
     }
     case 'DeleteKey':
       return `DeleteKey ${publicKeyToString(action.publicKey)}`;

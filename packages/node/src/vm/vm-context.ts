@@ -40,6 +40,12 @@ export interface External {
   validatorTotalStake(): bigint;
   /** Whether a yielded promise with this data id is waiting on the current account. */
   yieldIsPending(dataId: Uint8Array): boolean;
+  /** The data id of the waiting yield created with `yieldId` (`YieldWithId`), if any. */
+  yieldIdDataId(yieldId: Uint8Array): Uint8Array | undefined;
+  /** Records that the yield waiting on `dataId` was created with `yieldId`. */
+  setYieldIdMapping(yieldId: Uint8Array, dataId: Uint8Array): void;
+  /** Frees the yield id of the yield waiting on `dataId`. */
+  removeYieldIdMappings(dataId: Uint8Array): void;
 }
 
 export type ReturnData =

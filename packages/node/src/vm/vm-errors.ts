@@ -260,6 +260,7 @@ export const hostError = {
       { length, limit },
     ),
   dataIdMalformed: () => new HostError('DataIdMalformed', 'yield resumption token is malformed'),
+  yieldIdMalformed: () => new HostError('YieldIdMalformed', 'yield id is malformed'),
   contractCodeHashMalformed: () =>
     new HostError('ContractCodeHashMalformed', 'contract code hash is malformed'),
 };

@@ -14,6 +14,7 @@ import {
   decodeAccessKey,
   type PublicKey,
   parsePublicKey,
+  publicKeyHandleToString,
   publicKeyToString,
   sha256,
 } from '@shadebox/primitives';
@@ -103,7 +104,7 @@ export function query(ctx: RpcContext, params: unknown) {
       return { ...viewGasKeyNonces(state, accountId, fields.publicKey!, at), ...at };
     case 'view_access_key_list': {
       const keys = listAccessKeys(state, accountId).map(({ publicKey, accessKey }) => ({
-        public_key: publicKeyToString(publicKey),
+        public_key: publicKeyHandleToString(publicKey),
         access_key: accessKeyToView(accessKey),
       }));
       return { keys, ...at };

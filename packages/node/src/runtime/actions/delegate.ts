@@ -5,8 +5,8 @@
  */
 import {
   type AccessKey,
+  type Action,
   delegateActionHash,
-  functionCallPermissionOf,
   publicKeyToString,
   type SignedDelegateAction,
   verifySignature,
@@ -17,7 +17,7 @@ import { ActionFailure, type InvalidAccessKeyJson } from '../errors.js';
 import { ACCESS_KEY_NONCE_RANGE_MULTIPLIER } from '../verify-transaction.js';
 import type { ActionContext } from './action-context.js';
 
-const keyError = (e: InvalidAccessKeyJson) => new ActionFailure({ DelegateActionAccessKeyError: e });
+export const keyError = (e: InvalidAccessKeyJson) => new ActionFailure({ DelegateActionAccessKeyError: e });
 
 export function delegate(ctx: ActionContext, signed: SignedDelegateAction): void {
   const action = signed.delegateAction;
@@ -37,6 +37,10 @@ export function delegate(ctx: ActionContext, signed: SignedDelegateAction): void
       AccessKeyNotFound: { account_id: senderId, public_key: publicKeyToString(action.publicKey) },
     });
   }
+  // A plain nonce advances the access key's own nonce, which a gas key does not use (NEP-611).
+  if (key.permission.kind === 'GasKeyFullAccess' || key.permission.kind === 'GasKeyFunctionCall') {
+    throw new ActionFailure({ DelegateActionAccessKeyError: 'DelegateActionRequiresNonGasKey' });
+  }
   if (action.nonce <= key.nonce) {
     throw new ActionFailure({
       DelegateActionInvalidNonce: { delegate_nonce: Number(action.nonce), ak_nonce: Number(key.nonce) },
@@ -48,9 +52,20 @@ export function delegate(ctx: ActionContext, signed: SignedDelegateAction): void
       DelegateActionNonceTooLarge: { delegate_nonce: Number(action.nonce), upper_bound: Number(upperBound) },
     });
   }
-  // A gas function-call key restricts the delegated actions as a function-call key does.
-  const p = functionCallPermissionOf(key.permission);
-  if (p) {
+  checkDelegatePermission(key, action);
+  const updated: AccessKey = { nonce: action.nonce, permission: key.permission };
+  setAccessKey(ctx.state, senderId, action.publicKey, updated);
+  sendDelegatedActions(ctx, senderId, action);
+}
+
+/** A function-call key (a gas key's too) may sign only one FunctionCall without deposit, to its receiver and
+ * methods. */
+export function checkDelegatePermission(
+  key: AccessKey,
+  action: { receiverId: string; actions: Action[] },
+): void {
+  if (key.permission.kind === 'FunctionCall' || key.permission.kind === 'GasKeyFunctionCall') {
+    const p = key.permission;
     const [inner] = action.actions;
     if (action.actions.length !== 1 || inner.type !== 'FunctionCall') throw keyError('RequiresFullAccess');
     if (inner.deposit > 0n) throw keyError('DepositWithFunctionCall');
@@ -61,9 +76,14 @@ export function delegate(ctx: ActionContext, signed: SignedDelegateAction): void
       throw keyError({ MethodNameMismatch: { method_name: inner.methodName } });
     }
   }
-  const updated: AccessKey = { nonce: action.nonce, permission: key.permission };
-  setAccessKey(ctx.state, senderId, action.publicKey, updated);
+}
 
+/** The inner actions go out as a new receipt from the sender, paid by the relayer. */
+export function sendDelegatedActions(
+  ctx: ActionContext,
+  senderId: string,
+  action: { receiverId: string; actions: Action[] },
+): void {
   const outer = ctx.actionReceipt;
   ctx.result.newReceipts.push({
     predecessorId: senderId,

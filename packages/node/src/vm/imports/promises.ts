@@ -11,6 +11,7 @@ import { ACTION_COST_INDEX, actionCostOf } from '../gas-profile.js';
 import { hostError, LinkError } from '../vm-errors.js';
 import type { VMLogic } from '../vm-logic.js';
 import { gasKeyImports } from './gas-keys.js';
+import { yieldWithIdImports } from './yield-with-id.js';
 
 export function promiseImports(vm: VMLogic) {
   const fees = vm.config.fees;
@@ -325,6 +326,7 @@ export function promiseImports(vm: VMLogic) {
     },
     ...globalContractImports(vm),
     ...gasKeyImports(vm, receiptOf),
+    ...yieldWithIdImports(vm, { pushPromise, payForNewReceipt }),
     promise_yield_create(
       methodNameLen: bigint,
       methodNamePtr: bigint,

@@ -141,6 +141,22 @@ export class MemoryExternal implements External {
   yieldIsPending(dataId: Uint8Array): boolean {
     return this.pendingYields.has(hex(dataId));
   }
+  /** Yield id (hex) → data id, and back, of yields created with an id. */
+  readonly yieldIds = new Map<string, Uint8Array>();
+  readonly yieldIdOfData = new Map<string, Uint8Array>();
+  yieldIdDataId(yieldId: Uint8Array): Uint8Array | undefined {
+    return this.yieldIds.get(hex(yieldId));
+  }
+  setYieldIdMapping(yieldId: Uint8Array, dataId: Uint8Array): void {
+    this.yieldIds.set(hex(yieldId), Uint8Array.from(dataId));
+    this.yieldIdOfData.set(hex(dataId), Uint8Array.from(yieldId));
+  }
+  removeYieldIdMappings(dataId: Uint8Array): void {
+    const yieldId = this.yieldIdOfData.get(hex(dataId));
+    if (!yieldId) return;
+    this.yieldIdOfData.delete(hex(dataId));
+    this.yieldIds.delete(hex(yieldId));
+  }
 }
 
 /** A piece of the test memory: where it is and how long (nearcore's `MemSlice`). */
