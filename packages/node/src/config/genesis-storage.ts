@@ -1,5 +1,10 @@
 /** What genesis records weigh: each account's storage usage and the total supply they hold. */
-import { accessKeyFromView, encodeAccessKey, parsePublicKey, publicKeyTrieIdLength } from '@shadebox/primitives';
+import {
+  accessKeyFromView,
+  encodeAccessKey,
+  parsePublicKey,
+  publicKeyTrieIdLength,
+} from '@shadebox/primitives';
 import type { AccessKeyValue, StateRecord } from './genesis.js';
 import type { RuntimeConfig } from './runtime-config.js';
 

@@ -12,8 +12,7 @@ import {
   signDelegateActionV2,
   type TransactionNonce,
 } from '@shadebox/primitives';
-import { getGasKeyNonce, setGasKeyNonce } from '../../state/typed-state.js';
-import { setAccessKey } from '../../state/typed-state.js';
+import { getGasKeyNonce, setAccessKey, setGasKeyNonce } from '../../state/typed-state.js';
 import { NEAR, RuntimeHarness } from '../test-support/apply-receipt-harness.js';
 
 const sender = KeyPair.fromSecretBytes(0, new Uint8Array(32).fill(11));

@@ -13,8 +13,7 @@ import {
   type VersionedSignedDelegateAction,
   verifyVersionedSignedDelegateAction,
 } from '@shadebox/primitives';
-import { getGasKeyNonce, setGasKeyNonce } from '../../state/typed-state.js';
-import { getAccessKey, setAccessKey } from '../../state/typed-state.js';
+import { getAccessKey, getGasKeyNonce, setAccessKey, setGasKeyNonce } from '../../state/typed-state.js';
 import { ActionFailure } from '../errors.js';
 import { ACCESS_KEY_NONCE_RANGE_MULTIPLIER } from '../verify-transaction.js';
 import type { ActionContext } from './action-context.js';
