@@ -7,6 +7,7 @@ export * from './bytes.js';
 export * from './delegate-action.js';
 export * from './encoding.js';
 export * from './errors.js';
+export * from './global-contract.js';
 export * from './hash.js';
 export * from './implicit-account-id.js';
 export * from './key-borsh.js';
