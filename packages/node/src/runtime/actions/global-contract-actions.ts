@@ -25,9 +25,6 @@ import type { StateUpdate } from '../../state/state-update.js';
 import { ActionFailure } from '../errors.js';
 import type { ActionContext } from './action-context.js';
 
-/** `global_contract_storage_amount_per_byte` of protocol 85 when the parameters do not give it. */
-export const DEFAULT_GLOBAL_CONTRACT_STORAGE_AMOUNT_PER_BYTE = 100_000_000_000_000_000_000n;
-
 export function deployGlobalContract(
   ctx: ActionContext,
   code: Uint8Array,
@@ -35,9 +32,7 @@ export function deployGlobalContract(
 ): void {
   const account = ctx.account.current!;
   const accountId = ctx.receipt.receiverId;
-  const perByte =
-    ctx.params.globalContractStorageAmountPerByte ?? DEFAULT_GLOBAL_CONTRACT_STORAGE_AMOUNT_PER_BYTE;
-  const storageCost = perByte * BigInt(code.length);
+  const storageCost = ctx.params.globalContractStorageAmountPerByte * BigInt(code.length);
   if (account.amount < storageCost) {
     throw new ActionFailure({
       LackBalanceForState: { account_id: accountId, amount: storageCost.toString() },
