@@ -176,14 +176,17 @@ describe('request parsing as nearcore', () => {
       { ...at, request_type: 'view_everything', account_id: 'test.near' },
       args(
         'unknown variant `view_everything`, expected one of `view_account`, `view_code`, `view_state`, ' +
-          '`view_access_key`, `view_access_key_list`, `call_function`',
+          '`view_access_key`, `view_access_key_list`, `call_function`, `view_global_contract_code`, ' +
+          '`view_global_contract_code_by_account_id`',
       ),
     );
     await refused(
       'query',
-      { ...at, request_type: 6 },
-      args('invalid value: integer `6`, expected variant index 0 <= i < 6'),
+      { ...at, request_type: 8 },
+      args('invalid value: integer `8`, expected variant index 0 <= i < 8'),
     );
+    // Variant 6 is view_global_contract_code.
+    await refused('query', { ...at, request_type: 6 }, args('missing field `code_hash`'));
     await refused(
       'query',
       { ...at, request_type: true },

@@ -24,8 +24,6 @@ import { ActionFailure } from '../errors.js';
 import { ActionsValidationError, validateActions } from '../validate-actions.js';
 import type { ActionContext } from './action-context.js';
 
-const ZERO_HASH = new Uint8Array(32);
-
 export function functionCall(
   ctx: ActionContext,
   action: Extract<Action, { type: 'FunctionCall' }>,
