@@ -1,4 +1,7 @@
 /** Values of flags more than one command takes, checked the same way everywhere. */
+
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ProductionMode } from '@shadebox/node';
 import { isValidAccountId } from '@shadebox/primitives';
 import { integerFlag } from './args.js';
@@ -90,4 +93,22 @@ export const DEV_ACCOUNT_HELP = `  --accounts N      dev accounts a new chain fu
                     same keys (the derivation is in docs/cli.md)
   --quiet           no live transaction log on stderr (without --json it is on: one entry per
                     transaction and receipt; with --json there is none)
+`;
+
+/** `--eth-wallet-contract FILE`: the ETH wallet contract of a new chain (a readable file, resolved against
+ * the working directory). */
+export function ethWalletContractFlag(command: string, value: string, cwd: string): string {
+  const path = resolve(cwd, value);
+  try {
+    if (!statSync(path).isFile()) throw new Error('not a file');
+  } catch {
+    throw new UsageError(command, `--eth-wallet-contract: cannot read '${value}'`, '--eth-wallet-contract');
+  }
+  return path;
+}
+
+/** Help line of `--eth-wallet-contract`. */
+export const ETH_WALLET_CONTRACT_HELP = `  --eth-wallet-contract FILE  a new chain holds this ETH wallet contract (e.g. nearcore's
+                    wallet_contract_localnet.wasm) as a global contract from genesis, and a transfer to a
+                    0x… account creates it using that contract, as on NEAR (an existing chain keeps its own)
 `;

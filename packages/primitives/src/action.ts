@@ -6,8 +6,10 @@
  * { beneficiary_id: AccountId }, 8 Delegate(SignedDelegateAction), 12 TransferToGasKey, 13 WithdrawFromGasKey
  * (gas-key-borsh.ts), 14 DelegateV2(VersionedSignedDelegateAction) (delegate-action-v2.ts).
  *
- * The other later variants (9 DeployGlobalContract, 10 UseGlobalContract, 11 DeterministicStateInit, ...) are
- * not represented and are rejected when decoding.
+ * 9 DeployGlobalContract { code: Vec<u8>, deploy_mode }, 10 UseGlobalContract { contract_identifier }
+ * (global-contract.ts), 12 TransferToGasKey, 13 WithdrawFromGasKey (gas-key-borsh.ts), 14 DelegateV2
+ * (delegate-action-v2.ts). The other later variants (11 DeterministicStateInit, ...) are not represented and are
+ * rejected when decoding.
  */
 import { readAccessKey, writeAccessKey } from './access-key.js';
 import { readAccountId, writeAccountId } from './account-id-borsh.js';
@@ -18,6 +20,12 @@ import {
 } from './delegate-action-v2.js';
 import { BorshError } from './errors.js';
 import { readGasKeyAction, writeGasKeyAction } from './gas-key-borsh.js';
+import {
+  readGlobalContractDeployMode,
+  readGlobalContractIdentifier,
+  writeGlobalContractDeployMode,
+  writeGlobalContractIdentifier,
+} from './global-contract.js';
 import { readPublicKey, readSignature, writePublicKey, writeSignature } from './key-borsh.js';
 import type { Action, ActionType, DelegateAction, SignedDelegateAction } from './types.js';
 
@@ -31,12 +39,14 @@ export const ACTION_TAG: Readonly<Record<ActionType, number>> = {
   DeleteKey: 6,
   DeleteAccount: 7,
   Delegate: 8,
+  DeployGlobalContract: 9,
+  UseGlobalContract: 10,
   TransferToGasKey: 12,
   WithdrawFromGasKey: 13,
   DelegateV2: 14,
 };
 
-const LATER_ACTIONS = ['DeployGlobalContract', 'UseGlobalContract', 'DeterministicStateInit'];
+const LATER_ACTIONS = ['DeterministicStateInit'];
 
 export function writeAction(w: BorshWriter, action: Action): void {
   switch (action.type) {
@@ -72,6 +82,14 @@ export function writeAction(w: BorshWriter, action: Action): void {
     case 'Delegate':
       w.u8(8);
       writeSignedDelegateAction(w, action.signedDelegateAction);
+      return;
+    case 'DeployGlobalContract':
+      w.u8(9).bytes(action.code);
+      writeGlobalContractDeployMode(w, action.deployMode);
+      return;
+    case 'UseGlobalContract':
+      w.u8(10);
+      writeGlobalContractIdentifier(w, action.contractIdentifier);
       return;
     case 'TransferToGasKey':
     case 'WithdrawFromGasKey':
@@ -124,6 +142,10 @@ function readActionVariant(r: BorshReader, allowDelegate: boolean): Action {
     case 8:
       if (!allowDelegate) throw new BorshError("DelegateAction mustn't contain a nested one", at);
       return { type: 'Delegate', signedDelegateAction: readSignedDelegateAction(r) };
+    case 9:
+      return { type: 'DeployGlobalContract', code: r.bytes(), deployMode: readGlobalContractDeployMode(r) };
+    case 10:
+      return { type: 'UseGlobalContract', contractIdentifier: readGlobalContractIdentifier(r) };
     case 12:
     case 13:
       return readGasKeyAction(r, tag);
@@ -131,7 +153,7 @@ function readActionVariant(r: BorshReader, allowDelegate: boolean): Action {
       if (!allowDelegate) throw new BorshError("DelegateAction mustn't contain a nested one", at);
       return { type: 'DelegateV2', signedDelegateAction: readVersionedSignedDelegateAction(r) };
     default: {
-      const name = LATER_ACTIONS[tag - 9];
+      const name = LATER_ACTIONS[tag - 11];
       throw new BorshError(
         name ? `unsupported Action variant ${tag} (${name})` : `invalid Action variant ${tag}`,
         at,

@@ -9,6 +9,7 @@ export * from './delegate-action-v2.js';
 export * from './encoding.js';
 export * from './errors.js';
 export * from './gas-key-borsh.js';
+export * from './global-contract.js';
 export * from './hash.js';
 export * from './implicit-account-id.js';
 export * from './key-borsh.js';

@@ -5,6 +5,12 @@
  * wire. Binary data is `Uint8Array`. These are the shapes borsh encodes; the JSON views used on the RPC are in
  * `views.ts`.
  */
+
+import type {
+  GlobalContractDeployMode,
+  GlobalContractDistribution,
+  GlobalContractIdentifier,
+} from './global-contract.js';
 import type { TransactionNonce } from './transaction-nonce.js';
 
 /** 0 = ed25519 (32-byte key, 64-byte signature), 1 = secp256k1 (64-byte uncompressed key without the 0x04
@@ -85,8 +91,8 @@ export interface VersionedSignedDelegateAction {
   signature: Signature;
 }
 
-/** Action enum; `type` names follow nearcore, discriminants 0..8 in this order, then 12 TransferToGasKey and
- * 13 WithdrawFromGasKey. */
+/** Action enum; `type` names follow nearcore, discriminants 0..8 in this order, then 9 DeployGlobalContract and
+ * 10 UseGlobalContract (global-contract.ts), 12 TransferToGasKey, 13 WithdrawFromGasKey and 14 DelegateV2. */
 export type Action =
   | { type: 'CreateAccount' }
   | { type: 'DeployContract'; code: Uint8Array }
@@ -97,6 +103,8 @@ export type Action =
   | { type: 'DeleteKey'; publicKey: PublicKey }
   | { type: 'DeleteAccount'; beneficiaryId: string }
   | { type: 'Delegate'; signedDelegateAction: SignedDelegateAction }
+  | { type: 'DeployGlobalContract'; code: Uint8Array; deployMode: GlobalContractDeployMode }
+  | { type: 'UseGlobalContract'; contractIdentifier: GlobalContractIdentifier }
   | { type: 'TransferToGasKey'; publicKey: PublicKey; deposit: bigint }
   | { type: 'WithdrawFromGasKey'; publicKey: PublicKey; amount: bigint }
   | { type: 'DelegateV2'; signedDelegateAction: VersionedSignedDelegateAction };
@@ -159,7 +167,8 @@ export interface Receipt {
   receiptId: Uint8Array;
   receipt:
     | ({ kind: 'Action' } & ActionReceipt & { isPromiseYield: boolean })
-    | ({ kind: 'Data' } & DataReceipt & { isPromiseResume: boolean });
+    | ({ kind: 'Data' } & DataReceipt & { isPromiseResume: boolean })
+    | ({ kind: 'GlobalContractDistribution' } & GlobalContractDistribution);
   priority: bigint;
   /** Borsh version: ReceiptV0 (no priority) or ReceiptV1 (0x01 prefix, priority u64 at the end). When absent,
    * encoding uses V0 if `priority` is 0 and V1 otherwise; decoding always sets it. */

@@ -19,8 +19,11 @@ import { resolveLogLevel } from '../log-level.js';
 import { type RunningService, runNode } from '../run-node.js';
 import {
   accountIdFlag,
+  blockTimeFlag,
   DEV_ACCOUNT_HELP,
   devAccountsFromFlags,
+  ETH_WALLET_CONTRACT_HELP,
+  ethWalletContractFlag,
   MAX_SHARDS,
   numShardsFlag,
   productionFlag,
@@ -56,7 +59,7 @@ Options:
   --manual          make no blocks on its own: only on request (RPC sandbox_produce_blocks or
                     sandbox_fast_forward, see docs/dev-controls.md)
   --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
-${DEV_ACCOUNT_HELP}  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
+${DEV_ACCOUNT_HELP}${ETH_WALLET_CONTRACT_HELP}  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
                     the agent contract as agent.test.near (owner test.near) when absent, and run the MPC
                     responder that answers sign requests; root keys are kept in the home (mpc_keys.json).
                     See docs/chain-signatures.md
@@ -102,6 +105,7 @@ const OPTIONS = {
   accounts: { type: 'string' },
   seed: { type: 'string' },
   quiet: { type: 'boolean' },
+  'eth-wallet-contract': { type: 'string' },
   mpc: { type: 'boolean' },
   'mpc-contract-id': { type: 'string' },
   'agent-contract-wasm': { type: 'string' },
@@ -148,6 +152,8 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
     flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
   if (numShards !== undefined) start.numShards = numShards;
   start.devAccounts = devAccountsFromFlags(COMMAND, flags.accounts, flags.seed);
+  if (flags['eth-wallet-contract'] !== undefined)
+    start.ethWalletContract = ethWalletContractFlag(COMMAND, flags['eth-wallet-contract'], io.cwd);
   const json = flags.json === true;
   const mpcContractId =
     flags['mpc-contract-id'] === undefined

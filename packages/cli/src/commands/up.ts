@@ -18,6 +18,8 @@ import {
   accountIdFlag,
   DEV_ACCOUNT_HELP,
   devAccountsFromFlags,
+  ETH_WALLET_CONTRACT_HELP,
+  ethWalletContractFlag,
   MAX_SHARDS,
   numShardsFlag,
   productionFlag,
@@ -30,7 +32,7 @@ const DEFAULT_RPC_PORT = 3030;
 export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--host H] [--rpc-port P] [--archival]
                    [--archival-port P] [--agent-port P] [--mpc-contract-id ID]
                    [--block-time MS | --manual | --yield-block-time MS] [--num-shards N]
-                   [--accounts N] [--seed TEXT] [--quiet]
+                   [--accounts N] [--seed TEXT] [--quiet] [--eth-wallet-contract FILE]
                    [--signer-wasm FILE | --signer-from URL[#ACCOUNT]]
                    [--agent-contract-wasm FILE [--agent-contract-init JSON]] [--json]
 
@@ -83,7 +85,7 @@ Options:
                  while a sign request (a yielded promise) waits for the MPC's answer and there is nothing
                  else to do, make one block every MS milliseconds (default 600, NEAR's block time): an
                  unanswered request times out after 200 blocks, as on NEAR (see 'shadebox node --help')
-${DEV_ACCOUNT_HELP}${SIGNER_HELP}  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
+${DEV_ACCOUNT_HELP}${ETH_WALLET_CONTRACT_HELP}${SIGNER_HELP}  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
                  "explorerUrl":...,"agentApiUrl":...,"agentContractId":...,"mpcContractId":...,
                  "chainAccountId":...,"agentAddresses":{"predecessor":...,"evm":{"path":...,"address":...},
                  "bitcoin":{...},"solana":{...}},"chainId":...,"home":...,"accounts":[...],"devAccounts":
@@ -125,6 +127,7 @@ const OPTIONS = {
   'agent-contract-init': { type: 'string' },
   'mpc-contract-id': { type: 'string' },
   'yield-block-time': { type: 'string' },
+  'eth-wallet-contract': { type: 'string' },
   ...SIGNER_OPTIONS,
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -192,6 +195,8 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
   start.devAccounts = devAccountsFromFlags(COMMAND, flags.accounts, flags.seed);
   if (flags['yield-block-time'] !== undefined)
     start.yieldBlockTimeMs = yieldBlockTimeFlag(COMMAND, flags['yield-block-time']);
+  if (flags['eth-wallet-contract'] !== undefined)
+    start.ethWalletContract = ethWalletContractFlag(COMMAND, flags['eth-wallet-contract'], io.cwd);
   // The stack offers both endpoints a NEAR developer uses: {rpc_url} and {archival_rpc_url}.
   start.archivalRpcPort =
     flags['archival-port'] !== undefined

@@ -17,6 +17,7 @@ import {
   gasKeyTransferSendFee,
   trieIdLen,
 } from './gas-key-fees.js';
+import { globalContractActionFee } from './global-contract-fees.js';
 import type { RuntimeConfig } from './runtime-config.js';
 
 /** A fee: gas burnt when the action/receipt is sent (to self or to another account) and when it executes. */
@@ -145,6 +146,9 @@ function actionFee(ctx: FeeContext, action: Action, receiverId: string, pick: (f
     case 'WithdrawFromGasKey':
       // Their send and execution fees have different shapes: gasKeySendFee / gasKeyExecFee below.
       return 0n;
+    case 'DeployGlobalContract':
+    case 'UseGlobalContract':
+      return globalContractActionFee(f, action, pick);
   }
 }
 

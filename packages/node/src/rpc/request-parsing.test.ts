@@ -176,14 +176,17 @@ describe('request parsing as nearcore', () => {
       { ...at, request_type: 'view_everything', account_id: 'test.near' },
       args(
         'unknown variant `view_everything`, expected one of `view_account`, `view_code`, `view_state`, ' +
-          '`view_access_key`, `view_access_key_list`, `view_gas_key_nonces`, `call_function`',
+          '`view_access_key`, `view_access_key_list`, `view_gas_key_nonces`, `call_function`, ' +
+          '`view_global_contract_code`, `view_global_contract_code_by_account_id`',
       ),
     );
     await refused(
       'query',
-      { ...at, request_type: 7 },
-      args('invalid value: integer `7`, expected variant index 0 <= i < 7'),
+      { ...at, request_type: 9 },
+      args('invalid value: integer `9`, expected variant index 0 <= i < 9'),
     );
+    // Variant 7 is view_global_contract_code (5 is view_gas_key_nonces, 6 call_function).
+    await refused('query', { ...at, request_type: 7 }, args('missing field `code_hash`'));
     await refused(
       'query',
       { ...at, request_type: true },

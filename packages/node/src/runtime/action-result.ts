@@ -31,6 +31,9 @@ export interface ActionResult {
   profile: GasProfile;
   /** Per action: the receiver's contract just before it ran (nearcore `ExecutionMetadata::V4`). */
   contracts: AccountContractView[];
+  /** Balance burnt by the actions themselves (a global contract's storage), part of the outcome's
+   * tokens_burnt. */
+  tokensBurnt?: bigint;
 }
 
 /** nearcore's view of an `AccountContract` in outcome metadata V4: null when the account has none. */

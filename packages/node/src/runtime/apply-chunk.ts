@@ -41,6 +41,7 @@ import type { GasProfile } from '../vm/gas-profile.js';
 import type { AccountContractView, ValidatorProposal } from './action-result.js';
 import { applyActionReceipt } from './apply-action-receipt.js';
 import { InvalidTxError } from './errors.js';
+import { applyGlobalContractDistribution, type DistributionReceipt } from './global-contract-distribution.js';
 import { isRefundReceipt } from './refund-receipts.js';
 import type { BlockContext, RuntimeParams } from './runtime-context.js';
 import { applyValidatorAccountsUpdate, type ValidatorAccountsUpdate } from './validator-accounts-update.js';
@@ -173,6 +174,10 @@ function applyReceipt(
   const accountId = receipt.receiverId;
   const inner = receipt.receipt;
   const receiptHash = b58(receipt.receiptId);
+  if (inner.kind === 'GlobalContractDistribution') {
+    applyGlobalContractDistribution(block, state, receipt as DistributionReceipt, out.outgoingReceipts);
+    return;
+  }
   if (inner.kind === 'Data') {
     if (inner.isPromiseResume) {
       const yielded = getPromiseYieldReceipt(state, accountId, inner.dataId);

@@ -21,6 +21,8 @@ export interface RuntimeParams extends FeeContext, StorageUsageConfig {
   storageAmountPerByte: bigint;
   /** `ml_dsa_65_verification_cost`: gas burnt at conversion per ML-DSA-65 signature a transaction carries. */
   mlDsa65VerificationCost: bigint;
+  /** `global_contract_storage_amount_per_byte`: burnt per byte of a deployed global contract. */
+  globalContractStorageAmountPerByte: bigint;
   limits: RuntimeLimits;
   minAllowedTopLevelAccountLength: number;
   registrarAccountId: string;
@@ -38,6 +40,9 @@ export interface RuntimeParams extends FeeContext, StorageUsageConfig {
   maxNumberInputDataDependencies: number;
   /** The protocol version the chain runs (its genesis `protocol_version`). */
   protocolVersion: number;
+  /** The ETH wallet contract: in every shard's genesis state as a global contract (by code hash), and what
+   * ETH-implicit accounts created by a transfer use. */
+  ethWallet?: { code: Uint8Array; codeHash: Uint8Array };
 }
 
 /** The block whose chunk is being applied. */
@@ -55,4 +60,8 @@ export interface BlockContext {
   epochHeight: bigint;
   /** The current epoch's validator stakes (`validator_stake` / `validator_total_stake`). */
   validatorStakes: ReadonlyMap<string, bigint>;
+  /** The shard whose chunk is applied, and how many there are (global contracts travel shard to shard);
+   * 0 and 1 when absent. */
+  shardId?: number;
+  numShards?: number;
 }

@@ -17,6 +17,7 @@ export function runtimeParamsFrom(config: RuntimeConfig, chainId = 'localnet'): 
     numExtraBytesRecord: config.storageUsage.numExtraBytesRecord,
     storageAmountPerByte: config.storageAmountPerByte,
     mlDsa65VerificationCost: config.mlDsa65VerificationCost,
+    globalContractStorageAmountPerByte: config.globalContractStorageAmountPerByte,
     limits: {
       maxActionsPerReceipt: limits.maxActionsPerReceipt,
       maxTotalPrepaidGas: limits.maxTotalPrepaidGas,

@@ -12,12 +12,14 @@ import {
   base64Decode,
   base64Encode,
   decodeAccessKey,
+  type GlobalContractIdentifier,
   type PublicKey,
   parsePublicKey,
   publicKeyHandleToString,
   publicKeyToString,
   sha256,
 } from '@shadebox/primitives';
+import { accountContractCode } from '../../runtime/account-contract-code.js';
 import { accountToView, decodeAccount } from '../../state/account.js';
 import {
   accessKeyKey,
@@ -39,6 +41,7 @@ import {
   publicKeyErrorText,
   readAccountId,
   readBool,
+  readCryptoHash,
   readFields,
   readPublicKey,
   readString,
@@ -47,6 +50,7 @@ import {
 } from '../serde.js';
 import { viewCall } from './view-call.js';
 import { viewGasKeyNonces } from './view-gas-key-nonces.js';
+import { viewGlobalContractCode } from './view-global-contract-code.js';
 
 const REQUEST_TYPES = [
   'view_account',
@@ -56,6 +60,8 @@ const REQUEST_TYPES = [
   'view_access_key_list',
   'view_gas_key_nonces',
   'call_function',
+  'view_global_contract_code',
+  'view_global_contract_code_by_account_id',
 ] as const;
 type RequestType = (typeof REQUEST_TYPES)[number];
 
@@ -78,7 +84,8 @@ export function query(ctx: RpcContext, params: unknown) {
     }
     case 'view_code': {
       if (!accountBytes) throw unknownAccount(accountId, at);
-      const code = state.get(contractCodeKey(accountId));
+      const account = decodeAccount(accountBytes);
+      const code = accountContractCode(state, ctx.chain.shardOf(accountId), accountId, account)?.code();
       if (!code) {
         throw handlerError(
           'NO_CONTRACT_CODE',
@@ -148,6 +155,9 @@ export function query(ctx: RpcContext, params: unknown) {
       const result = viewCall(ctx.chain, block, accountId, accountBytes, fields.methodName!, fields.args!);
       return { ...result, ...at };
     }
+    case 'view_global_contract_code':
+    case 'view_global_contract_code_by_account_id':
+      return viewGlobalContractCode(ctx.chain, fields.globalContract!, at);
   }
 }
 
@@ -157,6 +167,7 @@ interface QueryFields {
   page?: { afterKey?: Uint8Array; limit?: number; includeProof: boolean };
   methodName?: string;
   args?: Uint8Array;
+  globalContract?: GlobalContractIdentifier;
 }
 
 interface ParsedQuery {
@@ -225,6 +236,24 @@ function parseQueryRequest(params: unknown): ParsedQuery {
         requestType,
         accountId: f.account_id,
         fields: { methodName: f.method_name, args: f.args_base64 },
+      };
+    }
+    case 'view_global_contract_code': {
+      const f = readFields(entries, { code_hash: { read: readCryptoHash } });
+      return {
+        ref,
+        requestType,
+        accountId: '',
+        fields: { globalContract: { kind: 'CodeHash', codeHash: f.code_hash } },
+      };
+    }
+    case 'view_global_contract_code_by_account_id': {
+      const f = readFields(entries, { account_id: accountIdField });
+      return {
+        ref,
+        requestType,
+        accountId: f.account_id,
+        fields: { globalContract: { kind: 'AccountId', accountId: f.account_id } },
       };
     }
   }

@@ -21,12 +21,11 @@ import { contractCodeKey } from '../../state/state-keys.js';
 import { mergeGasProfile } from '../../vm/gas-profile.js';
 import type { PromiseResult } from '../../vm/receipt-manager.js';
 import { runContract } from '../../vm/run-contract.js';
+import { accountContractCode } from '../account-contract-code.js';
 import { contractExternal } from '../contract-external.js';
 import { ActionFailure } from '../errors.js';
 import { ActionsValidationError, validateActions } from '../validate-actions.js';
 import type { ActionContext } from './action-context.js';
-
-const ZERO_HASH = new Uint8Array(32);
 
 export function functionCall(
   ctx: ActionContext,
@@ -36,7 +35,8 @@ export function functionCall(
   const account = ctx.account.current!;
   const accountId = ctx.receipt.receiverId;
   const { block, params, actionReceipt } = ctx;
-  if (Buffer.compare(account.codeHash, ZERO_HASH) === 0) {
+  const contract = accountContractCode(ctx.state, block.shardId ?? 0, accountId, account);
+  if (!contract) {
     throw new ActionFailure({
       FunctionCallError: { CompilationError: { CodeDoesNotExist: { account_id: accountId } } },
     });
@@ -44,8 +44,8 @@ export function functionCall(
   const actionHash = createActionHash(ctx.receipt.receiptId, block.height, ctx.actionIndex);
   const isLastAction = ctx.actionIndex === actionReceipt.actions.length - 1;
   const out = runContract({
-    codeHash: account.codeHash,
-    code: () => ctx.state.get(contractCodeKey(accountId)),
+    codeHash: contract.codeHash,
+    code: contract.code,
     method: action.methodName,
     context: {
       currentAccountId: accountId,
@@ -146,6 +146,7 @@ function validateNewReceipt(ctx: ActionContext, receipt: Receipt): void {
       fail({ ReturnedValueLengthExceeded: { length, limit: params.maxLengthReturnedData } });
     return;
   }
+  if (inner.kind !== 'Action') return;
   try {
     validateActions(params.limits, inner.actions);
   } catch (e) {

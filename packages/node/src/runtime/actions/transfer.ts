@@ -39,7 +39,14 @@ export function transfer(ctx: ActionContext, deposit: bigint): void {
     ctx.account.current = created;
     return;
   }
-  // ETH-implicit accounts are created bare: the wallet contract nearcore deploys there is not provided
-  // (docs/deviations.md).
+  // An ETH-implicit account uses the wallet contract, a global contract by code hash (nearcore
+  // `eth_wallet_global_contract_hash`), when the node has it; otherwise it is created bare (docs/deviations.md).
+  const wallet = ctx.params.ethWallet;
+  if (wallet) {
+    const created = newAccount(deposit, ctx.params.numBytesAccount + 32n);
+    created.globalContract = { kind: 'CodeHash', codeHash: wallet.codeHash };
+    ctx.account.current = created;
+    return;
+  }
   ctx.account.current = newAccount(deposit, ctx.params.numBytesAccount);
 }
