@@ -310,7 +310,8 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     let chain: FuzzReport['chain'];
     if (stack.alive()) {
       const head = await waitQuiet(call, metrics);
-      const genesisAccounts = ready.accounts.map((a) => a.accountId);
+      // Genesis holds the dev accounts too: their balances are part of the supply.
+      const genesisAccounts = [...ready.accounts, ...(ready.devAccounts ?? [])].map((a) => a.accountId);
       const result: ChainCheckResult = await checkChain(call, head, genesisAccounts);
       runViolations.push(...result.violations);
       chain = {

@@ -15,6 +15,8 @@ export interface StackReady {
   agentContractId: string;
   mpcContractId: string;
   accounts: Array<{ accountId: string; publicKey: string; secretKey: string }>;
+  /** The funded dev accounts genesis made (`shadebox up --accounts`). */
+  devAccounts?: Array<{ accountId: string; publicKey: string; secretKey: string }>;
   agentAccountId?: string;
 }
 

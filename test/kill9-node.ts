@@ -48,7 +48,21 @@ export class NodeChild {
     delete env.NODE_OPTIONS;
     this.child = spawn(
       process.execPath,
-      ['--conditions=source', '--import', TSX, CLI_MAIN, 'node', '--home', home, '--rpc-port', '0', '--json'],
+      // No dev accounts: the supply checks add up the accounts this test makes.
+      [
+        '--conditions=source',
+        '--import',
+        TSX,
+        CLI_MAIN,
+        'node',
+        '--home',
+        home,
+        '--rpc-port',
+        '0',
+        '--accounts',
+        '0',
+        '--json',
+      ],
       { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     children.add(this.child);

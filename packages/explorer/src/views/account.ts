@@ -102,13 +102,19 @@ function permission(p: Json) {
 
 async function stateCard(id: string) {
   try {
-    const state = await query({ request_type: 'view_state', account_id: id, prefix_base64: '' });
+    // `limit` pages the state (docs/rpc.md), so a contract with a large state still shows its first entries.
+    const state = await query({
+      request_type: 'view_state',
+      account_id: id,
+      prefix_base64: '',
+      limit: STATE_SHOWN,
+    });
     const values = state.values as Array<{ key: string; value: string }>;
     return card(
-      `State (${values.length} entries${values.length > STATE_SHOWN ? `, first ${STATE_SHOWN} shown` : ''})`,
+      state.last_key ? `State (first ${values.length} entries)` : `State (${values.length} entries)`,
       table(
         ['key', 'value'],
-        values.slice(0, STATE_SHOWN).map((v) => [decodedCell(v.key), decodedCell(v.value)]),
+        values.map((v) => [decodedCell(v.key), decodedCell(v.value)]),
         'no state',
       ),
     );

@@ -12,6 +12,12 @@ import { pino } from 'pino';
 import { startRpcServer } from './http-server.js';
 import { createInMemoryRpcContext } from './in-memory-context.js';
 
+/** What a block event carries. */
+interface BlockEvent {
+  height: number;
+  hash: string;
+}
+
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -37,12 +43,12 @@ function readEvents(
   url: string,
   count: number,
   onOpen: () => void,
-): Promise<Array<{ event: string; data: any }>> {
+): Promise<Array<{ event: string; data: BlockEvent }>> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, (res) => {
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['content-type'], 'text/event-stream');
-      const events: Array<{ event: string; data: any }> = [];
+      const events: Array<{ event: string; data: BlockEvent }> = [];
       let buffer = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {

@@ -10,8 +10,8 @@
 
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
 import type { BlockRecord } from '../chain/records.js';
 import type { RpcContext } from './rpc-context.js';
 
@@ -32,7 +32,7 @@ const CONTENT_TYPES: Record<string, string> = {
 /** Where the built page is: `@shadebox/explorer`'s dist/, or undefined when it is not installed. */
 export function defaultExplorerDir(): string | undefined {
   try {
-    return join(fileURLToPath(import.meta.resolve('@shadebox/explorer/dist/index.html')), '..');
+    return dirname(createRequire(import.meta.url).resolve('@shadebox/explorer/dist/index.html'));
   } catch {
     return undefined;
   }

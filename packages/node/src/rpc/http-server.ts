@@ -1,6 +1,7 @@
 /**
  * The RPC's HTTP server: `POST /` for JSON-RPC, `GET|HEAD /status` and `/health`, `GET /network_info` and
- * `/metrics`. Bodies over the limit (10 MiB by default, nearcore's `json_payload_max_size`) get HTTP 413 before
+ * `/metrics`, and the extra routes for people (explorer-routes.ts: `/explorer`, `/events/blocks`, `GET /` from a
+ * browser). Bodies over the limit (10 MiB by default, nearcore's `json_payload_max_size`) get HTTP 413 before
  * they are read whole. CORS is open, as nearcore's default `cors_allowed_origins: ["*"]`.
  */
 
