@@ -123,9 +123,6 @@ const NEARCORE_IMPORTS_PV85: Readonly<Record<string, string>> = {
 /** Being added right now on the branches of issue 13 (`gaskeys`, `stateinit`): the integrator empties this
  * list when merging them. */
 const ADDED_BY_OTHER_BRANCHES: readonly string[] = [
-  'promise_batch_action_transfer_to_gas_key',
-  'promise_batch_action_add_gas_key_with_full_access',
-  'promise_batch_action_add_gas_key_with_function_call',
   'promise_batch_action_state_init',
   'promise_batch_action_state_init_by_account_id',
   'set_state_init_data_entry',
