@@ -5,6 +5,7 @@ export * from './action.js';
 export * from './borsh.js';
 export * from './bytes.js';
 export * from './delegate-action.js';
+export * from './deterministic-account-id.js';
 export * from './encoding.js';
 export * from './errors.js';
 export * from './hash.js';

@@ -8,6 +8,7 @@ import {
   type AccessKeyPermission,
   type Action,
   isEthImplicitAccount,
+  isNearDeterministicAccount,
   isNearImplicitAccount,
 } from '@shadebox/primitives';
 import type { RuntimeConfig } from './runtime-config.js';
@@ -76,7 +77,7 @@ function methodNamesBytes(permission: AccessKeyPermission): bigint {
 }
 
 /** A transfer to an implicit account also creates it: NEAR-implicit gets an account and a full-access key;
- * ETH-implicit an account (its wallet contract costs nothing extra). */
+ * ETH-implicit an account (its wallet contract costs nothing extra); deterministic (`0s…`) an account. */
 function transferFee(
   fees: FeeTable,
   receiverId: string,
@@ -86,7 +87,7 @@ function transferFee(
   let gas = pick(fees.transfer);
   if (isNearImplicitAccount(receiverId) || (isEthImplicitAccount(receiverId) && !ethImplicit)) {
     gas += pick(fees.create_account) + pick(fees.add_full_access_key);
-  } else if (isEthImplicitAccount(receiverId)) {
+  } else if (isEthImplicitAccount(receiverId) || isNearDeterministicAccount(receiverId)) {
     gas += pick(fees.create_account);
   }
   return gas;

@@ -31,6 +31,7 @@ export function transfer(ctx: ActionContext, deposit: bigint): void {
     return;
   }
   // ETH-implicit accounts are created bare: the wallet contract nearcore deploys there is not provided
-  // (docs/deviations.md).
+  // (docs/deviations.md). A deterministic (`0s…`) account is created bare as in nearcore: its contract
+  // comes with a later DeterministicStateInit.
   ctx.account.current = newAccount(deposit, ctx.params.numBytesAccount);
 }
