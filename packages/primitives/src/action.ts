@@ -5,13 +5,20 @@
  * public_key }, 5 AddKey { public_key, access_key }, 6 DeleteKey { public_key }, 7 DeleteAccount
  * { beneficiary_id: AccountId }, 8 Delegate(SignedDelegateAction).
  *
- * The later variants (9 DeployGlobalContract, 10 UseGlobalContract, 11 DeterministicStateInit, ...) are not
- * represented and are rejected when decoding.
+ * 9 DeployGlobalContract { code: Vec<u8>, deploy_mode }, 10 UseGlobalContract { contract_identifier }
+ * (global-contract.ts). The later variants (11 DeterministicStateInit, ...) are not represented and are
+ * rejected when decoding.
  */
 import { readAccessKey, writeAccessKey } from './access-key.js';
 import { readAccountId, writeAccountId } from './account-id-borsh.js';
 import { type BorshReader, type BorshWriter, decodeBorsh, encodeBorsh } from './borsh.js';
 import { BorshError } from './errors.js';
+import {
+  readGlobalContractDeployMode,
+  readGlobalContractIdentifier,
+  writeGlobalContractDeployMode,
+  writeGlobalContractIdentifier,
+} from './global-contract.js';
 import { readPublicKey, readSignature, writePublicKey, writeSignature } from './key-borsh.js';
 import type { Action, ActionType, DelegateAction, SignedDelegateAction } from './types.js';
 
@@ -25,9 +32,11 @@ export const ACTION_TAG: Readonly<Record<ActionType, number>> = {
   DeleteKey: 6,
   DeleteAccount: 7,
   Delegate: 8,
+  DeployGlobalContract: 9,
+  UseGlobalContract: 10,
 };
 
-const LATER_ACTIONS = ['DeployGlobalContract', 'UseGlobalContract', 'DeterministicStateInit'];
+const LATER_ACTIONS = ['DeterministicStateInit'];
 
 export function writeAction(w: BorshWriter, action: Action): void {
   switch (action.type) {
@@ -63,6 +72,14 @@ export function writeAction(w: BorshWriter, action: Action): void {
     case 'Delegate':
       w.u8(8);
       writeSignedDelegateAction(w, action.signedDelegateAction);
+      return;
+    case 'DeployGlobalContract':
+      w.u8(9).bytes(action.code);
+      writeGlobalContractDeployMode(w, action.deployMode);
+      return;
+    case 'UseGlobalContract':
+      w.u8(10);
+      writeGlobalContractIdentifier(w, action.contractIdentifier);
       return;
     default:
       throw new BorshError(`unknown action type ${String((action as { type: unknown }).type)}`);
@@ -107,8 +124,12 @@ function readActionVariant(r: BorshReader, allowDelegate: boolean): Action {
     case 8:
       if (!allowDelegate) throw new BorshError("DelegateAction mustn't contain a nested one", at);
       return { type: 'Delegate', signedDelegateAction: readSignedDelegateAction(r) };
+    case 9:
+      return { type: 'DeployGlobalContract', code: r.bytes(), deployMode: readGlobalContractDeployMode(r) };
+    case 10:
+      return { type: 'UseGlobalContract', contractIdentifier: readGlobalContractIdentifier(r) };
     default: {
-      const name = LATER_ACTIONS[tag - 9];
+      const name = LATER_ACTIONS[tag - 11];
       throw new BorshError(
         name ? `unsupported Action variant ${tag} (${name})` : `invalid Action variant ${tag}`,
         at,

@@ -8,6 +8,7 @@ export * from './delegate-action.js';
 export * from './deterministic-account-id.js';
 export * from './encoding.js';
 export * from './errors.js';
+export * from './global-contract.js';
 export * from './hash.js';
 export * from './implicit-account-id.js';
 export * from './key-borsh.js';

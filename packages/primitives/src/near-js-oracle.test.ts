@@ -12,6 +12,8 @@ import { KeyPair as NearJsKeyPair, PublicKey as NearJsPublicKey } from '@near-js
 import {
   actionCreators as ac,
   buildDelegateAction,
+  GlobalContractDeployMode,
+  GlobalContractIdentifier,
   Signature as NearJsSignature,
   SignedTransaction as NearJsSignedTransaction,
   Transaction as NearJsTransaction,
@@ -103,6 +105,19 @@ function toNearJs(action: Action): NearJsAction {
         signature: theirSignature(action.signedDelegateAction.signature),
       });
     }
+    case 'DeployGlobalContract':
+      return ac.deployGlobalContract(
+        action.code,
+        new GlobalContractDeployMode({ [action.deployMode]: {} } as never),
+      );
+    case 'UseGlobalContract': {
+      const id = action.contractIdentifier;
+      return ac.useGlobalContract(
+        new GlobalContractIdentifier(
+          (id.kind === 'CodeHash' ? { CodeHash: id.codeHash } : { AccountId: id.accountId }) as never,
+        ),
+      );
+    }
   }
 }
 
@@ -139,6 +154,19 @@ const ACTIONS: Array<[string, Action]> = [
   ['CreateAccount', { type: 'CreateAccount' }],
   ['DeployContract', { type: 'DeployContract', code: CODE }],
   ['DeployContract (empty)', { type: 'DeployContract', code: new Uint8Array(0) }],
+  ['DeployGlobalContract by code hash', { type: 'DeployGlobalContract', code: CODE, deployMode: 'CodeHash' }],
+  [
+    'DeployGlobalContract by account id',
+    { type: 'DeployGlobalContract', code: CODE, deployMode: 'AccountId' },
+  ],
+  [
+    'UseGlobalContract by code hash',
+    { type: 'UseGlobalContract', contractIdentifier: { kind: 'CodeHash', codeHash: sha256(CODE) } },
+  ],
+  [
+    'UseGlobalContract by account id',
+    { type: 'UseGlobalContract', contractIdentifier: { kind: 'AccountId', accountId: 'global.near' } },
+  ],
   [
     'FunctionCall',
     {

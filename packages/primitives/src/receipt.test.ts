@@ -90,16 +90,71 @@ describe('receipts', () => {
 
   it('reject unknown variants and version tags', () => {
     const bytes = hexDecode(DATA_RECEIPT_V0_HEX);
-    bytes[48] = 4;
-    assert.throws(
-      () => decodeReceipt(bytes),
-      (e: unknown) => e instanceof BorshError && /GlobalContractDistribution/.test(e.message),
-    );
+    bytes[48] = 5;
+    assert.throws(() => decodeReceipt(bytes), BorshError);
     bytes[48] = 7;
     assert.throws(() => decodeReceipt(bytes), BorshError);
     const v1 = encodeReceipt({ ...dataReceipt, priority: 1n, version: 1 });
     v1[0] = 3;
     assert.throws(() => decodeReceipt(v1), BorshError);
+  });
+});
+
+describe('GlobalContractDistribution receipts (ReceiptEnum 4)', () => {
+  const V2_HEX = [
+    '05000000616c696365', // predecessor "alice"
+    '05000000616c696365', // receiver "alice"
+    '03'.repeat(32), // receipt_id
+    '04', // ReceiptEnum::GlobalContractDistribution
+    '01', // V2
+    '01', // GlobalContractIdentifier::AccountId
+    '05000000616c696365', // "alice"
+    '0100000000000000', // target_shard 1
+    '01000000', // already_delivered_shards: one
+    '0000000000000000', // shard 0
+    '03000000', // code: 3 bytes
+    '006173', // [0, 0x61, 0x73]
+    '0700000000000000', // nonce 7
+  ].join('');
+
+  it('decodes and re-encodes a V2 distribution byte for byte', () => {
+    const bytes = hexDecode(V2_HEX);
+    const receipt = decodeReceipt(bytes);
+    assert.equal(receipt.receipt.kind, 'GlobalContractDistribution');
+    if (receipt.receipt.kind !== 'GlobalContractDistribution') return;
+    assert.equal(receipt.receipt.version, 2);
+    assert.deepEqual(receipt.receipt.id, { kind: 'AccountId', accountId: 'alice' });
+    assert.equal(receipt.receipt.targetShard, 1n);
+    assert.deepEqual(receipt.receipt.alreadyDeliveredShards, [0n]);
+    assert.deepEqual(receipt.receipt.code, Uint8Array.from([0, 0x61, 0x73]));
+    assert.equal(receipt.receipt.nonce, 7n);
+    assert.equal(hexEncode(encodeReceipt(receipt)), V2_HEX);
+  });
+
+  it('decodes a V1 distribution (no nonce) by code hash', () => {
+    const receipt: Receipt = {
+      predecessorId: 'alice',
+      receiverId: 'alice',
+      receiptId: new Uint8Array(32).fill(4),
+      receipt: {
+        kind: 'GlobalContractDistribution',
+        version: 1,
+        id: { kind: 'CodeHash', codeHash: new Uint8Array(32).fill(9) },
+        targetShard: 0n,
+        alreadyDeliveredShards: [],
+        code: Uint8Array.from([1, 2]),
+        nonce: 0n,
+      },
+      priority: 0n,
+      version: 0,
+    };
+    const bytes = encodeReceipt(receipt);
+    // tag 4, V1 tag 0, identifier tag 0, then the 32-byte hash
+    assert.deepEqual([...bytes.subarray(50, 53)], [4, 0, 0]);
+    assert.equal(bytes.length, 50 + 3 + 32 + 8 + 4 + 4 + 2);
+    assert.deepEqual(decodeReceipt(bytes), receipt);
+    bytes[51] = 2;
+    assert.throws(() => decodeReceipt(bytes), BorshError);
   });
 });
 

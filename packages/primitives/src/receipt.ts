@@ -3,8 +3,8 @@
  *
  * ReceiptV0 = predecessor_id, receiver_id, receipt_id [32], receipt: ReceiptEnum. ReceiptV1 = the byte 0x01,
  * the same fields, then priority u64; told apart by the second byte like transactions. ReceiptEnum: 0 Action,
- * 1 Data, 2 PromiseYield (an ActionReceipt), 3 PromiseResume (a DataReceipt); later variants (4
- * GlobalContractDistribution, ...) are rejected. ActionReceipt = signer_id, signer_public_key, gas_price u128,
+ * 1 Data, 2 PromiseYield (an ActionReceipt), 3 PromiseResume (a DataReceipt), 4 GlobalContractDistribution
+ * (global-contract.ts); later variants are rejected. ActionReceipt = signer_id, signer_public_key, gas_price u128,
  * output_data_receivers Vec<{data_id [32], receiver_id}>, input_data_ids Vec<[32]>, actions Vec<Action>.
  * DataReceipt = data_id [32], data Option<Vec<u8>>. Receipts created from transactions are ReceiptV0.
  */
@@ -13,10 +13,17 @@ import { readAccountId, writeAccountId } from './account-id-borsh.js';
 import { readAction, writeAction } from './action.js';
 import { type BorshReader, type BorshWriter, decodeBorsh, encodeBorsh } from './borsh.js';
 import { BorshError } from './errors.js';
+import { readGlobalContractDistribution, writeGlobalContractDistribution } from './global-contract.js';
 import { readPublicKey, writePublicKey } from './key-borsh.js';
 import type { ActionReceipt, DataReceipt, DataReceiver, Receipt } from './types.js';
 
-const ENUM_TAG = { Action: 0, Data: 1, PromiseYield: 2, PromiseResume: 3 } as const;
+const ENUM_TAG = {
+  Action: 0,
+  Data: 1,
+  PromiseYield: 2,
+  PromiseResume: 3,
+  GlobalContractDistribution: 4,
+} as const;
 
 function writeActionReceipt(w: BorshWriter, receipt: ActionReceipt): void {
   writeAccountId(w, receipt.signerId);
@@ -65,6 +72,9 @@ export function writeReceipt(w: BorshWriter, receipt: Receipt): void {
   } else if (inner.kind === 'Data') {
     w.u8(inner.isPromiseResume ? ENUM_TAG.PromiseResume : ENUM_TAG.Data);
     writeDataReceipt(w, inner);
+  } else if (inner.kind === 'GlobalContractDistribution') {
+    w.u8(ENUM_TAG.GlobalContractDistribution);
+    writeGlobalContractDistribution(w, inner);
   } else {
     throw new BorshError(`unknown receipt kind ${String((inner as { kind: unknown }).kind)}`);
   }
@@ -94,8 +104,9 @@ export function readReceipt(r: BorshReader): Receipt {
     case ENUM_TAG.PromiseResume:
       receipt = { kind: 'Data', ...readDataReceipt(r), isPromiseResume: tag === ENUM_TAG.PromiseResume };
       break;
-    case 4:
-      throw new BorshError('unsupported ReceiptEnum variant 4 (GlobalContractDistribution)', tagAt);
+    case ENUM_TAG.GlobalContractDistribution:
+      receipt = { kind: 'GlobalContractDistribution', ...readGlobalContractDistribution(r) };
+      break;
     default:
       throw new BorshError(`invalid ReceiptEnum variant ${tag}`, tagAt);
   }

@@ -6,6 +6,12 @@
  * `views.ts`.
  */
 
+import type {
+  GlobalContractDeployMode,
+  GlobalContractDistribution,
+  GlobalContractIdentifier,
+} from './global-contract.js';
+
 /** 0 = ed25519 (32-byte key, 64-byte signature), 1 = secp256k1 (64-byte uncompressed key without the 0x04
  * prefix, 65-byte signature r‖s‖v). */
 export type KeyType = 0 | 1;
@@ -55,7 +61,8 @@ export interface SignedDelegateAction {
   signature: Signature;
 }
 
-/** Action enum; `type` names follow nearcore, discriminants 0..8 in this order. */
+/** Action enum; `type` names follow nearcore, discriminants 0..8 in this order, then 9 DeployGlobalContract and
+ * 10 UseGlobalContract (global-contract.ts). */
 export type Action =
   | { type: 'CreateAccount' }
   | { type: 'DeployContract'; code: Uint8Array }
@@ -65,7 +72,9 @@ export type Action =
   | { type: 'AddKey'; publicKey: PublicKey; accessKey: AccessKey }
   | { type: 'DeleteKey'; publicKey: PublicKey }
   | { type: 'DeleteAccount'; beneficiaryId: string }
-  | { type: 'Delegate'; signedDelegateAction: SignedDelegateAction };
+  | { type: 'Delegate'; signedDelegateAction: SignedDelegateAction }
+  | { type: 'DeployGlobalContract'; code: Uint8Array; deployMode: GlobalContractDeployMode }
+  | { type: 'UseGlobalContract'; contractIdentifier: GlobalContractIdentifier };
 
 export type ActionType = Action['type'];
 
@@ -117,7 +126,8 @@ export interface Receipt {
   receiptId: Uint8Array;
   receipt:
     | ({ kind: 'Action' } & ActionReceipt & { isPromiseYield: boolean })
-    | ({ kind: 'Data' } & DataReceipt & { isPromiseResume: boolean });
+    | ({ kind: 'Data' } & DataReceipt & { isPromiseResume: boolean })
+    | ({ kind: 'GlobalContractDistribution' } & GlobalContractDistribution);
   priority: bigint;
   /** Borsh version: ReceiptV0 (no priority) or ReceiptV1 (0x01 prefix, priority u64 at the end). When absent,
    * encoding uses V0 if `priority` is 0 and V1 otherwise; decoding always sets it. */

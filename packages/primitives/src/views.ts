@@ -12,6 +12,15 @@
 import { accountIdError } from './account-id.js';
 import { base64Decode, base64Encode } from './encoding.js';
 import { InvalidViewError } from './errors.js';
+import {
+  type GlobalContractDistributionView,
+  type GlobalContractIdentifierView,
+  globalContractDeployModeFromView,
+  globalContractDistributionFromView,
+  globalContractDistributionToView,
+  globalContractIdentifierFromView,
+  globalContractIdentifierToView,
+} from './global-contract.js';
 import { cryptoHashToString, parseCryptoHash, sha256 } from './hash.js';
 import { parsePublicKey, parseSignature, publicKeyToString, signatureToString } from './keys.js';
 import type {
@@ -51,7 +60,11 @@ export type ActionView =
   | { AddKey: { public_key: string; access_key: AccessKeyView } }
   | { DeleteKey: { public_key: string } }
   | { DeleteAccount: { beneficiary_id: string } }
-  | { Delegate: { delegate_action: DelegateActionView; signature: string } };
+  | { Delegate: { delegate_action: DelegateActionView; signature: string } }
+  | { DeployGlobalContract: { code: string } }
+  | { DeployGlobalContractByAccountId: { code: string } }
+  | { UseGlobalContract: { code_hash: string } }
+  | { UseGlobalContractByAccountId: { account_id: string } };
 
 /** The serde form of a (non-delegate) `Action`, used inside delegate actions. */
 export type ActionJson =
@@ -62,7 +75,9 @@ export type ActionJson =
   | { Stake: { stake: string; public_key: string } }
   | { AddKey: { public_key: string; access_key: AccessKeyView } }
   | { DeleteKey: { public_key: string } }
-  | { DeleteAccount: { beneficiary_id: string } };
+  | { DeleteAccount: { beneficiary_id: string } }
+  | { DeployGlobalContract: { code: string; deploy_mode: 'CodeHash' | 'AccountId' } }
+  | { UseGlobalContract: { contract_identifier: GlobalContractIdentifierView } };
 
 export interface SignedTransactionView {
   signer_id: string;
@@ -92,7 +107,8 @@ export type ReceiptEnumView =
         is_promise_yield: boolean;
       };
     }
-  | { Data: { data_id: string; data: string | null; is_promise_resume: boolean } };
+  | { Data: { data_id: string; data: string | null; is_promise_resume: boolean } }
+  | { GlobalContractDistribution: GlobalContractDistributionView };
 
 export interface ReceiptView {
   predecessor_id: string;
@@ -133,6 +149,19 @@ export function actionToView(action: Action): ActionView {
           signature: signatureToString(action.signedDelegateAction.signature),
         },
       };
+    // Like DeployContract, the view shows base64 of sha256(code); the deploy mode picks the variant name.
+    case 'DeployGlobalContract': {
+      const code = base64Encode(sha256(action.code));
+      return action.deployMode === 'CodeHash'
+        ? { DeployGlobalContract: { code } }
+        : { DeployGlobalContractByAccountId: { code } };
+    }
+    case 'UseGlobalContract': {
+      const id = action.contractIdentifier;
+      return id.kind === 'CodeHash'
+        ? { UseGlobalContract: { code_hash: cryptoHashToString(id.codeHash) } }
+        : { UseGlobalContractByAccountId: { account_id: id.accountId } };
+    }
     default:
       return commonActionToJson(action) as ActionView;
   }
@@ -178,6 +207,12 @@ function commonActionToJson(action: Action): ActionJson {
       return { DeleteKey: { public_key: publicKeyToString(action.publicKey) } };
     case 'DeleteAccount':
       return { DeleteAccount: { beneficiary_id: action.beneficiaryId } };
+    case 'DeployGlobalContract':
+      return { DeployGlobalContract: { code: base64Encode(action.code), deploy_mode: action.deployMode } };
+    case 'UseGlobalContract':
+      return {
+        UseGlobalContract: { contract_identifier: globalContractIdentifierToView(action.contractIdentifier) },
+      };
     default:
       throw new InvalidViewError('action', `unexpected action type ${action.type}`);
   }
@@ -215,28 +250,30 @@ export function signedTransactionToView(
 export function receiptToView(receipt: Receipt): ReceiptView {
   const inner = receipt.receipt;
   const view: ReceiptEnumView =
-    inner.kind === 'Action'
-      ? {
-          Action: {
-            signer_id: inner.signerId,
-            signer_public_key: publicKeyToString(inner.signerPublicKey),
-            gas_price: inner.gasPrice.toString(),
-            output_data_receivers: inner.outputDataReceivers.map((dr) => ({
-              data_id: cryptoHashToString(dr.dataId),
-              receiver_id: dr.receiverId,
-            })),
-            input_data_ids: inner.inputDataIds.map(cryptoHashToString),
-            actions: inner.actions.map(actionToView),
-            is_promise_yield: inner.isPromiseYield,
-          },
-        }
-      : {
-          Data: {
-            data_id: cryptoHashToString(inner.dataId),
-            data: inner.data === null ? null : base64Encode(inner.data),
-            is_promise_resume: inner.isPromiseResume,
-          },
-        };
+    inner.kind === 'GlobalContractDistribution'
+      ? { GlobalContractDistribution: globalContractDistributionToView(inner) }
+      : inner.kind === 'Action'
+        ? {
+            Action: {
+              signer_id: inner.signerId,
+              signer_public_key: publicKeyToString(inner.signerPublicKey),
+              gas_price: inner.gasPrice.toString(),
+              output_data_receivers: inner.outputDataReceivers.map((dr) => ({
+                data_id: cryptoHashToString(dr.dataId),
+                receiver_id: dr.receiverId,
+              })),
+              input_data_ids: inner.inputDataIds.map(cryptoHashToString),
+              actions: inner.actions.map(actionToView),
+              is_promise_yield: inner.isPromiseYield,
+            },
+          }
+        : {
+            Data: {
+              data_id: cryptoHashToString(inner.dataId),
+              data: inner.data === null ? null : base64Encode(inner.data),
+              is_promise_resume: inner.isPromiseResume,
+            },
+          };
   return {
     predecessor_id: receipt.predecessorId,
     receiver_id: receipt.receiverId,
@@ -384,6 +421,20 @@ export function actionFromView(view: unknown, path = 'action'): Action {
     const d = obj(body, `${path}.Delegate`);
     return { type: 'Delegate', signedDelegateAction: signedDelegateActionFromView(d, `${path}.Delegate`) };
   }
+  const p = `${path}.${name}`;
+  // The deploy views hold only the code hash, which becomes the action's "code" (as for DeployContract).
+  if (name === 'DeployGlobalContract' || name === 'DeployGlobalContractByAccountId') {
+    const deployMode = name === 'DeployGlobalContract' ? 'CodeHash' : 'AccountId';
+    return { type: 'DeployGlobalContract', code: b64(obj(body, p).code, `${p}.code`), deployMode };
+  }
+  if (name === 'UseGlobalContract') {
+    const codeHash = hash32(obj(body, p).code_hash, `${p}.code_hash`);
+    return { type: 'UseGlobalContract', contractIdentifier: { kind: 'CodeHash', codeHash } };
+  }
+  if (name === 'UseGlobalContractByAccountId') {
+    const accountId_ = accountId(obj(body, p).account_id, `${p}.account_id`);
+    return { type: 'UseGlobalContract', contractIdentifier: { kind: 'AccountId', accountId: accountId_ } };
+  }
   return commonActionFromJson(name, body, path);
 }
 
@@ -437,6 +488,22 @@ function commonActionFromJson(name: string, body: unknown, path: string): Action
       return {
         type: 'DeleteAccount',
         beneficiaryId: accountId(obj(body, p).beneficiary_id, `${p}.beneficiary_id`),
+      };
+    case 'DeployGlobalContract': {
+      const o = obj(body, p);
+      return {
+        type: 'DeployGlobalContract',
+        code: b64(o.code, `${p}.code`),
+        deployMode: globalContractDeployModeFromView(o.deploy_mode, `${p}.deploy_mode`),
+      };
+    }
+    case 'UseGlobalContract':
+      return {
+        type: 'UseGlobalContract',
+        contractIdentifier: globalContractIdentifierFromView(
+          obj(body, p).contract_identifier,
+          `${p}.contract_identifier`,
+        ),
       };
     default:
       throw new InvalidViewError(path, `unknown action ${JSON.stringify(name)}`);
@@ -511,6 +578,8 @@ export function receiptFromView(view: unknown, path = 'receipt'): Receipt {
       data: d.data === null || d.data === undefined ? null : b64(d.data, `${p}.data`),
       isPromiseResume: bool(d.is_promise_resume, `${p}.is_promise_resume`, false),
     };
+  } else if (name === 'GlobalContractDistribution') {
+    receipt = { kind: 'GlobalContractDistribution', ...globalContractDistributionFromView(body, p) };
   } else {
     throw new InvalidViewError(`${path}.receipt`, `unknown receipt kind ${JSON.stringify(name)}`);
   }

@@ -23,6 +23,7 @@ import {
 } from '@shadebox/primitives';
 import { accountIdToShardId, type GenesisConfig } from '../config/genesis.js';
 import { applyChunk, type ChunkResult, type PendingTransaction } from '../runtime/apply-chunk.js';
+import { receiptShard } from '../runtime/global-contract-distribution.js';
 import type { BlockContext, RuntimeParams } from '../runtime/runtime-context.js';
 import type { ValidatorAccountsUpdate } from '../runtime/validator-accounts-update.js';
 import { StateUpdate } from '../state/state-update.js';
@@ -152,12 +153,13 @@ export class Chain extends ChainStore {
     for (let shard = 0; shard < this.numShards; shard++) {
       const state = new StateUpdate(this.state, prev.height);
       const txs = transactions.filter((t) => byShard(t.signedTransaction.transaction.signerId) === shard);
-      const receipts = this.incoming.flat().filter((r) => byShard(r.receiverId) === shard);
+      const receipts = this.incoming.flat().filter((r) => receiptShard(r, byShard) === shard);
       const update = stakeReturns && {
         stakeInfo: new Map([...stakeReturns.stakeInfo].filter(([id]) => byShard(id) === shard)),
         lastProposals: stakeReturns.lastProposals,
       };
-      results.push(applyChunk(this.params, context, state, txs, receipts, update));
+      const shardContext = { ...context, shardId: shard, numShards: this.numShards };
+      results.push(applyChunk(this.params, shardContext, state, txs, receipts, update));
       const shardPatch = patch.filter((r) => byShard(r.accountId) === shard);
       if (shardPatch.length > 0) applyStatePatch(state, shardPatch, this.params, { type: 'migration' });
       updates.push(state);

@@ -11,6 +11,7 @@ import {
   isNearDeterministicAccount,
   isNearImplicitAccount,
 } from '@shadebox/primitives';
+import { globalContractActionFee } from './global-contract-fees.js';
 import type { RuntimeConfig } from './runtime-config.js';
 
 /** A fee: gas burnt when the action/receipt is sent (to self or to another account) and when it executes. */
@@ -120,6 +121,9 @@ function actionFee(ctx: FeeContext, action: Action, receiverId: string, pick: (f
       return pick(f.delete_account);
     case 'Delegate':
       return pick(f.delegate);
+    case 'DeployGlobalContract':
+    case 'UseGlobalContract':
+      return globalContractActionFee(f, action, pick);
   }
 }
 

@@ -37,6 +37,7 @@ import type { StateUpdate } from '../state/state-update.js';
 import type { ValidatorProposal } from './action-result.js';
 import { applyActionReceipt } from './apply-action-receipt.js';
 import { InvalidTxError } from './errors.js';
+import { applyGlobalContractDistribution, type DistributionReceipt } from './global-contract-distribution.js';
 import { isRefundReceipt } from './refund-receipts.js';
 import type { BlockContext, RuntimeParams } from './runtime-context.js';
 import { applyValidatorAccountsUpdate, type ValidatorAccountsUpdate } from './validator-accounts-update.js';
@@ -167,6 +168,10 @@ function applyReceipt(
   const accountId = receipt.receiverId;
   const inner = receipt.receipt;
   const receiptHash = b58(receipt.receiptId);
+  if (inner.kind === 'GlobalContractDistribution') {
+    applyGlobalContractDistribution(block, state, receipt as DistributionReceipt, out.outgoingReceipts);
+    return;
+  }
   if (inner.kind === 'Data') {
     if (inner.isPromiseResume) {
       const yielded = getPromiseYieldReceipt(state, accountId, inner.dataId);

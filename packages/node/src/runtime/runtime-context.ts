@@ -51,4 +51,8 @@ export interface BlockContext {
   epochHeight: bigint;
   /** The current epoch's validator stakes (`validator_stake` / `validator_total_stake`). */
   validatorStakes: ReadonlyMap<string, bigint>;
+  /** The shard whose chunk is applied, and how many there are (global contracts travel shard to shard);
+   * 0 and 1 when absent. */
+  shardId?: number;
+  numShards?: number;
 }

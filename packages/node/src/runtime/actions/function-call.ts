@@ -143,6 +143,7 @@ function validateNewReceipt(ctx: ActionContext, receipt: Receipt): void {
       fail({ ReturnedValueLengthExceeded: { length, limit: params.maxLengthReturnedData } });
     return;
   }
+  if (inner.kind !== 'Action') return;
   try {
     validateActions(params.limits, inner.actions);
   } catch (e) {
