@@ -42,6 +42,19 @@ export const ACTION_COSTS = [
   'delete_key',
   'delete_account',
   'delegate',
+  // The fees of protocol-85 actions that nearcore's `RuntimeConfigView` does not show (the view has no field
+  // for them): global contracts (NEP-591), deterministic state init (NEP-616) and gas keys (NEP-611). Their
+  // values come from view-omitted-parameters.ts.
+  'deploy_global_contract_base',
+  'deploy_global_contract_byte',
+  'use_global_contract_base',
+  'use_global_contract_byte',
+  'deterministic_state_init_base',
+  'deterministic_state_init_byte',
+  'deterministic_state_init_entry',
+  'gas_key_transfer_base',
+  'gas_key_byte',
+  'gas_key_nonce_write_base',
 ] as const;
 export type ActionCost = (typeof ACTION_COSTS)[number];
 

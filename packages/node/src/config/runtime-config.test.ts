@@ -20,6 +20,7 @@ import {
   WASM_FIELDS,
   WITNESS_FIELDS,
 } from './runtime-config.js';
+import { VIEW_OMITTED_FEES_PV85 } from './view-omitted-parameters.js';
 
 // The pinned file, read independently of the loader (plain JSON.parse: every pinned number is exact as a double,
 // which the raw-text checks below confirm for the ones above 2^53).
@@ -54,7 +55,11 @@ describe('loadRuntimeConfig', () => {
   });
 
   it('has every fee as bigints equal to the JSON numbers', () => {
-    assert.equal(FEE_PATHS.length, ACTION_COSTS.length);
+    // The view shows every fee but those of view-omitted-parameters.ts; together they are the whole table.
+    assert.deepEqual(
+      [...FEE_PATHS.map(([cost]) => cost), ...Object.keys(VIEW_OMITTED_FEES_PV85)].sort(),
+      [...ACTION_COSTS].sort(),
+    );
     for (const [cost, path] of FEE_PATHS) {
       const json = at(path);
       const fee = rc.fees[cost];
@@ -98,6 +103,35 @@ describe('loadRuntimeConfig', () => {
     });
     assert.equal(rc.wasm.vmKind, VM_KIND);
     assert.equal(rc.wasm.storageGetMode, 'FlatStorage');
+  });
+
+  it('has the protocol-85 parameters the view omits (global contracts, state init, gas keys)', () => {
+    const gas = (f: { sendSir: bigint; sendNotSir: bigint; execution: bigint }) => [
+      f.sendSir,
+      f.sendNotSir,
+      f.execution,
+    ];
+    assert.deepEqual(gas(rc.fees.deploy_global_contract_base), [184765750000n, 184765750000n, 184765750000n]);
+    assert.deepEqual(gas(rc.fees.deploy_global_contract_byte), [6812999n, 47683715n, 70000000n]);
+    assert.deepEqual(gas(rc.fees.use_global_contract_base), [184765750000n, 184765750000n, 184765750000n]);
+    assert.deepEqual(gas(rc.fees.use_global_contract_byte), [6812999n, 47683715n, 64572944n]);
+    assert.deepEqual(gas(rc.fees.deterministic_state_init_base), [
+      500000000000n,
+      500000000000n,
+      7430000000000n,
+    ]);
+    assert.deepEqual(gas(rc.fees.deterministic_state_init_byte), [72000000n, 72000000n, 70000000n]);
+    assert.deepEqual(gas(rc.fees.deterministic_state_init_entry), [0n, 0n, 200000000000n]);
+    assert.deepEqual(gas(rc.fees.gas_key_transfer_base), [115123062500n, 115123062500n, 235676644250n]);
+    assert.deepEqual(gas(rc.fees.gas_key_byte), [59357464n, 59357464n, 101435400n]);
+    assert.deepEqual(gas(rc.fees.gas_key_nonce_write_base), [0n, 0n, 64196736000n]);
+    assert.equal(rc.globalContractStorageAmountPerByte, 10n ** 20n);
+    assert.equal(rc.deployGlobalContractExecutionBase, 20_000_000_000_000n);
+    assert.equal(rc.deployGlobalContractExecutionPerByte, 250_000_000n);
+    assert.equal(rc.wasm.limits.maxGasBurntView, 10n ** 15n);
+    assert.equal(rc.wasm.limits.maxReceiptTotalInputSize, 4_294_967_295);
+    assert.equal(rc.wasm.fixContractLoadingError, false);
+    for (const cost of ACTION_COSTS) assert.ok(Object.isFrozen(rc.fees[cost]), cost);
   });
 
   it('keeps NEP-642 consistent: gas bought at min_gas_purchase_price covers account_creation_charge', () => {

@@ -42,6 +42,7 @@ import { fileURLToPath } from 'node:url';
 import { ShadeboxError } from '@shadebox/errors';
 import type { ActionCost, Fee, FeeTable } from './fees.js';
 import { LosslessNumber, type LosslessValue, parseLosslessJson } from './lossless-json.js';
+import { VIEW_OMITTED_FEES_PV85, VIEW_OMITTED_SCALARS_PV85 } from './view-omitted-parameters.js';
 
 /** The protocol version this node runs. Its parameters are the ones in `parameters-pv85.json`. */
 export const PROTOCOL_VERSION = 85;
@@ -267,7 +268,8 @@ export const WITNESS_FIELDS = [
 
 /**
  * Where each fee sits in `transaction_costs` of the view. `add_key_cost.*` is nested one level deeper;
- * the path lists the keys from `transaction_costs`.
+ * the path lists the keys from `transaction_costs`. The fees the view has no field for come from
+ * view-omitted-parameters.ts.
  */
 export const FEE_PATHS: readonly (readonly [ActionCost, readonly string[]])[] = [
   ['new_action_receipt', ['action_receipt_creation_config']],
@@ -301,7 +303,14 @@ export interface WasmConfig extends WasmFlagsAndCosts {
   /** Which engine nearcore runs at this version (reported in the view; we run our own interpreter). */
   readonly vmKind: typeof VM_KIND;
   readonly storageGetMode: StorageGetMode;
-  readonly limits: LimitConfig;
+  readonly limits: LimitConfig & {
+    /** `max_gas_burnt_view`: gas limit of a view call (not in the view). */
+    readonly maxGasBurntView: bigint;
+    /** `max_receipt_total_input_size`: bytes of promise input one receipt may receive (not in the view). */
+    readonly maxReceiptTotalInputSize: number;
+  };
+  /** `fix_contract_loading_error` (86): a module that fails to load is charged the loading gas (not in the view). */
+  readonly fixContractLoadingError: boolean;
 }
 
 export interface RuntimeConfig {
@@ -323,7 +332,7 @@ export interface RuntimeConfig {
   readonly burntGasReward: Rational;
   /** Unused since protocol 78 (NEP-536); 1/1 at 85. */
   readonly pessimisticGasPriceInflationRatio: Rational;
-  /** Extra gas burnt for verifying an ML-DSA-65 signature (not a key type this node accepts). */
+  /** `ml_dsa_65_verification_cost`: gas charged at transaction conversion per ML-DSA-65 signature it verifies. */
   readonly mlDsa65VerificationCost: bigint;
   readonly wasm: WasmConfig;
   readonly accountCreation: {
@@ -337,6 +346,12 @@ export interface RuntimeConfig {
   readonly minGasPurchasePrice: bigint;
   /** yoctoNEAR an account-creating receipt pays in total for the account (see the module comment). */
   readonly accountCreationCharge: bigint;
+  /** `global_contract_storage_amount_per_byte`: yocto burnt per byte of a deployed global contract's code. */
+  readonly globalContractStorageAmountPerByte: bigint;
+  /** `deploy_global_contract_execution_base`: compute of applying a `GlobalContractDistribution` receipt. */
+  readonly deployGlobalContractExecutionBase: bigint;
+  /** `deploy_global_contract_execution_per_byte`: its compute per byte of code. */
+  readonly deployGlobalContractExecutionPerByte: bigint;
 }
 
 /** The parameter file does not have the shape of a protocol-85 `RuntimeConfigView`. */
@@ -556,6 +571,7 @@ export function runtimeConfigFromView(view: LosslessValue): RuntimeConfig {
     }
     fees[cost] = readFee(node, where);
   }
+  Object.assign(fees, VIEW_OMITTED_FEES_PV85);
 
   const storageUsageConfig = asObject(costs.storage_usage_config, '$.transaction_costs.storage_usage_config');
   expectKeys(
@@ -622,7 +638,12 @@ export function runtimeConfigFromView(view: LosslessValue): RuntimeConfig {
       ...readTable(wasm, WASM_FIELDS, '$.wasm_config'),
       vmKind: VM_KIND,
       storageGetMode,
-      limits: readTable(limitJson, LIMIT_FIELDS, '$.wasm_config.limit_config'),
+      limits: Object.freeze({
+        ...readTable(limitJson, LIMIT_FIELDS, '$.wasm_config.limit_config'),
+        maxGasBurntView: VIEW_OMITTED_SCALARS_PV85.maxGasBurntView,
+        maxReceiptTotalInputSize: VIEW_OMITTED_SCALARS_PV85.maxReceiptTotalInputSize,
+      }),
+      fixContractLoadingError: VIEW_OMITTED_SCALARS_PV85.fixContractLoadingError,
     }),
     accountCreation: Object.freeze({
       minAllowedTopLevelAccountLength: readCount(
@@ -638,6 +659,9 @@ export function runtimeConfigFromView(view: LosslessValue): RuntimeConfig {
     witness: readTable(witness, WITNESS_FIELDS, '$.witness_config'),
     minGasPurchasePrice: readBalance(root.min_gas_purchase_price, '$.min_gas_purchase_price'),
     accountCreationCharge: readBalance(root.account_creation_charge, '$.account_creation_charge'),
+    globalContractStorageAmountPerByte: VIEW_OMITTED_SCALARS_PV85.globalContractStorageAmountPerByte,
+    deployGlobalContractExecutionBase: VIEW_OMITTED_SCALARS_PV85.deployGlobalContractExecutionBase,
+    deployGlobalContractExecutionPerByte: VIEW_OMITTED_SCALARS_PV85.deployGlobalContractExecutionPerByte,
   });
 }
 
