@@ -9,13 +9,6 @@ import type { Fee, FeeTable } from './fees.js';
 
 type GlobalContractAction = Extract<Action, { type: 'DeployGlobalContract' | 'UseGlobalContract' }>;
 
-function feeNamed(fees: FeeTable, name: string): Fee {
-  const fee = (fees as unknown as Record<string, Fee | undefined>)[name];
-  // The fee table gains these rows with the per-version parameters; until then the action cannot be priced.
-  if (!fee) throw new Error(`the fee table has no ${name}`);
-  return fee;
-}
-
 export function globalContractActionFee(
   fees: FeeTable,
   action: GlobalContractAction,
@@ -23,13 +16,12 @@ export function globalContractActionFee(
 ): bigint {
   if (action.type === 'DeployGlobalContract') {
     return (
-      pick(feeNamed(fees, 'deploy_global_contract_base')) +
-      pick(feeNamed(fees, 'deploy_global_contract_byte')) * BigInt(action.code.length)
+      pick(fees.deploy_global_contract_base) +
+      pick(fees.deploy_global_contract_byte) * BigInt(action.code.length)
     );
   }
   return (
-    pick(feeNamed(fees, 'use_global_contract_base')) +
-    pick(feeNamed(fees, 'use_global_contract_byte')) *
-      BigInt(globalContractIdentifierLength(action.contractIdentifier))
+    pick(fees.use_global_contract_base) +
+    pick(fees.use_global_contract_byte) * BigInt(globalContractIdentifierLength(action.contractIdentifier))
   );
 }

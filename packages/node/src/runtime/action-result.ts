@@ -25,6 +25,9 @@ export interface ActionResult {
   subsidized: bigint;
   /** What the last function call returned; a receipt index points into `newReceipts`. */
   returnData: ReturnData;
+  /** Balance burnt by the actions themselves (a global contract's storage), part of the outcome's
+   * tokens_burnt. */
+  tokensBurnt?: bigint;
 }
 
 export function emptyActionResult(): ActionResult {

@@ -35,6 +35,7 @@ import { deleteAccount } from './actions/delete-account.js';
 import { deleteKey } from './actions/delete-key.js';
 import { deployContract } from './actions/deploy-contract.js';
 import { functionCall } from './actions/function-call.js';
+import { deployGlobalContract, useGlobalContract } from './actions/global-contract-actions.js';
 import { stake } from './actions/stake.js';
 import { transfer } from './actions/transfer.js';
 import { ActionFailure } from './errors.js';
@@ -186,7 +187,8 @@ export function applyActionReceipt(
       gasRefundReceipt(actionReceipt.signerId, gasRefund, actionReceipt.signerPublicKey, receipt.priority),
     );
   }
-  const tokensBurnt = burnPrice * result.gasBurnt + createAccountCharge;
+  const tokensBurnt =
+    burnPrice * result.gasBurnt + createAccountCharge + (failure ? 0n : (result.tokensBurnt ?? 0n));
   let contractReward = 0n;
 
   // 30% of the gas burnt inside contract code goes to the contract account, if it still exists.
@@ -261,6 +263,12 @@ function applyAction(ctx: ActionContext, index: number, promiseResults: PromiseR
       return;
     case 'FunctionCall':
       functionCall(ctx, action, promiseResults);
+      return;
+    case 'DeployGlobalContract':
+      deployGlobalContract(ctx, action.code, action.deployMode);
+      return;
+    case 'UseGlobalContract':
+      useGlobalContract(ctx, action.contractIdentifier);
       return;
   }
 }

@@ -19,6 +19,8 @@ export interface RuntimeLimits {
 
 export interface RuntimeParams extends FeeContext, StorageUsageConfig {
   storageAmountPerByte: bigint;
+  /** `global_contract_storage_amount_per_byte`: burnt per byte of a deployed global contract. */
+  globalContractStorageAmountPerByte: bigint;
   limits: RuntimeLimits;
   minAllowedTopLevelAccountLength: number;
   registrarAccountId: string;

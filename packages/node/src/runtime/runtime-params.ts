@@ -16,6 +16,7 @@ export function runtimeParamsFrom(config: RuntimeConfig, chainId = 'localnet'): 
     numBytesAccount: config.storageUsage.numBytesAccount,
     numExtraBytesRecord: config.storageUsage.numExtraBytesRecord,
     storageAmountPerByte: config.storageAmountPerByte,
+    globalContractStorageAmountPerByte: config.globalContractStorageAmountPerByte,
     limits: {
       maxActionsPerReceipt: limits.maxActionsPerReceipt,
       maxTotalPrepaidGas: limits.maxTotalPrepaidGas,

@@ -72,6 +72,7 @@ export function validateActions(limits: RuntimeLimits, actions: Action[]): void 
 function validateAction(limits: RuntimeLimits, action: Action): void {
   switch (action.type) {
     case 'DeployContract':
+    case 'DeployGlobalContract':
       if (action.code.length > limits.maxContractSize) {
         fail({ ContractSizeExceeded: { size: action.code.length, limit: limits.maxContractSize } });
       }

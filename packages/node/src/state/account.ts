@@ -1,8 +1,15 @@
 /**
  * The account record as stored in state. Encoded with borsh in nearcore's `AccountV1` field order
- * (amount u128, locked u128, code_hash [32], storage_usage u64).
+ * (amount u128, locked u128, code_hash [32], storage_usage u64). An account that uses a global contract is
+ * an `AccountV2` (global-contract-account.ts).
  */
-import { BorshReader, BorshWriter, base58Encode } from '@shadebox/primitives';
+import { BorshReader, BorshWriter, base58Encode, type GlobalContractIdentifier } from '@shadebox/primitives';
+import {
+  decodeAccountV2,
+  encodeAccountV2,
+  globalContractViewFields,
+  isAccountV2,
+} from './global-contract-account.js';
 
 export interface Account {
   amount: bigint;
@@ -10,6 +17,8 @@ export interface Account {
   /** 32 bytes; all zeroes when no contract is deployed. */
   codeHash: Uint8Array;
   storageUsage: bigint;
+  /** The global contract the account runs (then `codeHash` is all zeroes), if any. */
+  globalContract?: GlobalContractIdentifier;
 }
 
 export const EMPTY_CODE_HASH = new Uint8Array(32);
@@ -20,6 +29,7 @@ export function newAccount(amount: bigint, storageUsage = 0n): Account {
 }
 
 export function encodeAccount(account: Account): Uint8Array {
+  if (account.globalContract) return encodeAccountV2(account, account.globalContract);
   const w = new BorshWriter();
   w.u128(account.amount);
   w.u128(account.locked);
@@ -29,6 +39,7 @@ export function encodeAccount(account: Account): Uint8Array {
 }
 
 export function decodeAccount(bytes: Uint8Array): Account {
+  if (isAccountV2(bytes)) return decodeAccountV2(bytes);
   const r = new BorshReader(bytes);
   const account = { amount: r.u128(), locked: r.u128(), codeHash: r.fixedBytes(32), storageUsage: r.u64() };
   r.finish();
@@ -43,5 +54,6 @@ export function accountToView(account: Account) {
     code_hash: account.codeHash.every((b) => b === 0) ? EMPTY_CODE_HASH_B58 : base58Encode(account.codeHash),
     storage_usage: Number(account.storageUsage),
     storage_paid_at: 0,
+    ...globalContractViewFields(account.globalContract),
   };
 }

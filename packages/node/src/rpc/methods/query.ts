@@ -12,11 +12,13 @@ import {
   base64Decode,
   base64Encode,
   decodeAccessKey,
+  type GlobalContractIdentifier,
   type PublicKey,
   parsePublicKey,
   publicKeyToString,
   sha256,
 } from '@shadebox/primitives';
+import { accountContractCode } from '../../runtime/account-contract-code.js';
 import { accountToView, decodeAccount } from '../../state/account.js';
 import {
   accessKeyKey,
@@ -38,6 +40,7 @@ import {
   publicKeyErrorText,
   readAccountId,
   readBool,
+  readCryptoHash,
   readFields,
   readPublicKey,
   readString,
@@ -45,6 +48,7 @@ import {
   takeTag,
 } from '../serde.js';
 import { viewCall } from './view-call.js';
+import { viewGlobalContractCode } from './view-global-contract-code.js';
 
 const REQUEST_TYPES = [
   'view_account',
@@ -53,6 +57,8 @@ const REQUEST_TYPES = [
   'view_access_key',
   'view_access_key_list',
   'call_function',
+  'view_global_contract_code',
+  'view_global_contract_code_by_account_id',
 ] as const;
 type RequestType = (typeof REQUEST_TYPES)[number];
 
@@ -75,7 +81,8 @@ export function query(ctx: RpcContext, params: unknown) {
     }
     case 'view_code': {
       if (!accountBytes) throw unknownAccount(accountId, at);
-      const code = state.get(contractCodeKey(accountId));
+      const account = decodeAccount(accountBytes);
+      const code = accountContractCode(state, ctx.chain.shardOf(accountId), accountId, account)?.code();
       if (!code) {
         throw handlerError(
           'NO_CONTRACT_CODE',
@@ -143,6 +150,9 @@ export function query(ctx: RpcContext, params: unknown) {
       const result = viewCall(ctx.chain, block, accountId, accountBytes, fields.methodName!, fields.args!);
       return { ...result, ...at };
     }
+    case 'view_global_contract_code':
+    case 'view_global_contract_code_by_account_id':
+      return viewGlobalContractCode(ctx.chain, fields.globalContract!, at);
   }
 }
 
@@ -152,6 +162,7 @@ interface QueryFields {
   page?: { afterKey?: Uint8Array; limit?: number; includeProof: boolean };
   methodName?: string;
   args?: Uint8Array;
+  globalContract?: GlobalContractIdentifier;
 }
 
 interface ParsedQuery {
@@ -219,6 +230,24 @@ function parseQueryRequest(params: unknown): ParsedQuery {
         requestType,
         accountId: f.account_id,
         fields: { methodName: f.method_name, args: f.args_base64 },
+      };
+    }
+    case 'view_global_contract_code': {
+      const f = readFields(entries, { code_hash: { read: readCryptoHash } });
+      return {
+        ref,
+        requestType,
+        accountId: '',
+        fields: { globalContract: { kind: 'CodeHash', codeHash: f.code_hash } },
+      };
+    }
+    case 'view_global_contract_code_by_account_id': {
+      const f = readFields(entries, { account_id: accountIdField });
+      return {
+        ref,
+        requestType,
+        accountId: f.account_id,
+        fields: { globalContract: { kind: 'AccountId', accountId: f.account_id } },
       };
     }
   }

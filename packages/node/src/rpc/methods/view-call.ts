@@ -33,6 +33,7 @@ export function viewCall(
     epochHeight: BigInt(chain.epochOf(block.height).epochHeight),
     randomSeed: stateRoot ? decodeStateRoot(stateRoot) : sha256(new Uint8Array(0)),
     validatorStakes: chain.validatorStakes(),
+    shardId: chain.shardOf(accountId),
   };
   const out = callFunction(view, accountId, decodeAccount(accountBytes), method, args);
   if ('error' in out) return { error: out.error, logs: [] };

@@ -39,6 +39,8 @@ export function checkActorPermissions(
     case 'Stake':
     case 'AddKey':
     case 'DeleteKey':
+    case 'DeployGlobalContract':
+    case 'UseGlobalContract':
       if (actorId !== accountId)
         throw new ActionFailure({ ActorNoPermission: { account_id: accountId, actor_id: actorId } });
       return;

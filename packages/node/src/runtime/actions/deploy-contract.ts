@@ -6,13 +6,15 @@
 import { sha256 } from '@shadebox/primitives';
 import { contractCodeKey } from '../../state/state-keys.js';
 import type { ActionContext } from './action-context.js';
+import { clearContractStorageUsage } from './global-contract-actions.js';
 
 export function deployContract(ctx: ActionContext, code: Uint8Array): void {
   const account = ctx.account.current!;
   const key = contractCodeKey(ctx.receipt.receiverId);
-  const previous = ctx.state.get(key);
-  account.storageUsage = account.storageUsage - BigInt(previous?.length ?? 0) + BigInt(code.length);
+  clearContractStorageUsage(ctx.state, ctx.receipt.receiverId, account);
+  account.storageUsage += BigInt(code.length);
   account.codeHash = sha256(code);
+  delete account.globalContract;
   ctx.state.set(key, code);
   ctx.params.vm.cache.get(account.codeHash, () => code);
 }

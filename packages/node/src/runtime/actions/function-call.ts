@@ -16,9 +16,9 @@ import {
   getPromiseYieldIndices,
   setPromiseYieldIndices,
 } from '../../state/receipt-state.js';
-import { contractCodeKey } from '../../state/state-keys.js';
 import type { PromiseResult } from '../../vm/receipt-manager.js';
 import { runContract } from '../../vm/run-contract.js';
+import { accountContractCode } from '../account-contract-code.js';
 import { contractExternal } from '../contract-external.js';
 import { ActionFailure } from '../errors.js';
 import { ActionsValidationError, validateActions } from '../validate-actions.js';
@@ -34,7 +34,8 @@ export function functionCall(
   const account = ctx.account.current!;
   const accountId = ctx.receipt.receiverId;
   const { block, params, actionReceipt } = ctx;
-  if (Buffer.compare(account.codeHash, ZERO_HASH) === 0) {
+  const contract = accountContractCode(ctx.state, block.shardId ?? 0, accountId, account);
+  if (!contract) {
     throw new ActionFailure({
       FunctionCallError: { CompilationError: { CodeDoesNotExist: { account_id: accountId } } },
     });
@@ -42,8 +43,8 @@ export function functionCall(
   const actionHash = createActionHash(ctx.receipt.receiptId, block.height, ctx.actionIndex);
   const isLastAction = ctx.actionIndex === actionReceipt.actions.length - 1;
   const out = runContract({
-    codeHash: account.codeHash,
-    code: () => ctx.state.get(contractCodeKey(accountId)),
+    codeHash: contract.codeHash,
+    code: contract.code,
     method: action.methodName,
     context: {
       currentAccountId: accountId,

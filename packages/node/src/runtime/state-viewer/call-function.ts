@@ -6,9 +6,9 @@
  * "wasm execution failed with error: " and the VM error's debug form, as nearcore's viewer does.
  */
 import type { Account } from '../../state/account.js';
-import { contractCodeKey } from '../../state/state-keys.js';
 import type { StateUpdate } from '../../state/state-update.js';
 import { runContract } from '../../vm/run-contract.js';
+import { accountContractCode } from '../account-contract-code.js';
 import { contractExternal } from '../contract-external.js';
 import type { RuntimeParams } from '../runtime-context.js';
 
@@ -23,6 +23,8 @@ export interface ViewApplyState {
   /** 32 bytes: the view's random seed (the shard's state root). */
   randomSeed: Uint8Array;
   validatorStakes: ReadonlyMap<string, bigint>;
+  /** The account's shard (which copy of a global contract it runs); 0 when absent. */
+  shardId?: number;
 }
 
 export type CallFunctionResult = { result: Uint8Array; logs: string[] } | { error: string };
@@ -37,9 +39,10 @@ export function callFunction(
   args: Uint8Array,
 ): CallFunctionResult {
   const { state, params } = view;
+  const contract = accountContractCode(state, view.shardId ?? 0, accountId, account);
   const out = runContract({
-    codeHash: account.codeHash,
-    code: () => state.get(contractCodeKey(accountId)),
+    codeHash: contract?.codeHash ?? account.codeHash,
+    code: contract?.code ?? (() => undefined),
     method,
     context: {
       currentAccountId: accountId,
