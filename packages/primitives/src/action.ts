@@ -6,8 +6,8 @@
  * { beneficiary_id: AccountId }, 8 Delegate(SignedDelegateAction).
  *
  * 9 DeployGlobalContract { code: Vec<u8>, deploy_mode }, 10 UseGlobalContract { contract_identifier }
- * (global-contract.ts). The later variants (11 DeterministicStateInit, ...) are not represented and are
- * rejected when decoding.
+ * (global-contract.ts), 11 DeterministicStateInit { state_init, deposit: u128 } (state-init.ts). Later
+ * variants are not represented and are rejected when decoding.
  */
 import { readAccessKey, writeAccessKey } from './access-key.js';
 import { readAccountId, writeAccountId } from './account-id-borsh.js';
@@ -20,6 +20,7 @@ import {
   writeGlobalContractIdentifier,
 } from './global-contract.js';
 import { readPublicKey, readSignature, writePublicKey, writeSignature } from './key-borsh.js';
+import { readStateInit, writeStateInit } from './state-init.js';
 import type { Action, ActionType, DelegateAction, SignedDelegateAction } from './types.js';
 
 export const ACTION_TAG: Readonly<Record<ActionType, number>> = {
@@ -34,6 +35,7 @@ export const ACTION_TAG: Readonly<Record<ActionType, number>> = {
   Delegate: 8,
   DeployGlobalContract: 9,
   UseGlobalContract: 10,
+  DeterministicStateInit: 11,
 };
 
 const LATER_ACTIONS = ['DeterministicStateInit'];
@@ -80,6 +82,11 @@ export function writeAction(w: BorshWriter, action: Action): void {
     case 'UseGlobalContract':
       w.u8(10);
       writeGlobalContractIdentifier(w, action.contractIdentifier);
+      return;
+    case 'DeterministicStateInit':
+      w.u8(11);
+      writeStateInit(w, action.stateInit);
+      w.u128(action.deposit);
       return;
     default:
       throw new BorshError(`unknown action type ${String((action as { type: unknown }).type)}`);
@@ -128,6 +135,8 @@ function readActionVariant(r: BorshReader, allowDelegate: boolean): Action {
       return { type: 'DeployGlobalContract', code: r.bytes(), deployMode: readGlobalContractDeployMode(r) };
     case 10:
       return { type: 'UseGlobalContract', contractIdentifier: readGlobalContractIdentifier(r) };
+    case 11:
+      return { type: 'DeterministicStateInit', stateInit: readStateInit(r), deposit: r.u128() };
     default: {
       const name = LATER_ACTIONS[tag - 11];
       throw new BorshError(

@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isImplicitAccount, isValidAccountId } from './account-id.js';
+import { decodeAction, encodeAction } from './action.js';
 import { deterministicAccountIdOfBorsh, isNearDeterministicAccount } from './deterministic-account-id.js';
+import { BorshError } from './errors.js';
+import {
+  deterministicAccountId,
+  encodeStateInit,
+  setStateInitEntry,
+  stateInit,
+  stateInitDataBytes,
+} from './state-init.js';
+import type { Action } from './types.js';
+import { actionFromJson, actionFromView, actionToJson, actionToView } from './views.js';
 
 const hex = (s: string) => new Uint8Array(Buffer.from(s, 'hex'));
 const u32 = (n: number) => {
@@ -63,5 +74,112 @@ describe('deterministic account ids (NEP-616)', () => {
     ]) {
       assert.equal(isNearDeterministicAccount(id), false, id);
     }
+  });
+
+  it('encodes the state init as nearcore does and derives the same id from the typed form', () => {
+    const init = stateInit({ kind: 'AccountId', accountId: WALLET_GLOBAL_CONTRACT }, [
+      [new Uint8Array(0), WALLET_STATE],
+    ]);
+    assert.deepEqual(encodeStateInit(init), WALLET_STATE_INIT_BORSH);
+    assert.equal(deterministicAccountId(init), WALLET_ACCOUNT_ID);
+  });
+
+  it('keeps the data as a BTreeMap: sorted by key bytes, the last value of a key wins', () => {
+    const b = (s: string) => new Uint8Array(Buffer.from(s));
+    const code = { kind: 'CodeHash' as const, codeHash: new Uint8Array(32).fill(7) };
+    const init = stateInit(code, [
+      [b('b'), b('1')],
+      [b('ab'), b('2')],
+      [b('a'), b('3')],
+      [b('b'), b('4')],
+    ]);
+    assert.deepEqual(
+      init.data.map(([k, v]) => [Buffer.from(k).toString(), Buffer.from(v).toString()]),
+      [
+        ['a', '3'],
+        ['ab', '2'],
+        ['b', '4'],
+      ],
+    );
+    setStateInitEntry(init, b('aa'), b('5'));
+    setStateInitEntry(init, b('a'), b('6'));
+    assert.deepEqual(
+      init.data.map(([k]) => Buffer.from(k).toString()),
+      ['a', 'aa', 'ab', 'b'],
+    );
+    assert.equal(stateInitDataBytes(init), 1n + 1n + 2n + 1n + 2n + 1n + 1n + 1n);
+  });
+
+  it('writes action 11 in borsh and reads it back; refuses keys out of order', () => {
+    const init = stateInit({ kind: 'AccountId', accountId: WALLET_GLOBAL_CONTRACT }, [
+      [new Uint8Array(0), WALLET_STATE],
+    ]);
+    const action: Action = { type: 'DeterministicStateInit', stateInit: init, deposit: 10n ** 24n + 5n };
+    const bytes = encodeAction(action);
+    assert.equal(bytes[0], 11);
+    assert.deepEqual(bytes.subarray(1, 1 + WALLET_STATE_INIT_BORSH.length), WALLET_STATE_INIT_BORSH);
+    assert.equal(bytes.length, 1 + WALLET_STATE_INIT_BORSH.length + 16);
+    assert.deepEqual(decodeAction(bytes), action);
+
+    // Two entries, written in descending key order.
+    const unordered = hex(
+      `0b00${'00'.repeat(33)}02000000` +
+        `0100000062` +
+        `00000000` +
+        `0100000061` +
+        `00000000` +
+        '00'.repeat(16),
+    );
+    assert.throws(() => decodeAction(unordered), BorshError);
+    // The same entries in order decode.
+    const ordered = hex(
+      `0b00${'00'.repeat(33)}02000000` +
+        `0100000061` +
+        `00000000` +
+        `0100000062` +
+        `00000000` +
+        '00'.repeat(16),
+    );
+    assert.equal((decodeAction(ordered) as { stateInit: { data: unknown[] } }).stateInit.data.length, 2);
+  });
+
+  it("shows the action as nearcore's ActionView and serde form, and reads both back", () => {
+    const code = { kind: 'CodeHash' as const, codeHash: new Uint8Array(32).fill(1) };
+    const init = stateInit(code, [
+      [new Uint8Array([1]), new Uint8Array([2])],
+      [new Uint8Array(0), new Uint8Array([3])],
+    ]);
+    const action: Action = { type: 'DeterministicStateInit', stateInit: init, deposit: 8n };
+    const view = actionToView(action);
+    assert.deepEqual(view, {
+      DeterministicStateInit: {
+        code: { hash: '4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi' },
+        data: { '': 'Aw==', 'AQ==': 'Ag==' },
+        deposit: '8',
+      },
+    });
+    assert.deepEqual(actionFromView(view), action);
+    const json = actionToJson(action);
+    assert.deepEqual(json, {
+      DeterministicStateInit: {
+        state_init: {
+          V1: {
+            code: { CodeHash: '4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi' },
+            data: { '': 'Aw==', 'AQ==': 'Ag==' },
+          },
+        },
+        deposit: '8',
+      },
+    });
+    assert.deepEqual(actionFromJson(json), action);
+    const byAccount: Action = {
+      type: 'DeterministicStateInit',
+      stateInit: stateInit({ kind: 'AccountId', accountId: 'code.near' }, []),
+      deposit: 0n,
+    };
+    assert.deepEqual(actionToView(byAccount), {
+      DeterministicStateInit: { code: { account_id: 'code.near' }, data: {}, deposit: '0' },
+    });
+    assert.deepEqual(actionFromView(actionToView(byAccount)), byAccount);
   });
 });

@@ -16,6 +16,7 @@ export * from './key-pair.js';
 export * from './keys.js';
 export * from './receipt.js';
 export * from './receipt-id.js';
+export * from './state-init.js';
 export * from './transaction.js';
 export * from './tx-execution-status.js';
 export * from './types.js';

@@ -11,6 +11,7 @@ import type {
   GlobalContractDistribution,
   GlobalContractIdentifier,
 } from './global-contract.js';
+import type { DeterministicAccountStateInit } from './state-init.js';
 
 /** 0 = ed25519 (32-byte key, 64-byte signature), 1 = secp256k1 (64-byte uncompressed key without the 0x04
  * prefix, 65-byte signature r‖s‖v). */
@@ -74,7 +75,8 @@ export type Action =
   | { type: 'DeleteAccount'; beneficiaryId: string }
   | { type: 'Delegate'; signedDelegateAction: SignedDelegateAction }
   | { type: 'DeployGlobalContract'; code: Uint8Array; deployMode: GlobalContractDeployMode }
-  | { type: 'UseGlobalContract'; contractIdentifier: GlobalContractIdentifier };
+  | { type: 'UseGlobalContract'; contractIdentifier: GlobalContractIdentifier }
+  | { type: 'DeterministicStateInit'; stateInit: DeterministicAccountStateInit; deposit: bigint };
 
 export type ActionType = Action['type'];
 

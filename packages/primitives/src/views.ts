@@ -23,6 +23,14 @@ import {
 } from './global-contract.js';
 import { cryptoHashToString, parseCryptoHash, sha256 } from './hash.js';
 import { parsePublicKey, parseSignature, publicKeyToString, signatureToString } from './keys.js';
+import {
+  type DeterministicStateInitJson,
+  type DeterministicStateInitView,
+  stateInitActionFromJson,
+  stateInitActionFromView,
+  stateInitActionToJson,
+  stateInitActionToView,
+} from './state-init.js';
 import type {
   AccessKey,
   AccessKeyPermission,
@@ -64,7 +72,8 @@ export type ActionView =
   | { DeployGlobalContract: { code: string } }
   | { DeployGlobalContractByAccountId: { code: string } }
   | { UseGlobalContract: { code_hash: string } }
-  | { UseGlobalContractByAccountId: { account_id: string } };
+  | { UseGlobalContractByAccountId: { account_id: string } }
+  | { DeterministicStateInit: DeterministicStateInitView };
 
 /** The serde form of a (non-delegate) `Action`, used inside delegate actions. */
 export type ActionJson =
@@ -77,7 +86,8 @@ export type ActionJson =
   | { DeleteKey: { public_key: string } }
   | { DeleteAccount: { beneficiary_id: string } }
   | { DeployGlobalContract: { code: string; deploy_mode: 'CodeHash' | 'AccountId' } }
-  | { UseGlobalContract: { contract_identifier: GlobalContractIdentifierView } };
+  | { UseGlobalContract: { contract_identifier: GlobalContractIdentifierView } }
+  | { DeterministicStateInit: DeterministicStateInitJson };
 
 export interface SignedTransactionView {
   signer_id: string;
@@ -162,6 +172,8 @@ export function actionToView(action: Action): ActionView {
         ? { UseGlobalContract: { code_hash: cryptoHashToString(id.codeHash) } }
         : { UseGlobalContractByAccountId: { account_id: id.accountId } };
     }
+    case 'DeterministicStateInit':
+      return { DeterministicStateInit: stateInitActionToView(action.stateInit, action.deposit) };
     default:
       return commonActionToJson(action) as ActionView;
   }
@@ -213,6 +225,8 @@ function commonActionToJson(action: Action): ActionJson {
       return {
         UseGlobalContract: { contract_identifier: globalContractIdentifierToView(action.contractIdentifier) },
       };
+    case 'DeterministicStateInit':
+      return { DeterministicStateInit: stateInitActionToJson(action.stateInit, action.deposit) };
     default:
       throw new InvalidViewError('action', `unexpected action type ${action.type}`);
   }
@@ -435,6 +449,9 @@ export function actionFromView(view: unknown, path = 'action'): Action {
     const accountId_ = accountId(obj(body, p).account_id, `${p}.account_id`);
     return { type: 'UseGlobalContract', contractIdentifier: { kind: 'AccountId', accountId: accountId_ } };
   }
+  if (name === 'DeterministicStateInit') {
+    return { type: 'DeterministicStateInit', ...stateInitActionFromView(obj(body, p), p) };
+  }
   return commonActionFromJson(name, body, path);
 }
 
@@ -505,6 +522,8 @@ function commonActionFromJson(name: string, body: unknown, path: string): Action
           `${p}.contract_identifier`,
         ),
       };
+    case 'DeterministicStateInit':
+      return { type: 'DeterministicStateInit', ...stateInitActionFromJson(obj(body, p), p) };
     default:
       throw new InvalidViewError(path, `unknown action ${JSON.stringify(name)}`);
   }

@@ -13,6 +13,7 @@ import {
 } from '@shadebox/primitives';
 import { globalContractActionFee } from './global-contract-fees.js';
 import type { RuntimeConfig } from './runtime-config.js';
+import { stateInitActionFee } from './state-init-fees.js';
 
 /** A fee: gas burnt when the action/receipt is sent (to self or to another account) and when it executes. */
 export interface Fee {
@@ -137,6 +138,8 @@ function actionFee(ctx: FeeContext, action: Action, receiverId: string, pick: (f
     case 'DeployGlobalContract':
     case 'UseGlobalContract':
       return globalContractActionFee(f, action, pick);
+    case 'DeterministicStateInit':
+      return stateInitActionFee(f, action, pick);
   }
 }
 
@@ -188,6 +191,7 @@ export function totalDeposit(actions: Action[]): bigint {
   let amount = 0n;
   for (const action of actions) {
     if (action.type === 'Transfer' || action.type === 'FunctionCall') amount += action.deposit;
+    else if (action.type === 'DeterministicStateInit') amount += action.deposit;
     else if (action.type === 'Delegate')
       amount += totalDeposit(action.signedDelegateAction.delegateAction.actions);
   }

@@ -24,6 +24,8 @@ export function checkAccountExistence(
     return;
   }
   if (account) return;
+  // The state init creates its account.
+  if (action.type === 'DeterministicStateInit') return;
   if (action.type === 'Transfer' && isTheOnlyAction && !isRefund && isImplicit(accountId)) return;
   throw new ActionFailure({ AccountDoesNotExist: { account_id: accountId } });
 }
