@@ -253,7 +253,8 @@ describe('accounts, keys and transfers (near-api-js, automine)', () => {
     // Transfer + create_account, no key (nearcore's transfer_exec_fee for NearDeterministicAccount).
     assert.equal(
       costs.receiptBurnt,
-      t.fees.execGas(status.transaction.actions, detId) * costs.gasPrice + t.fees.creationCharge(costs.gasPrice),
+      t.fees.execGas(status.transaction.actions, detId) * costs.gasPrice +
+        t.fees.creationCharge(costs.gasPrice),
     );
     assert.equal(await balanceOf(t.url, t.rootId), r0 - NEAR - costs.fee);
     // A bare account: num_bytes_account only, no code, no keys.

@@ -36,7 +36,10 @@ export class Fees {
         let gas = pick(this.fee('transfer'));
         if (isNearImplicit(receiverId))
           gas += pick(this.fee('create_account')) + pick(this.fee('add_full_access_key'));
-        else if ((isEthImplicit(receiverId) && this.cfg.wasm.ethImplicitAccounts) || isDeterministic(receiverId))
+        else if (
+          (isEthImplicit(receiverId) && this.cfg.wasm.ethImplicitAccounts) ||
+          isDeterministic(receiverId)
+        )
           gas += pick(this.fee('create_account'));
         return gas;
       }
