@@ -18,7 +18,7 @@ import {
 import type { Json } from './support/raw-rpc.js';
 import { balanceOf, rpc, viewAccountJson } from './support/rpc-calls.js';
 import { startTestNode, type TestNode } from './support/test-node.js';
-import { createAccount, sendTx } from './support/transactions.js';
+import { createAccount, refOf, sendTx, txStatus } from './support/transactions.js';
 import { wat } from './vm-wat-helpers.js';
 
 const contract = (version: string) => `(module
@@ -33,6 +33,28 @@ const contract = (version: string) => `(module
     (call $current_account_id (i64.const 0))
     (call $read_register (i64.const 0) (i64.const 100))
     (call $value_return (call $register_len (i64.const 0)) (i64.const 100))))`;
+
+/** Each method takes its argument from the input and appends one global-contract action to a promise on the
+ * contract's own account. */
+const FACTORY = `(module
+  (import "env" "input" (func $input (param i64)))
+  (import "env" "current_account_id" (func $current_account_id (param i64)))
+  (import "env" "register_len" (func $register_len (param i64) (result i64)))
+  (import "env" "read_register" (func $read_register (param i64 i64)))
+  (import "env" "promise_batch_create" (func $create (param i64 i64) (result i64)))
+  (import "env" "promise_batch_action_deploy_global_contract" (func $deploy (param i64 i64 i64)))
+  (import "env" "promise_batch_action_deploy_global_contract_by_account_id" (func $deploy_by_id (param i64 i64 i64)))
+  (import "env" "promise_batch_action_use_global_contract" (func $use (param i64 i64 i64)))
+  (import "env" "promise_batch_action_use_global_contract_by_account_id" (func $use_by_id (param i64 i64 i64)))
+  (memory (export "memory") 1)
+  (func $self (result i64)
+    (call $current_account_id (i64.const 1))
+    (call $read_register (i64.const 1) (i64.const 0))
+    (call $create (call $register_len (i64.const 1)) (i64.const 0)))
+  (func (export "deploy_hash") (call $input (i64.const 0)) (call $deploy (call $self) (i64.const -1) (i64.const 0)))
+  (func (export "deploy_account") (call $input (i64.const 0)) (call $deploy_by_id (call $self) (i64.const -1) (i64.const 0)))
+  (func (export "use_hash") (call $input (i64.const 0)) (call $use (call $self) (i64.const -1) (i64.const 0)))
+  (func (export "use_account") (call $input (i64.const 0)) (call $use_by_id (call $self) (i64.const -1) (i64.const 0))))`;
 
 interface User {
   accountId: string;
@@ -225,6 +247,73 @@ describe('global contracts across two shards', () => {
       account_id: bob.accountId,
     });
     assert.match(JSON.stringify(byAccount), /AccountId\(\\"[^"]+\\"\) has never been observed/);
+  });
+
+  it('the four host functions deploy and use global contracts from a contract', async () => {
+    const factoryCode = await wat(FACTORY);
+    const v3 = await wat(contract('v3'));
+    const factories: User[] = [];
+    for (const name of ['f1', 'f2', 'f3']) {
+      const f = await createAccount(t.url, t.rootSigner, `${name}.test.near`, 50n * ONE_NEAR);
+      await send(f, f.accountId, [{ type: 'DeployContract', code: factoryCode }]);
+      factories.push(f);
+    }
+    const [f1, f2, f3] = factories;
+    const call = (f: User, method: string, args: Uint8Array) =>
+      send(f, f.accountId, [
+        { type: 'FunctionCall', methodName: method, args, gas: 100n * TGAS, deposit: 0n },
+      ]);
+    const ok = (r: Json) => {
+      for (const o of r.receipts_outcome)
+        assert.ok(!('Failure' in o.outcome.status), JSON.stringify(o.outcome.status));
+    };
+
+    const byHash = await call(f1, 'deploy_hash', v3);
+    ok(byHash);
+    // The promise's receipt carries the action, shown as nearcore's view.
+    const full = await txStatus(t.url, refOf(byHash));
+    const deployReceipt = full.receipts.find(
+      (r: Json) => r.receiver_id === f1.accountId && r.receipt.Action?.actions?.length,
+    );
+    assert.deepEqual(deployReceipt.receipt.Action.actions, [
+      { DeployGlobalContract: { code: base64Encode(sha256(v3)) } },
+    ]);
+    await waitDistributed(
+      { request_type: 'view_global_contract_code', code_hash: base58Encode(sha256(v3)) },
+      v3,
+    );
+    ok(await call(f1, 'deploy_account', v2));
+    await waitDistributed(
+      { request_type: 'view_global_contract_code_by_account_id', account_id: f1.accountId },
+      v2,
+    );
+
+    ok(await call(f2, 'use_hash', sha256(v3)));
+    assert.equal((await viewAccountJson(t.url, f2.accountId)).global_contract_hash, base58Encode(sha256(v3)));
+    assert.equal(await callView(f2.accountId, 'version'), 'v3');
+    ok(await call(f3, 'use_account', new TextEncoder().encode(f1.accountId)));
+    assert.equal((await viewAccountJson(t.url, f3.accountId)).global_contract_account_id, f1.accountId);
+    assert.equal(await callView(f3.accountId, 'version'), 'v2');
+
+    // A hash that is not 32 bytes fails in the host function; an unknown one when the action runs.
+    const malformed = await call(f1, 'use_hash', new Uint8Array(31));
+    assert.deepEqual(malformed.receipts_outcome[0].outcome.status, {
+      Failure: {
+        ActionError: {
+          index: 0,
+          kind: { FunctionCallError: { ExecutionError: 'contract code hash is malformed' } },
+        },
+      },
+    });
+    const unknown = await call(f1, 'use_hash', new Uint8Array(32).fill(7));
+    const failed = unknown.receipts_outcome.find((o: Json) => 'Failure' in o.outcome.status);
+    assert.deepEqual(failed.outcome.status.Failure.ActionError.kind, {
+      GlobalContractDoesNotExist: { identifier: { CodeHash: base58Encode(new Uint8Array(32).fill(7)) } },
+    });
+    const badAccount = await call(f1, 'use_account', new TextEncoder().encode('Not An Id'));
+    assert.deepEqual(badAccount.receipts_outcome[0].outcome.status.Failure.ActionError.kind, {
+      FunctionCallError: { ExecutionError: 'VM Logic returned an invalid account id' },
+    });
   });
 
   it('refuses a deploy whose storage the account cannot pay: LackBalanceForState', async () => {

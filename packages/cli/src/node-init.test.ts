@@ -53,6 +53,39 @@ describe('shadebox node init', () => {
     assert.deepEqual((genesis.shard_layout as { V0: { num_shards: number } }).V0.num_shards, 3);
   });
 
+  it('takes --eth-wallet-contract: the wallet is copied into the home and named in config.json', async () => {
+    const dir = await tempDir();
+    const wallet = join(dir, 'wallet.wasm');
+    await writeFile(wallet, Uint8Array.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+    const home = join(dir, 'home');
+    const { code, stdout, stderr } = await runCli([
+      'node',
+      'init',
+      '--home',
+      home,
+      '--eth-wallet-contract',
+      wallet,
+    ]);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(await readFile(join(home, 'eth_wallet_contract.wasm')), await readFile(wallet));
+    const config = await readJson(join(home, 'config.json'));
+    assert.equal(
+      (config.shadebox as Record<string, unknown>).eth_wallet_contract,
+      'eth_wallet_contract.wasm',
+    );
+    assert.ok(stdout.includes(join(home, 'eth_wallet_contract.wasm')));
+    const missing = await runCli([
+      'node',
+      'init',
+      '--home',
+      join(dir, 'other'),
+      '--eth-wallet-contract',
+      'nope.wasm',
+    ]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--eth-wallet-contract: cannot read 'nope.wasm'/);
+  });
+
   it('defaults to ./.shadebox/node', async () => {
     const cwd = await tempDir();
     const { code, stderr } = await runCli(['node', 'init'], { cwd });

@@ -1,4 +1,6 @@
 /** Values of flags more than one command takes, checked the same way everywhere. */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { isValidAccountId } from '@shadebox/primitives';
 import { integerFlag } from './args.js';
 import { UsageError } from './usage-error.js';
@@ -39,3 +41,21 @@ export function accountIdFlag(command: string, flag: string, value: string): str
   }
   return value;
 }
+
+/** `--eth-wallet-contract FILE`: the ETH wallet contract of a new chain (a readable file, resolved against
+ * the working directory). */
+export function ethWalletContractFlag(command: string, value: string, cwd: string): string {
+  const path = resolve(cwd, value);
+  try {
+    if (!statSync(path).isFile()) throw new Error('not a file');
+  } catch {
+    throw new UsageError(command, `--eth-wallet-contract: cannot read '${value}'`, '--eth-wallet-contract');
+  }
+  return path;
+}
+
+/** Help line of `--eth-wallet-contract`. */
+export const ETH_WALLET_CONTRACT_HELP = `  --eth-wallet-contract FILE  a new chain holds this ETH wallet contract (e.g. nearcore's
+                    wallet_contract_localnet.wasm) as a global contract from genesis, and a transfer to a
+                    0x… account creates it using that contract, as on NEAR (an existing chain keeps its own)
+`;

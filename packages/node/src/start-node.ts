@@ -2,9 +2,9 @@
  * Starts a node: opens (or creates) its home and store, the chain, the block producer and the RPC server.
  * `startNode(options) -> { rpcUrl, stop() }` is what programs and tests use; the CLI wraps it.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { KeyPair } from '@shadebox/primitives';
+import { KeyPair, sha256 } from '@shadebox/primitives';
 import { BlockProducer, type ProductionMode } from './chain/block-producer.js';
 import { Chain } from './chain/chain.js';
 import { GarbageCollector } from './chain/garbage-collector.js';
@@ -48,6 +48,9 @@ export interface StartNodeOptions {
   production?: ProductionMode;
   /** Shards of a new chain (ignored for an existing home). */
   numShards?: number;
+  /** A file with the ETH wallet contract for a new chain (ignored for an existing home, which keeps its
+   * `shadebox.eth_wallet_contract`): deployed as a global contract at genesis, used by ETH-implicit accounts. */
+  ethWalletContract?: string;
   /** Blocks per epoch of a new chain (ignored for an existing home). Default 500. */
   epochLength?: number;
   /** How long `tx`/`send_tx` wait before TIMEOUT_ERROR, in ms. Default: config.json's
@@ -123,7 +126,7 @@ async function startLocked(
     chain = new Chain({
       store,
       genesis: home.genesis,
-      params: runtimeParamsFrom(runtimeConfig, home.genesis.chain_id),
+      params: { ...runtimeParamsFrom(runtimeConfig, home.genesis.chain_id), ethWallet: readEthWallet(home) },
       validatorKey: KeyPair.fromString(home.validatorKey.secret_key),
       validatorAccountId: home.validatorKey.account_id,
     });
@@ -252,11 +255,23 @@ async function startLocked(
 }
 
 async function openHome(options: StartNodeOptions): Promise<Home> {
-  const chain = { numShards: options.numShards, epochLength: options.epochLength };
+  const chain = {
+    numShards: options.numShards,
+    epochLength: options.epochLength,
+    ethWalletContract: options.ethWalletContract,
+  };
   if (options.memory || !options.home) return createEphemeralHome(chain);
   const dir = resolve(options.home);
   if (!existsSync(join(dir, 'genesis.json'))) return initHome(dir, chain);
   return loadHome(dir);
+}
+
+/** The ETH wallet contract the home names, read once. */
+function readEthWallet(home: Home): { code: Uint8Array; codeHash: Uint8Array } | undefined {
+  const file = home.config.shadebox.eth_wallet_contract;
+  if (!file) return undefined;
+  const code = new Uint8Array(readFileSync(resolve(home.dir ?? '.', file)));
+  return { code, codeHash: sha256(code) };
 }
 
 function productionFromConfig(home: Home): ProductionMode {

@@ -8,12 +8,18 @@ import { parseFlags, textFlag } from '../args.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
-import { MAX_SHARDS, numShardsFlag } from '../shared-flags.js';
+import {
+  ETH_WALLET_CONTRACT_HELP,
+  ethWalletContractFlag,
+  MAX_SHARDS,
+  numShardsFlag,
+} from '../shared-flags.js';
 import { UsageError } from '../usage-error.js';
 
 const COMMAND = 'shadebox node init';
 
 export const NODE_INIT_HELP = `Usage: shadebox node init [--home DIR] [--chain-id ID] [--num-shards N] [--mpc] [--force]
+                         [--eth-wallet-contract FILE]
 
 Writes a new node home, with nearcore's file names:
   genesis.json        the genesis: chain id, protocol version 85, account test.near holding most of the supply
@@ -26,7 +32,7 @@ Options:
   --home DIR        node home to create (default: ./.shadebox/node, relative to the current directory)
   --chain-id ID     chain id: letters, digits, '.', '_' and '-', at most 64 (default localnet)
   --num-shards N    shards of the chain, 1 to ${MAX_SHARDS} (default 1)
-  --mpc             also put chain signatures on the new chain: the signer contract (signer.test.near) and
+${ETH_WALLET_CONTRACT_HELP}  --mpc             also put chain signatures on the new chain: the signer contract (signer.test.near) and
                     the agent contract (agent.test.near), as 'shadebox node --mpc' does, and the responder's root
                     keys (mpc_keys.json); the node is started for this and stopped again
   --force           overwrite an existing home; its chain data (the store folder) is deleted too
@@ -40,6 +46,7 @@ const OPTIONS = {
   home: { type: 'string' },
   'chain-id': { type: 'string' },
   'num-shards': { type: 'string' },
+  'eth-wallet-contract': { type: 'string' },
   force: { type: 'boolean' },
   mpc: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -68,6 +75,10 @@ export async function nodeInitCommand(args: readonly string[], io: CliIo = proce
   const numShards =
     flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
   const force = flags.force === true;
+  const ethWalletContract =
+    flags['eth-wallet-contract'] === undefined
+      ? undefined
+      : ethWalletContractFlag(COMMAND, flags['eth-wallet-contract'], io.cwd);
 
   const { initHome, loadHome } = await import('@shadebox/node');
   const { assertHomeFree } = await import('@shadebox/node/config');
@@ -75,12 +86,13 @@ export async function nodeInitCommand(args: readonly string[], io: CliIo = proce
     // A running node's home is never rewritten (nor its chain deleted).
     assertHomeFree(dir);
     if (force) await deleteChainData(dir, loadHome);
-    const home = await initHome(dir, { chainId, numShards, force });
+    const home = await initHome(dir, { chainId, numShards, force, ethWalletContract });
     const files = [
       home.config.genesis_file,
       'config.json',
       home.config.validator_key_file,
       home.config.node_key_file,
+      ...(home.config.shadebox.eth_wallet_contract ? [home.config.shadebox.eth_wallet_contract] : []),
     ];
     io.stdout.write(
       `Initialised node home ${dir}\n` +

@@ -20,6 +20,8 @@ import { type RunningService, runNode } from '../run-node.js';
 import {
   accountIdFlag,
   blockTimeFlag,
+  ETH_WALLET_CONTRACT_HELP,
+  ethWalletContractFlag,
   MAX_SHARDS,
   numShardsFlag,
   yieldBlockTimeFlag,
@@ -54,7 +56,7 @@ Options:
   --manual          make no blocks on its own: only on request (RPC sandbox_produce_blocks or
                     sandbox_fast_forward, see docs/dev-controls.md)
   --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
-  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
+${ETH_WALLET_CONTRACT_HELP}  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
                     the agent contract as agent.test.near (owner test.near) when absent, and run the MPC
                     responder that answers sign requests; root keys are kept in the home (mpc_keys.json).
                     See docs/chain-signatures.md
@@ -95,6 +97,7 @@ const OPTIONS = {
   'yield-block-time': { type: 'string' },
   manual: { type: 'boolean' },
   'num-shards': { type: 'string' },
+  'eth-wallet-contract': { type: 'string' },
   mpc: { type: 'boolean' },
   'mpc-contract-id': { type: 'string' },
   'agent-contract-wasm': { type: 'string' },
@@ -140,6 +143,8 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
   const numShards =
     flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
   if (numShards !== undefined) start.numShards = numShards;
+  if (flags['eth-wallet-contract'] !== undefined)
+    start.ethWalletContract = ethWalletContractFlag(COMMAND, flags['eth-wallet-contract'], io.cwd);
   const json = flags.json === true;
   const mpcContractId =
     flags['mpc-contract-id'] === undefined

@@ -14,13 +14,19 @@ import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
 import { resetStackHome } from '../reset-stack-home.js';
 import { runNode } from '../run-node.js';
-import { accountIdFlag, yieldBlockTimeFlag } from '../shared-flags.js';
+import {
+  accountIdFlag,
+  ETH_WALLET_CONTRACT_HELP,
+  ethWalletContractFlag,
+  yieldBlockTimeFlag,
+} from '../shared-flags.js';
 
 const COMMAND = 'shadebox up';
 const DEFAULT_RPC_PORT = 3030;
 
 export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--rpc-port P] [--archival-port P]
                    [--agent-port P] [--mpc-contract-id ID] [--yield-block-time MS]
+                   [--eth-wallet-contract FILE]
                    [--signer-wasm FILE | --signer-from URL[#ACCOUNT]]
                    [--agent-contract-wasm FILE [--agent-contract-init JSON]] [--json]
 
@@ -64,7 +70,7 @@ Options:
                  while a sign request (a yielded promise) waits for the MPC's answer and there is nothing
                  else to do, make one block every MS milliseconds (default 600, NEAR's block time): an
                  unanswered request times out after 200 blocks, as on NEAR (see 'shadebox node --help')
-${SIGNER_HELP}  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
+${ETH_WALLET_CONTRACT_HELP}${SIGNER_HELP}  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
                  "agentApiUrl":...,"agentContractId":...,"mpcContractId":...,"chainAccountId":...,
                  "agentAddresses":{"predecessor":...,"evm":{"path":...,"address":...},"bitcoin":{...},
                  "solana":{...}},"chainId":...,"home":...,"accounts":[...]} (home is the node's home, null
@@ -91,6 +97,7 @@ const OPTIONS = {
   'agent-contract-init': { type: 'string' },
   'mpc-contract-id': { type: 'string' },
   'yield-block-time': { type: 'string' },
+  'eth-wallet-contract': { type: 'string' },
   ...SIGNER_OPTIONS,
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -142,6 +149,8 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
   const start: Omit<StartNodeOptions, 'log'> = { rpcPort };
   if (flags['yield-block-time'] !== undefined)
     start.yieldBlockTimeMs = yieldBlockTimeFlag(COMMAND, flags['yield-block-time']);
+  if (flags['eth-wallet-contract'] !== undefined)
+    start.ethWalletContract = ethWalletContractFlag(COMMAND, flags['eth-wallet-contract'], io.cwd);
   // The stack offers both endpoints a NEAR developer uses: {rpc_url} and {archival_rpc_url}.
   start.archivalRpcPort =
     flags['archival-port'] !== undefined

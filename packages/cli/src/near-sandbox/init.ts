@@ -12,6 +12,7 @@ import { randomInt } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
+import { ethWalletContractFlag } from '../shared-flags.js';
 import { UsageError } from '../usage-error.js';
 import {
   EXPECTED_EPOCH_LENGTH,
@@ -54,6 +55,9 @@ export async function initCommand(home: string, args: ParsedArgs): Promise<numbe
       throw new UsageError(COMMAND, `invalid value '${numShardsText}' for --num-shards`, '--num-shards');
     }
   }
+  const ethWalletText = flagValue(args, 'eth-wallet-contract');
+  const ethWalletContract =
+    ethWalletText === undefined ? undefined : ethWalletContractFlag(COMMAND, ethWalletText, process.cwd());
   if (args.flags.has('genesis') || args.flags.get('download-genesis') === true) {
     throw new UsageError(
       COMMAND,
@@ -79,6 +83,7 @@ export async function initCommand(home: string, args: ParsedArgs): Promise<numbe
     const written = await initHome(home, {
       chainId,
       numShards,
+      ethWalletContract,
       accountId,
       validatorSecretKey,
       epochLength: fast ? FAST_EPOCH_LENGTH : EXPECTED_EPOCH_LENGTH,

@@ -5,6 +5,7 @@
  *
  *   near-sandbox --version | --help
  *   near-sandbox --home DIR init [--fast] [--chain-id ID] [--account-id ID] [--test-seed SEED] [--num-shards N]
+ *                                [--eth-wallet-contract FILE]
  *   near-sandbox --home DIR run [--rpc-addr HOST:PORT] [--network-addr HOST:PORT] [--archive] [neard flags]
  *   near-sandbox --home DIR view-state dump-state [--stream]
  *
@@ -31,6 +32,8 @@ Commands:
                   --account-id ID   the validator and genesis account (default test.near)
                   --test-seed SEED  derive the validator key from SEED, as neard does
                   --num-shards N    shards of the chain (default 1)
+                  --eth-wallet-contract FILE  hold this ETH wallet contract as a global contract from
+                                    genesis; a transfer to a 0x… account creates it using that contract
   run           run the node in the foreground until SIGINT/SIGTERM
                   --rpc-addr HOST:PORT      where the JSON-RPC listens (default: config.json rpc.addr)
                   --network-addr HOST:PORT  accepted (a single node has no peers)

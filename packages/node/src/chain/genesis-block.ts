@@ -7,6 +7,7 @@ import { BorshWriter, base58Decode, base58Encode, sha256, signatureToString } fr
 import type { GenesisConfig } from '../config/genesis.js';
 import { parseGenesisTime } from '../config/genesis-time.js';
 import type { RuntimeParams } from '../runtime/runtime-context.js';
+import { setGlobalContractCode } from '../state/global-contract-state.js';
 import { StateUpdate } from '../state/state-update.js';
 import type { VersionedState } from '../state/versioned-state.js';
 import type { WriteBatch } from '../store/key-value-store.js';
@@ -64,6 +65,11 @@ export function writeGenesisBlock(
       (r) => inputs.shardOf(recordAccount(r)) === shard,
     );
     applyGenesisRecords(update, records, inputs.params);
+    const wallet = inputs.params.ethWallet;
+    if (wallet) {
+      setGlobalContractCode(update, shard, { kind: 'CodeHash', codeHash: wallet.codeHash }, wallet.code);
+      update.commit({ type: 'initial_state' });
+    }
     const writes = update.finish();
     state.write(batch, height, writes);
     const digest = sha256(utf8.encode(JSON.stringify(writes.map(([k, v]) => [b64(k), v && b64(v)]))));

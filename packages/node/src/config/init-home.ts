@@ -6,8 +6,8 @@
  */
 
 import { constants } from 'node:fs';
-import { access, chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, chmod, copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { ShadeboxError } from '@shadebox/errors';
 import { KeyPair } from '@shadebox/primitives';
 import { ConfigFileError } from './config-file-error.js';
@@ -64,12 +64,18 @@ export interface HomeOptions {
   blockTimeMs?: number;
   /** `archive`. Default false. */
   archive?: boolean;
+  /** A file with the ETH wallet contract: copied into the home as `eth_wallet_contract.wasm` and named by
+   * `shadebox.eth_wallet_contract` (an in-memory home names the file itself). */
+  ethWalletContract?: string;
 }
 
 export interface InitHomeOptions extends HomeOptions {
   /** Overwrite the files of an existing home. Default false. */
   force?: boolean;
 }
+
+/** Where initHome puts the ETH wallet contract it is given. */
+export const ETH_WALLET_CONTRACT_FILE = 'eth_wallet_contract.wasm';
 
 /** initHome found files of an existing home and was not told to overwrite them. */
 export class HomeExistsError extends ShadeboxError<{ dir: string; existing: readonly string[] }> {
@@ -106,6 +112,7 @@ export function createEphemeralHome(options: HomeOptions = {}): Home {
     blockTimeMs: options.blockTimeMs,
     archive: options.archive,
   });
+  if (options.ethWalletContract) config.shadebox.eth_wallet_contract = resolve(options.ethWalletContract);
   return { dir: null, genesis, config, validatorKey, nodeKey };
 }
 
@@ -146,6 +153,10 @@ export async function initHome(dir: string, options: InitHomeOptions = {}): Prom
     if (existing.length > 0) throw new HomeExistsError(dir, existing);
   }
   await mkdir(dir, { recursive: true });
+  if (options.ethWalletContract) {
+    await copyFile(options.ethWalletContract, join(dir, ETH_WALLET_CONTRACT_FILE));
+    home.config.shadebox.eth_wallet_contract = ETH_WALLET_CONTRACT_FILE;
+  }
   // Keys first, config.json last: a home is only complete once config.json is there.
   await writeFileAtomic(files.validatorKey, serializeKeyFile(home.validatorKey), 0o600);
   await writeFileAtomic(files.nodeKey, serializeKeyFile(home.nodeKey), 0o600);

@@ -47,6 +47,10 @@ export interface ShadeboxConfig {
   production: ProductionMode;
   /** Block interval of `interval` mode, ms. */
   block_time_ms: number;
+  /** The ETH wallet contract (a file, relative to the home): deployed as a global contract by code hash in
+   * the genesis state, and what an ETH-implicit account a transfer creates uses. Absent: such accounts are
+   * created without a contract. */
+  eth_wallet_contract?: string;
 }
 
 export interface NodeConfig {
@@ -335,6 +339,10 @@ export function parseNodeConfig(json: unknown, file = 'config.json'): NodeConfig
     },
   };
   if (typeof maxGasBurntView === 'number') config.max_gas_burnt_view = maxGasBurntView;
+  const wallet = (shadeboxJson as Record<string, unknown> | undefined)?.eth_wallet_contract;
+  if (typeof wallet === 'string' && wallet !== '') config.shadebox.eth_wallet_contract = wallet;
+  else if (wallet !== undefined && wallet !== null)
+    issues.push({ field: 'shadebox.eth_wallet_contract', message: 'expected a file name' });
   if (issues.length > 0) throw new ConfigFileError(file, issues);
   return config;
 }

@@ -39,6 +39,9 @@ export interface RuntimeParams extends FeeContext, StorageUsageConfig {
   maxLengthReturnedData: number;
   maxReceiptSize: number;
   maxNumberInputDataDependencies: number;
+  /** The ETH wallet contract: in every shard's genesis state as a global contract (by code hash), and what
+   * ETH-implicit accounts created by a transfer use. */
+  ethWallet?: { code: Uint8Array; codeHash: Uint8Array };
 }
 
 /** The block whose chunk is being applied. */

@@ -4,9 +4,14 @@
  * dependency); each action pays its send fee now and reserves its execution fee; attached gas is reserved
  * for the callee; attached deposits leave the call's balance.
  */
-import type { Action } from '@shadebox/primitives';
+import {
+  type Action,
+  type GlobalContractDeployMode,
+  type GlobalContractIdentifier,
+  globalContractIdentifierLength,
+} from '@shadebox/primitives';
 import { execFee, sendFee, totalSendFees } from '../../config/fees.js';
-import { hostError, LinkError } from '../vm-errors.js';
+import { hostError } from '../vm-errors.js';
 import type { VMLogic } from '../vm-logic.js';
 
 export function promiseImports(vm: VMLogic) {
@@ -319,7 +324,7 @@ export function promiseImports(vm: VMLogic) {
       const beneficiaryId = vm.readAccountId(beneficiaryPtr, beneficiaryLen);
       appendWithFee(promiseIdx, { type: 'DeleteAccount', beneficiaryId });
     },
-    ...globalContractImports(vm),
+    ...globalContractImports(vm, receiptOf),
     promise_yield_create(
       methodNameLen: bigint,
       methodNamePtr: bigint,
@@ -430,24 +435,57 @@ function methodNameText(name: Uint8Array): string {
 }
 
 /**
- * The global-contract batch actions (enabled at protocol 85). This node has no global contracts (their
- * actions and fees are not in the pinned parameters, docs/deviations.md): the functions are linked so views
- * fail as nearcore's do, and a call fails with a Link Error that says why.
+ * The global-contract batch actions (nearcore logic.rs `promise_batch_action_deploy_global_contract_impl` and
+ * `promise_batch_action_use_global_contract_impl`): the base cost, ProhibitedInView, the code (checked against
+ * `max_contract_size`) or the identifier (a 32-byte hash, else ContractCodeHashMalformed; or an account id),
+ * then the action's base and per-byte send fees (per byte of code, or of the identifier) on the receipt.
  */
-function globalContractImports(vm: VMLogic) {
-  const unsupported = (name: string) => (): void => {
-    vm.payBase();
-    vm.prohibitedInView(name);
-    throw new LinkError(`env::${name}: global contracts are not available on this node`);
-  };
+function globalContractImports(vm: VMLogic, receiptOf: (idx: bigint) => { index: number; sir: boolean }) {
+  const fees = vm.config.fees;
+  const deploy =
+    (name: string, deployMode: GlobalContractDeployMode) => (idx: bigint, len: bigint, ptr: bigint) => {
+      vm.payBase();
+      vm.prohibitedInView(name);
+      const code = vm.memoryOrRegister(ptr, len);
+      const limit = BigInt(vm.config.limits.maxContractSize);
+      if (BigInt(code.length) > limit) throw hostError.contractSizeExceeded(BigInt(code.length), limit);
+      const { index, sir } = receiptOf(idx);
+      vm.payActionBase(fees.deploy_global_contract_base, sir);
+      vm.payActionPerByte(fees.deploy_global_contract_byte, BigInt(code.length), sir);
+      vm.receipts.append(index, { type: 'DeployGlobalContract', code, deployMode });
+    };
+  const use =
+    (name: string, read: (len: bigint, ptr: bigint) => GlobalContractIdentifier) =>
+    (idx: bigint, len: bigint, ptr: bigint) => {
+      vm.payBase();
+      vm.prohibitedInView(name);
+      const contractIdentifier = read(len, ptr);
+      const { index, sir } = receiptOf(idx);
+      vm.payActionBase(fees.use_global_contract_base, sir);
+      vm.payActionPerByte(
+        fees.use_global_contract_byte,
+        BigInt(globalContractIdentifierLength(contractIdentifier)),
+        sir,
+      );
+      vm.receipts.append(index, { type: 'UseGlobalContract', contractIdentifier });
+    };
   return {
-    promise_batch_action_deploy_global_contract: unsupported('promise_batch_action_deploy_global_contract'),
-    promise_batch_action_deploy_global_contract_by_account_id: unsupported(
-      'promise_batch_action_deploy_global_contract_by_account_id',
+    promise_batch_action_deploy_global_contract: deploy(
+      'promise_batch_action_deploy_global_contract',
+      'CodeHash',
     ),
-    promise_batch_action_use_global_contract: unsupported('promise_batch_action_use_global_contract'),
-    promise_batch_action_use_global_contract_by_account_id: unsupported(
+    promise_batch_action_deploy_global_contract_by_account_id: deploy(
+      'promise_batch_action_deploy_global_contract_by_account_id',
+      'AccountId',
+    ),
+    promise_batch_action_use_global_contract: use('promise_batch_action_use_global_contract', (len, ptr) => {
+      const codeHash = vm.memoryOrRegister(ptr, len);
+      if (codeHash.length !== 32) throw hostError.contractCodeHashMalformed();
+      return { kind: 'CodeHash', codeHash };
+    }),
+    promise_batch_action_use_global_contract_by_account_id: use(
       'promise_batch_action_use_global_contract_by_account_id',
+      (len, ptr) => ({ kind: 'AccountId', accountId: vm.readAccountId(ptr, len) }),
     ),
   };
 }
