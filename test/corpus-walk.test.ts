@@ -75,7 +75,8 @@ describe('the contract corpus: every contract deploys and every export links', {
 
   before(async () => {
     corpus = JSON.parse(readFileSync(join(CORPUS, 'analysis.json'), 'utf8'));
-    t = await startTestNode();
+    // Preparing a large contract at its deploy takes seconds on a loaded machine: wait for it.
+    t = await startTestNode({ txTimeoutMs: 600_000 });
     const root = t.rootSigner;
     let nonce = await keyNonce(t.url, root.accountId, root.key.publicKeyString);
     const patched: unknown[] = [];
