@@ -110,7 +110,8 @@ describe('deterministic account state init (NEP-616)', () => {
   };
 
   before(async () => {
-    t = await startTestNode();
+    // Deploying defuse (1.4 MB) prepares it in the same block: on a loaded machine that takes seconds.
+    t = await startTestNode({ txTimeoutMs: 600_000 });
     code = await createAccount(t.url, t.rootSigner, codeId, 100n * ONE_NEAR);
     alice = await createAccount(t.url, t.rootSigner, 'alice.test.near', 100n * ONE_NEAR);
     const r = await send(code, codeId, [
