@@ -14,6 +14,7 @@ import {
   balanceOf,
   block,
   blockHeight,
+  rpc,
   viewAccessKey,
   viewAccount,
 } from './support/rpc-calls.js';
@@ -241,6 +242,49 @@ describe('accounts, keys and transfers (near-api-js, automine)', () => {
     );
     assert.equal(await balanceOf(t.url, t.rootId), r2 - NEAR - costs4.fee);
     assert.equal(await balanceOf(t.url, ethId), NEAR);
+  });
+
+  it('transfers to a missing deterministic (NEP-616 0s…) account, creating it bare; CreateAccount cannot', async () => {
+    const detId = `0s${'cd'.repeat(20)}`;
+    const r0 = await balanceOf(t.url, t.rootId);
+    const status = await run(t.root.transfer({ receiverId: detId, amount: NEAR }));
+    const costs = await checkSingleReceiptTx(t, status, { creates: true });
+    accounts.add(detId);
+    // Transfer + create_account, no key (nearcore's transfer_exec_fee for NearDeterministicAccount).
+    assert.equal(
+      costs.receiptBurnt,
+      t.fees.execGas(status.transaction.actions, detId) * costs.gasPrice +
+        t.fees.creationCharge(costs.gasPrice),
+    );
+    assert.equal(await balanceOf(t.url, t.rootId), r0 - NEAR - costs.fee);
+    // A bare account: num_bytes_account only, no code, no keys.
+    assert.deepEqual(await viewAccount(t.url, detId), { amount: NEAR, locked: 0n, storageUsage: 100 });
+    const keys = await rpc(t.url, 'query', {
+      request_type: 'view_access_key_list',
+      finality: 'final',
+      account_id: detId,
+    });
+    assert.deepEqual(keys.keys, []);
+
+    // A second transfer to the existing account adds to it and pays the same fees (they depend on the id).
+    const status2 = await run(t.root.transfer({ receiverId: detId, amount: 5n }));
+    await checkSingleReceiptTx(t, status2);
+    assert.equal(await balanceOf(t.url, detId), NEAR + 5n);
+
+    // CreateAccount of a deterministic id fails as for every implicit id.
+    const other = `0s${'ef'.repeat(20)}`;
+    const status3 = await run(
+      t.root.signAndSendTransaction({
+        receiverId: other,
+        actions: [actions.createAccount(), actions.transfer(NEAR)],
+        throwOnFailure: false,
+      }),
+    );
+    await checkSingleReceiptTx(t, status3, { failsAt: 0 });
+    assert.deepEqual(status3.status.Failure.ActionError.kind, {
+      OnlyImplicitAccountCreationAllowed: { account_id: other },
+    });
+    assert.equal(await viewAccount(t.url, other), undefined);
   });
 
   it('adds a full-access key and a function-call key, uses the function-call key, deletes a key', async () => {

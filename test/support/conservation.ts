@@ -168,7 +168,7 @@ export async function checkConservation(
     }
     if (o.receipt.predecessor_id === 'system') continue;
     // Receipts burn at min(purchase price, block price), plus the creation charge when they create their
-    // receiver (CreateAccount, or a transfer to a missing implicit account).
+    // receiver (CreateAccount, a transfer to a missing implicit account, or a deterministic state init).
     const purchase = BigInt(o.receipt.receipt.Action.gas_price);
     const burnPrice = purchase < price ? purchase : price;
     const extra = o.tokensBurnt - o.gasBurnt * burnPrice;
@@ -182,7 +182,7 @@ export async function checkConservation(
       const acts: Json[] = o.receipt.receipt.Action.actions;
       const receiver: string = o.receipt.receiver_id;
       assert.ok(
-        acts.includes('CreateAccount') || /^([0-9a-f]{64}|0x[0-9a-f]{40})$/.test(receiver),
+        acts.includes('CreateAccount') || /^([0-9a-f]{64}|0[xs][0-9a-f]{40})$/.test(receiver),
         `receipt ${o.id} paid a creation charge without creating an account`,
       );
     }

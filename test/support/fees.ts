@@ -10,6 +10,7 @@ export type RuntimeConfig = ReturnType<typeof loadRuntimeConfig>;
 
 const isNearImplicit = (id: string) => /^[0-9a-f]{64}$/.test(id);
 const isEthImplicit = (id: string) => /^0x[0-9a-f]{40}$/.test(id);
+const isDeterministic = (id: string) => /^0s[0-9a-f]{40}$/.test(id);
 
 /**
  * The pinned fee schedule applied to RPC `ActionView`s (runtime/runtime/src/config.rs of nearcore): send fees
@@ -35,7 +36,10 @@ export class Fees {
         let gas = pick(this.fee('transfer'));
         if (isNearImplicit(receiverId))
           gas += pick(this.fee('create_account')) + pick(this.fee('add_full_access_key'));
-        else if (isEthImplicit(receiverId) && this.cfg.wasm.ethImplicitAccounts)
+        else if (
+          (isEthImplicit(receiverId) && this.cfg.wasm.ethImplicitAccounts) ||
+          isDeterministic(receiverId)
+        )
           gas += pick(this.fee('create_account'));
         return gas;
       }

@@ -6,6 +6,7 @@
  * receipts for them — not the rules themselves; see core/parameters/res/runtime_configs/83.yaml.)
  */
 
+import { isNearDeterministicAccount } from './deterministic-account-id.js';
 import { utf8Encode } from './encoding.js';
 import { InvalidAccountIdError } from './errors.js';
 import { sha256 } from './hash.js';
@@ -68,8 +69,13 @@ export function isEthImplicitAccount(accountId: string): boolean {
   return accountId.length === 42 && accountId.startsWith('0x') && isLowerHex(accountId, 2);
 }
 
+/** Any id an account can only get without CreateAccount: NEAR-implicit, ETH-implicit or deterministic (NEP-616). */
 export function isImplicitAccount(accountId: string): boolean {
-  return isNearImplicitAccount(accountId) || isEthImplicitAccount(accountId);
+  return (
+    isNearImplicitAccount(accountId) ||
+    isEthImplicitAccount(accountId) ||
+    isNearDeterministicAccount(accountId)
+  );
 }
 
 /** No `.` in the id; `system` is not top-level (near-account-id `is_top_level`). */

@@ -11,6 +11,7 @@ import type {
   GlobalContractDistribution,
   GlobalContractIdentifier,
 } from './global-contract.js';
+import type { DeterministicAccountStateInit } from './state-init.js';
 import type { TransactionNonce } from './transaction-nonce.js';
 
 /** 0 = ed25519 (32-byte key, 64-byte signature), 1 = secp256k1 (64-byte uncompressed key without the 0x04
@@ -105,6 +106,7 @@ export type Action =
   | { type: 'Delegate'; signedDelegateAction: SignedDelegateAction }
   | { type: 'DeployGlobalContract'; code: Uint8Array; deployMode: GlobalContractDeployMode }
   | { type: 'UseGlobalContract'; contractIdentifier: GlobalContractIdentifier }
+  | { type: 'DeterministicStateInit'; stateInit: DeterministicAccountStateInit; deposit: bigint }
   | { type: 'TransferToGasKey'; publicKey: PublicKey; deposit: bigint }
   | { type: 'WithdrawFromGasKey'; publicKey: PublicKey; amount: bigint }
   | { type: 'DelegateV2'; signedDelegateAction: VersionedSignedDelegateAction };

@@ -28,6 +28,14 @@ import {
 } from './global-contract.js';
 import { cryptoHashToString, parseCryptoHash, sha256 } from './hash.js';
 import { parsePublicKey, parseSignature, publicKeyToString, signatureToString } from './keys.js';
+import {
+  type DeterministicStateInitJson,
+  type DeterministicStateInitView,
+  stateInitActionFromJson,
+  stateInitActionFromView,
+  stateInitActionToJson,
+  stateInitActionToView,
+} from './state-init.js';
 import { type NonceModeJson, nonceModeToJson } from './transaction-nonce.js';
 import type {
   AccessKey,
@@ -99,7 +107,8 @@ export type ActionView =
   | { UseGlobalContractByAccountId: { account_id: string } }
   | { TransferToGasKey: { public_key: string; deposit: string } }
   | { WithdrawFromGasKey: { public_key: string; amount: string } }
-  | { DelegateV2: VersionedSignedDelegateActionView };
+  | { DelegateV2: VersionedSignedDelegateActionView }
+  | { DeterministicStateInit: DeterministicStateInitView };
 
 /** The serde form of a (non-delegate) `Action`, used inside delegate actions. */
 export type ActionJson =
@@ -114,7 +123,8 @@ export type ActionJson =
   | { DeployGlobalContract: { code: string; deploy_mode: 'CodeHash' | 'AccountId' } }
   | { UseGlobalContract: { contract_identifier: GlobalContractIdentifierView } }
   | { TransferToGasKey: { public_key: string; deposit: string } }
-  | { WithdrawFromGasKey: { public_key: string; amount: string } };
+  | { WithdrawFromGasKey: { public_key: string; amount: string } }
+  | { DeterministicStateInit: DeterministicStateInitJson };
 
 export interface SignedTransactionView {
   signer_id: string;
@@ -244,6 +254,8 @@ export function actionToView(action: Action): ActionView {
         ? { UseGlobalContract: { code_hash: cryptoHashToString(id.codeHash) } }
         : { UseGlobalContractByAccountId: { account_id: id.accountId } };
     }
+    case 'DeterministicStateInit':
+      return { DeterministicStateInit: stateInitActionToView(action.stateInit, action.deposit) };
     default:
       return commonActionToJson(action, false) as ActionView;
   }
@@ -316,6 +328,8 @@ function commonActionToJson(action: Action, raw: boolean): ActionJson {
       return {
         UseGlobalContract: { contract_identifier: globalContractIdentifierToView(action.contractIdentifier) },
       };
+    case 'DeterministicStateInit':
+      return { DeterministicStateInit: stateInitActionToJson(action.stateInit, action.deposit) };
     default:
       throw new InvalidViewError('action', `unexpected action type ${action.type}`);
   }
@@ -582,6 +596,9 @@ export function actionFromView(view: unknown, path = 'action'): Action {
     const accountId_ = accountId(obj(body, p).account_id, `${p}.account_id`);
     return { type: 'UseGlobalContract', contractIdentifier: { kind: 'AccountId', accountId: accountId_ } };
   }
+  if (name === 'DeterministicStateInit') {
+    return { type: 'DeterministicStateInit', ...stateInitActionFromView(obj(body, p), p) };
+  }
   return commonActionFromJson(name, body, path);
 }
 
@@ -668,6 +685,8 @@ function commonActionFromJson(name: string, body: unknown, path: string): Action
           `${p}.contract_identifier`,
         ),
       };
+    case 'DeterministicStateInit':
+      return { type: 'DeterministicStateInit', ...stateInitActionFromJson(obj(body, p), p) };
     default:
       throw new InvalidViewError(path, `unknown action ${JSON.stringify(name)}`);
   }

@@ -8,6 +8,7 @@ import {
   type AccessKeyPermission,
   type Action,
   isEthImplicitAccount,
+  isNearDeterministicAccount,
   isNearImplicitAccount,
 } from '@shadebox/primitives';
 import {
@@ -19,6 +20,7 @@ import {
 } from './gas-key-fees.js';
 import { globalContractActionFee } from './global-contract-fees.js';
 import type { RuntimeConfig } from './runtime-config.js';
+import { stateInitActionFee } from './state-init-fees.js';
 
 /** A fee: gas burnt when the action/receipt is sent (to self or to another account) and when it executes. */
 export interface Fee {
@@ -97,7 +99,7 @@ function methodNamesBytes(permission: AccessKeyPermission): bigint {
 }
 
 /** A transfer to an implicit account also creates it: NEAR-implicit gets an account and a full-access key;
- * ETH-implicit an account (its wallet contract costs nothing extra). */
+ * ETH-implicit an account (its wallet contract costs nothing extra); deterministic (`0s…`) an account. */
 function transferFee(
   fees: FeeTable,
   receiverId: string,
@@ -107,7 +109,7 @@ function transferFee(
   let gas = pick(fees.transfer);
   if (isNearImplicitAccount(receiverId) || (isEthImplicitAccount(receiverId) && !ethImplicit)) {
     gas += pick(fees.create_account) + pick(fees.add_full_access_key);
-  } else if (isEthImplicitAccount(receiverId)) {
+  } else if (isEthImplicitAccount(receiverId) || isNearDeterministicAccount(receiverId)) {
     gas += pick(fees.create_account);
   }
   return gas;
@@ -149,6 +151,8 @@ function actionFee(ctx: FeeContext, action: Action, receiverId: string, pick: (f
     case 'DeployGlobalContract':
     case 'UseGlobalContract':
       return globalContractActionFee(f, action, pick);
+    case 'DeterministicStateInit':
+      return stateInitActionFee(f, action, pick);
   }
 }
 
@@ -227,6 +231,7 @@ export function totalDeposit(actions: Action[]): bigint {
   for (const action of actions) {
     if (action.type === 'Transfer' || action.type === 'FunctionCall' || action.type === 'TransferToGasKey')
       amount += action.deposit;
+    else if (action.type === 'DeterministicStateInit') amount += action.deposit;
     else if (action.type === 'Delegate' || action.type === 'DelegateV2')
       amount += totalDeposit(action.signedDelegateAction.delegateAction.actions);
   }

@@ -37,6 +37,7 @@ import { delegateV2 } from './actions/delegate-v2.js';
 import { deleteAccount } from './actions/delete-account.js';
 import { deleteKey } from './actions/delete-key.js';
 import { deployContract } from './actions/deploy-contract.js';
+import { deterministicStateInit } from './actions/deterministic-state-init.js';
 import { functionCall } from './actions/function-call.js';
 import { transferToGasKey, withdrawFromGasKey } from './actions/gas-key.js';
 import { deployGlobalContract, useGlobalContract } from './actions/global-contract-actions.js';
@@ -120,7 +121,8 @@ export function applyActionReceipt(
       checkActorPermissions(action, account.current, actorId, accountId);
       const existedBefore = account.current !== undefined;
       applyAction(ctx, i, promiseResults);
-      if (!existedBefore && account.current) actorId = accountId;
+      // A deterministic account created by its state init does not act on itself (NEP-616).
+      if (!existedBefore && account.current && action.type !== 'DeterministicStateInit') actorId = accountId;
     } catch (e) {
       if (!(e instanceof ActionFailure)) throw e;
       failure = e.withIndex(i);
@@ -285,6 +287,9 @@ function applyAction(ctx: ActionContext, index: number, promiseResults: PromiseR
       return;
     case 'UseGlobalContract':
       useGlobalContract(ctx, action.contractIdentifier);
+      return;
+    case 'DeterministicStateInit':
+      deterministicStateInit(ctx, action.stateInit, action.deposit);
       return;
   }
 }

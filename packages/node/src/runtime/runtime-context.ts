@@ -15,6 +15,9 @@ export interface RuntimeLimits {
   maxArgumentsLength: number;
   maxContractSize: number;
   maxTransactionSize: number;
+  /** The storage limits a DeterministicStateInit's data entries must fit. */
+  maxLengthStorageKey?: number;
+  maxLengthStorageValue?: number;
 }
 
 export interface RuntimeParams extends FeeContext, StorageUsageConfig {

@@ -26,6 +26,8 @@ export function runtimeParamsFrom(config: RuntimeConfig, chainId = 'localnet'): 
       maxArgumentsLength: limits.maxArgumentsLength,
       maxContractSize: limits.maxContractSize,
       maxTransactionSize: limits.maxTransactionSize,
+      maxLengthStorageKey: limits.maxLengthStorageKey,
+      maxLengthStorageValue: limits.maxLengthStorageValue,
     },
     minAllowedTopLevelAccountLength: config.accountCreation.minAllowedTopLevelAccountLength,
     registrarAccountId: config.accountCreation.registrarAccountId,

@@ -7,6 +7,7 @@ import { type Action, isValidAccountId, publicKeyToString } from '@shadebox/prim
 import { jsonText, u64Json } from './errors.js';
 import type { RuntimeLimits } from './runtime-context.js';
 import { validateGasKeyPermission } from './validate-gas-key.js';
+import { stateInitValidationError } from './validate-state-init.js';
 
 const U64_MAX = 2n ** 64n - 1n;
 
@@ -43,7 +44,8 @@ function fail(json: unknown): never {
   throw new ActionsValidationError(json);
 }
 
-export function validateActions(limits: RuntimeLimits, actions: Action[]): void {
+/** `receiverId`: the receiver of the actions (a DeterministicStateInit must be sent to its derived id). */
+export function validateActions(limits: RuntimeLimits, actions: Action[], receiverId?: string): void {
   if (actions.length > limits.maxActionsPerReceipt) {
     fail({
       TotalNumberOfActionsExceeded: {
@@ -57,7 +59,7 @@ export function validateActions(limits: RuntimeLimits, actions: Action[]): void 
     if (action.type === 'DeleteAccount' && i !== actions.length - 1) fail('DeleteActionMustBeFinal');
     if ((action.type === 'Delegate' || action.type === 'DelegateV2') && ++delegates > 1)
       fail('DelegateActionMustBeOnlyOne');
-    validateAction(limits, action);
+    validateAction(limits, action, receiverId);
   });
   const totalGas = totalPrepaidGas(actions);
   if (totalGas > U64_MAX) fail('IntegerOverflow');
@@ -71,7 +73,7 @@ export function validateActions(limits: RuntimeLimits, actions: Action[]): void 
   }
 }
 
-function validateAction(limits: RuntimeLimits, action: Action): void {
+function validateAction(limits: RuntimeLimits, action: Action, receiverId?: string): void {
   switch (action.type) {
     case 'DeployContract':
     case 'DeployGlobalContract':
@@ -136,9 +138,19 @@ function validateAction(limits: RuntimeLimits, action: Action): void {
       return;
     case 'Delegate':
     case 'DelegateV2':
-      // The inner actions cannot contain another Delegate: decoding already rejects that.
-      validateActions(limits, action.signedDelegateAction.delegateAction.actions);
+      // The inner actions cannot contain another Delegate: decoding already rejects that. They are checked
+      // against the delegate action's receiver (FixDelegatedDeterministicStateInit, protocol 85).
+      validateActions(
+        limits,
+        action.signedDelegateAction.delegateAction.actions,
+        action.signedDelegateAction.delegateAction.receiverId,
+      );
       return;
+    case 'DeterministicStateInit': {
+      const error = stateInitValidationError(limits, action, receiverId);
+      if (error) fail(error);
+      return;
+    }
     default:
       return;
   }

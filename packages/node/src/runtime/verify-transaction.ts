@@ -42,7 +42,7 @@ export function validateTransaction(
   if (!isValidAccountId(tx.signerId)) throw invalidTx.invalidSignerId(tx.signerId);
   if (!isValidAccountId(tx.receiverId)) throw invalidTx.invalidReceiverId(tx.receiverId);
   try {
-    validateActions(params.limits, tx.actions);
+    validateActions(params.limits, tx.actions, tx.receiverId);
   } catch (e) {
     if (e instanceof ActionsValidationError) throw invalidTx.actionsValidation(e.json);
     throw e;

@@ -83,6 +83,10 @@ export const HOST_SIGNATURES: Readonly<Record<string, { params: string; result: 
   promise_batch_action_deploy_global_contract_by_account_id: sig(3),
   promise_batch_action_use_global_contract: sig(3),
   promise_batch_action_use_global_contract_by_account_id: sig(3),
+  // deterministic account state init (NEP-616)
+  promise_batch_action_state_init: sig(4, I),
+  promise_batch_action_state_init_by_account_id: sig(4, I),
+  set_state_init_data_entry: sig(6),
   promise_yield_create: sig(7, I),
   promise_yield_resume: sig(4, 'i'),
   promise_yield_create_with_id: sig(9, I),

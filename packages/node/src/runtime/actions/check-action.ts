@@ -2,11 +2,12 @@
  * The checks nearcore runs before each action (runtime/runtime/src/actions.rs `check_account_existence` and
  * `check_actor_permissions`).
  */
-import { type Action, isEthImplicitAccount, isNearImplicitAccount } from '@shadebox/primitives';
+import { type Action, isImplicitAccount } from '@shadebox/primitives';
 import type { Account } from '../../state/account.js';
 import { ActionFailure } from '../errors.js';
 
-const isImplicit = (id: string) => isNearImplicitAccount(id) || isEthImplicitAccount(id);
+// NEAR-implicit, ETH-implicit and deterministic (NEP-616 `0s…`) ids.
+const isImplicit = isImplicitAccount;
 
 export function checkAccountExistence(
   action: Action,
@@ -23,6 +24,8 @@ export function checkAccountExistence(
     return;
   }
   if (account) return;
+  // The state init creates its account.
+  if (action.type === 'DeterministicStateInit') return;
   if (action.type === 'Transfer' && isTheOnlyAction && !isRefund && isImplicit(accountId)) return;
   throw new ActionFailure({ AccountDoesNotExist: { account_id: accountId } });
 }

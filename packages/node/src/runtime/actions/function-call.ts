@@ -148,7 +148,7 @@ function validateNewReceipt(ctx: ActionContext, receipt: Receipt): void {
   }
   if (inner.kind !== 'Action') return;
   try {
-    validateActions(params.limits, inner.actions);
+    validateActions(params.limits, inner.actions, receipt.receiverId);
   } catch (e) {
     if (e instanceof ActionsValidationError) fail({ ActionsValidation: e.json });
     throw e;

@@ -2,7 +2,7 @@
  * Transfer: adds the deposit to the receiver. A transfer that is the only action of a receipt to a missing
  * NEAR-implicit account creates it with the full-access key its id encodes.
  */
-import { hexDecode, isNearImplicitAccount } from '@shadebox/primitives';
+import { hexDecode, isEthImplicitAccount, isNearImplicitAccount } from '@shadebox/primitives';
 import { newAccount } from '../../state/account.js';
 import { accessKeyStorageUsage } from '../../state/storage-usage.js';
 import { setAccessKey } from '../../state/typed-state.js';
@@ -42,11 +42,13 @@ export function transfer(ctx: ActionContext, deposit: bigint): void {
   // An ETH-implicit account uses the wallet contract, a global contract by code hash (nearcore
   // `eth_wallet_global_contract_hash`), when the node has it; otherwise it is created bare (docs/deviations.md).
   const wallet = ctx.params.ethWallet;
-  if (wallet) {
+  if (wallet && isEthImplicitAccount(accountId)) {
     const created = newAccount(deposit, ctx.params.numBytesAccount + 32n);
     created.globalContract = { kind: 'CodeHash', codeHash: wallet.codeHash };
     ctx.account.current = created;
     return;
   }
+  // A deterministic (`0s…`) account is created bare as in nearcore: its contract comes with a later
+  // DeterministicStateInit.
   ctx.account.current = newAccount(deposit, ctx.params.numBytesAccount);
 }

@@ -8,6 +8,7 @@ import { contextImports } from './context.js';
 import { mathImports } from './math.js';
 import { miscImports } from './misc.js';
 import { promiseImports } from './promises.js';
+import { stateInitImports } from './state-init.js';
 import { storageImports } from './storage.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: host functions take and return Wasm values of several types.
@@ -19,6 +20,7 @@ export function hostFunctions(vm: VMLogic, config: VMConfig): Record<string, Hos
     ...miscImports(vm),
     ...storageImports(vm),
     ...promiseImports(vm),
+    ...stateInitImports(vm),
     ...mathImports(vm),
     gas: (opcodes: number) => vm.gas.payPer(config.regularOpCost, BigInt(opcodes >>> 0)),
   };
