@@ -5,10 +5,6 @@
  * `sandbox_patch_state`), then every exported method is called as a view: the answer may be a value, a panic,
  * a ProhibitedInView or anything else, but never a link or compilation error, so every import the contract
  * makes is one the node links.
- *
- * Contracts that need a host function another branch adds (issue 13) are listed in EXPECTED_UNTIL_MERGED with
- * the import that is still missing: they must fail to link on exactly that import, and the test fails when
- * one of them links (the list is emptied when the branches are merged).
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -21,20 +17,6 @@ import { startTestNode, type TestNode } from './support/test-node.js';
 import { buildTx } from './support/transactions.js';
 
 const CORPUS = join(process.cwd(), '..', 'shared', 'corpus');
-
-/** The gas-key host functions (NEP-611), added on branch `gaskeys`. */
-const GAS_KEY_IMPORTS = [
-  'promise_batch_action_add_gas_key_with_full_access',
-  'promise_batch_action_add_gas_key_with_function_call',
-  'promise_batch_action_transfer_to_gas_key',
-];
-
-/** Contract file -> the `env` imports it cannot link on this branch until another branch is merged (the link
- * error must name one of them). */
-const EXPECTED_UNTIL_MERGED: Record<string, string[]> = {
-  'mpc/signer-3_14_0.wasm': GAS_KEY_IMPORTS,
-  'mpc/signer-3_14_1.wasm': GAS_KEY_IMPORTS,
-};
 
 interface CorpusEntry {
   file: string;
@@ -144,18 +126,8 @@ describe('the contract corpus: every contract deploys and every export links', {
       }
     });
     for (const entry of corpus) {
-      const missing = EXPECTED_UNTIL_MERGED[entry.file];
       const errors = linkErrors.get(entry.file);
-      if (missing) {
-        // Exports that are not callable methods answer MethodResolveError before linking; every other one
-        // must fail to link on a missing import of the list.
-        if (!errors)
-          failures.push(`${entry.file} is in EXPECTED_UNTIL_MERGED but links now: take it off the list`);
-        else if (!errors.every((e) => missing.some((name) => e.includes(`env::${name}\``))))
-          failures.push(
-            `${entry.file} fails to link on something else than ${missing.join(', ')}: ${errors[0]}`,
-          );
-      } else if (errors) {
+      if (errors) {
         failures.push(
           `${entry.file}: ${errors.length} of ${entry.exports.length} exports fail: ${errors[0]}`,
         );

@@ -120,14 +120,6 @@ const NEARCORE_IMPORTS_PV85: Readonly<Record<string, string>> = {
   validator_total_stake: 'I->',
 };
 
-/** Being added right now on the branches of issue 13 (`gaskeys`, `stateinit`): the integrator empties this
- * list when merging them. */
-const ADDED_BY_OTHER_BRANCHES: readonly string[] = [
-  'promise_batch_action_state_init',
-  'promise_batch_action_state_init_by_account_id',
-  'set_state_init_data_entry',
-];
-
 /** Linked by nearcore 2.13 without a config flag but not here yet: the refund-to receipts field they read
  * and write, and the code reference of global contracts, are not implemented (docs/deviations.md). */
 const NOT_YET_LINKED: readonly string[] = [
@@ -153,7 +145,7 @@ describe('the host functions linked at protocol 85 (nearcore imports.rs)', () =>
 
   it('offers every name nearcore links, with its signature, and nothing else', () => {
     const offered = offeredByOurLinker();
-    const pending = new Set([...ADDED_BY_OTHER_BRANCHES, ...NOT_YET_LINKED]);
+    const pending = new Set(NOT_YET_LINKED);
     const expected = Object.fromEntries(
       Object.entries(NEARCORE_IMPORTS_PV85).filter(([name]) => !pending.has(name)),
     );
@@ -169,7 +161,7 @@ describe('the host functions linked at protocol 85 (nearcore imports.rs)', () =>
 
   it('keeps the pending lists honest: each name is nearcore’s and not yet offered here', () => {
     const offered = offeredByOurLinker();
-    for (const name of [...ADDED_BY_OTHER_BRANCHES, ...NOT_YET_LINKED]) {
+    for (const name of NOT_YET_LINKED) {
       assert.ok(name in NEARCORE_IMPORTS_PV85, `${name} is not a nearcore import`);
       assert.ok(!(name in offered), `${name} is linked now: remove it from the pending list`);
     }
