@@ -133,14 +133,26 @@ export function actionCostOf(action: { type: string; accessKey?: { permission: {
       return ACTION_COST_INDEX.transfer;
     case 'Stake':
       return ACTION_COST_INDEX.stake;
-    case 'AddKey':
-      return action.accessKey?.permission.kind === 'FullAccess'
+    case 'AddKey': {
+      const kind = action.accessKey?.permission.kind;
+      return kind === 'FullAccess' || kind === 'GasKeyFullAccess'
         ? ACTION_COST_INDEX.add_full_access_key
         : ACTION_COST_INDEX.add_function_call_key_base;
+    }
     case 'DeleteKey':
       return ACTION_COST_INDEX.delete_key;
     case 'Delegate':
+    case 'DelegateV2':
       return ACTION_COST_INDEX.delegate;
+    case 'DeployGlobalContract':
+      return ACTION_COST_INDEX.deploy_global_contract_base;
+    case 'UseGlobalContract':
+      return ACTION_COST_INDEX.use_global_contract_base;
+    case 'DeterministicStateInit':
+      return ACTION_COST_INDEX.deterministic_state_init_base;
+    case 'TransferToGasKey':
+    case 'WithdrawFromGasKey':
+      return ACTION_COST_INDEX.gas_key_transfer_base;
     default:
       return -1;
   }
