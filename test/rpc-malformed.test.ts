@@ -190,7 +190,8 @@ describe('malformed requests', { timeout: 120_000 }, () => {
         'query',
         { request_type: 'view_everything', finality: 'final', account_id: 'alice.test.near' },
         'Failed parsing args: unknown variant `view_everything`, expected one of `view_account`, `view_code`, ' +
-          '`view_state`, `view_access_key`, `view_access_key_list`, `call_function`',
+          '`view_state`, `view_access_key`, `view_access_key_list`, `view_gas_key_nonces`, `call_function`, ' +
+          '`view_global_contract_code`, `view_global_contract_code_by_account_id`',
       ],
       [
         'query',
