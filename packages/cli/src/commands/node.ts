@@ -19,7 +19,6 @@ import { resolveLogLevel } from '../log-level.js';
 import { type RunningService, runNode } from '../run-node.js';
 import {
   accountIdFlag,
-  blockTimeFlag,
   DEV_ACCOUNT_HELP,
   devAccountsFromFlags,
   ETH_WALLET_CONTRACT_HELP,

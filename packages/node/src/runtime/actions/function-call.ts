@@ -17,7 +17,6 @@ import {
   getPromiseYieldIndices,
   setPromiseYieldIndices,
 } from '../../state/receipt-state.js';
-import { contractCodeKey } from '../../state/state-keys.js';
 import { mergeGasProfile } from '../../vm/gas-profile.js';
 import type { PromiseResult } from '../../vm/receipt-manager.js';
 import { runContract } from '../../vm/run-contract.js';

@@ -12,9 +12,10 @@ import {
 } from '@shadebox/primitives';
 import { execFee, sendFee, totalSendFees } from '../../config/fees.js';
 import { ACTION_COST_INDEX, actionCostOf } from '../gas-profile.js';
-import { hostError, LinkError } from '../vm-errors.js';
+import { hostError } from '../vm-errors.js';
 import type { VMLogic } from '../vm-logic.js';
 import { gasKeyImports } from './gas-keys.js';
+import { chargeYieldResume } from './yield-resume.js';
 import { yieldWithIdImports } from './yield-with-id.js';
 
 export function promiseImports(vm: VMLogic) {
@@ -372,14 +373,14 @@ export function promiseImports(vm: VMLogic) {
       payloadLen: bigint,
       payloadPtr: bigint,
     ): number {
-      vm.payBase();
-      vm.prohibitedInView('promise_yield_resume');
-      vm.gas.payBase(vm.costs.yield_resume_base);
-      vm.gas.payPer(vm.costs.yield_resume_byte, payloadLen);
-      const dataId = vm.memoryOrRegister(dataIdPtr, dataIdLen);
-      const payload = vm.memoryOrRegister(payloadPtr, payloadLen);
-      const limit = BigInt(limits.maxYieldPayloadSize);
-      if (BigInt(payload.length) > limit) throw hostError.yieldPayloadLength(BigInt(payload.length), limit);
+      const { id: dataId, payload } = chargeYieldResume(
+        vm,
+        'promise_yield_resume',
+        dataIdLen,
+        dataIdPtr,
+        payloadLen,
+        payloadPtr,
+      );
       if (dataId.length !== 32) throw hostError.dataIdMalformed();
       if (!vm.ext.yieldIsPending(dataId)) return 0;
       vm.receipts.submitResumeData(dataId, payload);

@@ -13,6 +13,7 @@
  */
 import { hostError } from '../vm-errors.js';
 import type { VMLogic } from '../vm-logic.js';
+import { chargeYieldResume } from './yield-resume.js';
 
 const U64_MAX = 2n ** 64n - 1n;
 const YIELD_ID_LENGTH = 32;
@@ -24,7 +25,6 @@ export interface YieldWithIdHelpers {
 
 export function yieldWithIdImports(vm: VMLogic, helpers: YieldWithIdHelpers) {
   const fees = vm.config.fees;
-  const limits = vm.config.limits;
   return {
     promise_yield_create_with_id(
       methodNameLen: bigint,
@@ -67,14 +67,14 @@ export function yieldWithIdImports(vm: VMLogic, helpers: YieldWithIdHelpers) {
       payloadLen: bigint,
       payloadPtr: bigint,
     ): number {
-      vm.payBase();
-      vm.prohibitedInView('promise_yield_resume_with_yield_id');
-      vm.gas.payBase(vm.costs.yield_resume_base);
-      vm.gas.payPer(vm.costs.yield_resume_byte, payloadLen);
-      const yieldId = vm.memoryOrRegister(yieldIdPtr, yieldIdLen);
-      const payload = vm.memoryOrRegister(payloadPtr, payloadLen);
-      const limit = BigInt(limits.maxYieldPayloadSize);
-      if (BigInt(payload.length) > limit) throw hostError.yieldPayloadLength(BigInt(payload.length), limit);
+      const { id: yieldId, payload } = chargeYieldResume(
+        vm,
+        'promise_yield_resume_with_yield_id',
+        yieldIdLen,
+        yieldIdPtr,
+        payloadLen,
+        payloadPtr,
+      );
       if (yieldId.length !== YIELD_ID_LENGTH) throw hostError.yieldIdMalformed();
       const dataId = vm.ext.yieldIdDataId(yieldId);
       if (dataId === undefined || !vm.ext.yieldIsPending(dataId)) return 0;
