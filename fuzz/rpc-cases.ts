@@ -4,6 +4,7 @@
  * by junk; broken envelopes, batches, huge and deep JSON, bad encodings (invalid UTF-8, BOMs, UTF-16, wrong
  * content types); and valid signed transactions, sent through every sending method at every wait level.
  */
+import { RPC_METHOD_TABLE } from '@shadebox/node';
 import { deepJson, type Json, junkValue, mutate } from './junk.js';
 import type { Known } from './known.js';
 import type { Random } from './random.js';
@@ -28,36 +29,8 @@ export interface HttpCase {
 const WAIT_LEVELS = ['NONE', 'INCLUDED', 'EXECUTED_OPTIMISTIC', 'INCLUDED_FINAL', 'EXECUTED', 'FINAL'];
 const FINALITIES = ['optimistic', 'near-final', 'final'];
 
-/** Every method of packages/node/src/rpc/methods/index.ts. */
-export const RPC_METHODS = [
-  'status',
-  'health',
-  'network_info',
-  'validators',
-  'block',
-  'chunk',
-  'gas_price',
-  'query',
-  'send_tx',
-  'broadcast_tx_async',
-  'broadcast_tx_commit',
-  'tx',
-  'EXPERIMENTAL_tx_status',
-  'EXPERIMENTAL_receipt',
-  'EXPERIMENTAL_genesis_config',
-  'genesis_config',
-  'EXPERIMENTAL_protocol_config',
-  'sandbox_patch_state',
-  'sandbox_fast_forward',
-  'sandbox_produce_blocks',
-  'sandbox_set_next_block_timestamp',
-  'sandbox_snapshot',
-  'sandbox_revert',
-  'changes',
-  'EXPERIMENTAL_changes',
-  'EXPERIMENTAL_changes_in_block',
-  'block_effects',
-] as const;
+/** Every method the node serves, read from its dispatch table so that a new method is fuzzed as soon as it exists. */
+export const RPC_METHODS: readonly string[] = Object.keys(RPC_METHOD_TABLE);
 
 /** Methods whose valid params change the chain beyond what the consistency checks follow: only junk for them. */
 const JUNK_ONLY = new Set([
@@ -151,6 +124,25 @@ function validParams(r: Random, method: string, k: Known, tx: SignedTxCase | und
           }),
         ],
         [1, () => [`account/${id}`, '']],
+        [
+          1,
+          () => ({
+            request_type: 'view_gas_key_nonces',
+            account_id: id,
+            public_key: r.pick(k.publicKeys),
+            ...ref,
+          }),
+        ],
+        [
+          1,
+          () => ({
+            request_type: 'view_global_contract_code',
+            // A hash no global contract has, or junk: both must be answered with nearcore's errors.
+            code_hash: r.pick(['11111111111111111111111111111111', 'not-a-hash', '']),
+            ...ref,
+          }),
+        ],
+        [1, () => ({ request_type: 'view_global_contract_code_by_account_id', account_id: id, ...ref })],
       ])();
     }
     case 'send_tx':
@@ -200,6 +192,15 @@ function validParams(r: Random, method: string, k: Known, tx: SignedTxCase | und
       return { delta_height: r.range(1, 3) };
     case 'sandbox_produce_blocks':
       return { num_blocks: r.range(1, 2) };
+    case 'maintenance_windows':
+    case 'EXPERIMENTAL_maintenance_windows':
+      return { account_id: account(r, k) };
+    case 'EXPERIMENTAL_view_gas_key_nonces':
+      return {
+        ...blockRef(r, k),
+        account_id: account(r, k),
+        public_key: k.publicKeys.length ? r.pick(k.publicKeys) : 'ed25519:11111111111111111111111111111111',
+      };
     default:
       return junkValue(r);
   }
