@@ -100,6 +100,70 @@ describe('receipts', () => {
   });
 });
 
+describe('ActionReceiptV2 (ReceiptEnum 5 ActionV2, 6 PromiseYieldV2)', () => {
+  const v1Action: Receipt = {
+    predecessorId: 'alice',
+    receiverId: 'bob',
+    receiptId: new Uint8Array(32).fill(1),
+    receipt: {
+      kind: 'Action',
+      signerId: 'carol',
+      signerPublicKey: { keyType: 0, data: new Uint8Array(32).fill(9) },
+      gasPrice: 100n,
+      outputDataReceivers: [],
+      inputDataIds: [],
+      actions: [{ type: 'Transfer', deposit: 5n }],
+      isPromiseYield: false,
+    },
+    priority: 0n,
+    version: 0,
+  };
+  const head = 4 + 5 + 4 + 3 + 32;
+
+  it('V2 is the V1 layout with the tag 5 and Option<AccountId> refund_to right after signer_id', () => {
+    const v1 = encodeReceipt(v1Action);
+    const withRefund = encodeReceipt({
+      ...v1Action,
+      receipt: { ...v1Action.receipt, v2: true, refundTo: 'dave' },
+    } as Receipt);
+    assert.equal(withRefund[head], 5);
+    const signer = 4 + 5; // "carol"
+    assert.deepEqual(
+      withRefund.subarray(head + 1, head + 1 + signer),
+      v1.subarray(head + 1, head + 1 + signer),
+    );
+    assert.equal(
+      hexEncode(withRefund.subarray(head + 1 + signer, head + 1 + signer + 9)),
+      '01' + '04000000' + hexEncode(new TextEncoder().encode('dave')),
+    );
+    assert.deepEqual(withRefund.subarray(head + 1 + signer + 9), v1.subarray(head + 1 + signer));
+    const without = encodeReceipt({ ...v1Action, receipt: { ...v1Action.receipt, v2: true } } as Receipt);
+    assert.equal(without.length, v1.length + 1);
+    assert.equal(without[head + 1 + signer], 0);
+  });
+
+  it('round trip with and without refund_to, action and yield', () => {
+    for (const isPromiseYield of [false, true]) {
+      for (const refundTo of [undefined, 'dave']) {
+        const receipt = {
+          ...v1Action,
+          receipt: { ...v1Action.receipt, isPromiseYield, v2: true, ...(refundTo ? { refundTo } : {}) },
+        } as Receipt;
+        const bytes = encodeReceipt(receipt);
+        assert.equal(bytes[head], isPromiseYield ? 6 : 5);
+        assert.deepEqual(decodeReceipt(bytes), receipt);
+      }
+    }
+  });
+
+  it('a refund_to needs a V2 receipt', () => {
+    assert.throws(
+      () => encodeReceipt({ ...v1Action, receipt: { ...v1Action.receipt, refundTo: 'dave' } } as Receipt),
+      BorshError,
+    );
+  });
+});
+
 describe('GlobalContractDistribution receipts (ReceiptEnum 4)', () => {
   const V2_HEX = [
     '05000000616c696365', // predecessor "alice"

@@ -7,6 +7,8 @@
  * (global-contract.ts); later variants are rejected. ActionReceipt = signer_id, signer_public_key, gas_price u128,
  * output_data_receivers Vec<{data_id [32], receiver_id}>, input_data_ids Vec<[32]>, actions Vec<Action>.
  * DataReceipt = data_id [32], data Option<Vec<u8>>. Receipts created from transactions are ReceiptV0.
+ * 5 ActionV2 and 6 PromiseYieldV2 carry an ActionReceiptV2: signer_id, refund_to Option<AccountId>, then the
+ * ActionReceipt fields from signer_public_key on; contracts' receipts are V2 from protocol 82.
  */
 
 import { readAccountId, writeAccountId } from './account-id-borsh.js';
@@ -23,10 +25,13 @@ const ENUM_TAG = {
   PromiseYield: 2,
   PromiseResume: 3,
   GlobalContractDistribution: 4,
+  ActionV2: 5,
+  PromiseYieldV2: 6,
 } as const;
 
 function writeActionReceipt(w: BorshWriter, receipt: ActionReceipt): void {
   writeAccountId(w, receipt.signerId);
+  if (receipt.v2) w.option(receipt.refundTo, writeAccountId);
   writePublicKey(w, receipt.signerPublicKey);
   w.u128(receipt.gasPrice);
   w.vec(receipt.outputDataReceivers, (w, dr: DataReceiver) => {
@@ -37,9 +42,13 @@ function writeActionReceipt(w: BorshWriter, receipt: ActionReceipt): void {
   w.vec(receipt.actions, writeAction);
 }
 
-function readActionReceipt(r: BorshReader): ActionReceipt {
+function readActionReceipt(r: BorshReader, v2: boolean): ActionReceipt {
+  const signerId = readAccountId(r);
+  const refundTo = v2 ? r.option(readAccountId) : null;
   return {
-    signerId: readAccountId(r),
+    signerId,
+    ...(v2 ? { v2: true } : {}),
+    ...(refundTo !== null ? { refundTo } : {}),
     signerPublicKey: readPublicKey(r),
     gasPrice: r.u128(),
     outputDataReceivers: r.vec((r) => ({ dataId: r.fixedBytes(32), receiverId: readAccountId(r) }), 36),
@@ -67,7 +76,10 @@ export function writeReceipt(w: BorshWriter, receipt: Receipt): void {
   w.fixedBytes(receipt.receiptId, 32);
   const inner = receipt.receipt;
   if (inner.kind === 'Action') {
-    w.u8(inner.isPromiseYield ? ENUM_TAG.PromiseYield : ENUM_TAG.Action);
+    if (inner.v2) w.u8(inner.isPromiseYield ? ENUM_TAG.PromiseYieldV2 : ENUM_TAG.ActionV2);
+    else if (inner.refundTo !== undefined)
+      throw new BorshError('refundTo needs an ActionReceiptV2 (v2: true)');
+    else w.u8(inner.isPromiseYield ? ENUM_TAG.PromiseYield : ENUM_TAG.Action);
     writeActionReceipt(w, inner);
   } else if (inner.kind === 'Data') {
     w.u8(inner.isPromiseResume ? ENUM_TAG.PromiseResume : ENUM_TAG.Data);
@@ -98,7 +110,19 @@ export function readReceipt(r: BorshReader): Receipt {
   switch (tag) {
     case ENUM_TAG.Action:
     case ENUM_TAG.PromiseYield:
-      receipt = { kind: 'Action', ...readActionReceipt(r), isPromiseYield: tag === ENUM_TAG.PromiseYield };
+      receipt = {
+        kind: 'Action',
+        ...readActionReceipt(r, false),
+        isPromiseYield: tag === ENUM_TAG.PromiseYield,
+      };
+      break;
+    case ENUM_TAG.ActionV2:
+    case ENUM_TAG.PromiseYieldV2:
+      receipt = {
+        kind: 'Action',
+        ...readActionReceipt(r, true),
+        isPromiseYield: tag === ENUM_TAG.PromiseYieldV2,
+      };
       break;
     case ENUM_TAG.Data:
     case ENUM_TAG.PromiseResume:

@@ -154,6 +154,12 @@ export interface ActionReceipt {
   /** 32-byte data ids. */
   inputDataIds: Uint8Array[];
   actions: Action[];
+  /** nearcore's `ActionReceiptV2` (ReceiptEnum `ActionV2` / `PromiseYieldV2`), the receipts contracts create
+   * from protocol 82 on (`DeterministicAccountIds`); absent or false: `ActionReceipt`. */
+  v2?: boolean;
+  /** V2 only: the account a balance refund of this receipt goes to instead of the predecessor
+   * (`promise_set_refund_to`). */
+  refundTo?: string;
 }
 
 export interface DataReceipt {

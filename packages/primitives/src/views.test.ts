@@ -353,6 +353,26 @@ describe('ReceiptView', () => {
     assert.deepEqual(receiptFromView(JSON.parse(JSON.stringify(view))), { ...actionReceipt, version: 1 });
   });
 
+  it('shows refund_to only when an ActionReceiptV2 carries one (nearcore ReceiptEnumView::Action)', () => {
+    const v2 = { ...actionReceipt, receipt: { ...actionReceipt.receipt, v2: true } } as Receipt;
+    const plain = receiptToView(v2).receipt as { Action: Record<string, unknown> };
+    assert.equal('refund_to' in plain.Action, false);
+    const withRefund = {
+      ...actionReceipt,
+      receipt: { ...actionReceipt.receipt, v2: true, refundTo: 'refunds.near' },
+    } as Receipt;
+    const view = receiptToView(withRefund);
+    const action = (view.receipt as { Action: Record<string, unknown> }).Action;
+    assert.equal(action.refund_to, 'refunds.near');
+    assert.deepEqual(Object.keys(action).slice(-2), ['is_promise_yield', 'refund_to']);
+    // Back from a view: V2 when refund_to is given (a V2 receipt without one comes back as V1, as in nearcore).
+    assert.deepEqual(receiptFromView(JSON.parse(JSON.stringify(view))), { ...withRefund, version: 1 });
+    assert.deepEqual(receiptFromView(JSON.parse(JSON.stringify(receiptToView(v2)))), {
+      ...actionReceipt,
+      version: 1,
+    });
+  });
+
   it('shows data receipts, with null data for a failed promise', () => {
     for (const data of [null, Uint8Array.from([1, 2])]) {
       const receipt: Receipt = {

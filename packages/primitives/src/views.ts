@@ -157,6 +157,8 @@ export type ReceiptEnumView =
         input_data_ids: string[];
         actions: ActionView[];
         is_promise_yield: boolean;
+        /** Only when the receipt carries one (`promise_set_refund_to`). */
+        refund_to?: string;
       };
     }
   | { Data: { data_id: string; data: string | null; is_promise_resume: boolean } }
@@ -387,6 +389,8 @@ export function receiptToView(receipt: Receipt): ReceiptView {
               input_data_ids: inner.inputDataIds.map(cryptoHashToString),
               actions: inner.actions.map(actionToView),
               is_promise_yield: inner.isPromiseYield,
+              // nearcore adds refund_to to the view only when the receipt carries one.
+              ...(inner.refundTo !== undefined ? { refund_to: inner.refundTo } : {}),
             },
           }
         : {
@@ -752,6 +756,10 @@ export function receiptFromView(view: unknown, path = 'receipt'): Receipt {
       actions: arr(a.actions, `${p}.actions`).map((x, i) => actionFromView(x, `${p}.actions[${i}]`)),
       isPromiseYield: bool(a.is_promise_yield, `${p}.is_promise_yield`, false),
     };
+    // As nearcore's view-to-receipt conversion: an ActionReceiptV2 only when refund_to is given.
+    if (a.refund_to !== undefined && a.refund_to !== null) {
+      receipt = { ...receipt, v2: true, refundTo: accountId(a.refund_to, `${p}.refund_to`) };
+    }
   } else if (name === 'Data') {
     const d = obj(body, p);
     receipt = {

@@ -44,7 +44,12 @@ import { deployGlobalContract, useGlobalContract } from './actions/global-contra
 import { stake } from './actions/stake.js';
 import { transfer } from './actions/transfer.js';
 import { ActionFailure } from './errors.js';
-import { balanceRefundReceipt, gasRefundReceipt, isRefundReceipt } from './refund-receipts.js';
+import {
+  balanceRefundReceipt,
+  balanceRefundReceiver,
+  gasRefundReceipt,
+  isRefundReceipt,
+} from './refund-receipts.js';
 import type { BlockContext, RuntimeParams } from './runtime-context.js';
 
 export interface ReceiptExecution {
@@ -189,7 +194,9 @@ export function applyActionReceipt(
   const gasRefund = purchasePrice * grossGasRefund + burnedGasRefund;
   const depositRefund = failure ? totalDeposit(actions) : 0n;
   if (depositRefund > 0n) {
-    result.newReceipts.push(balanceRefundReceipt(receipt.predecessorId, depositRefund, receipt.priority));
+    result.newReceipts.push(
+      balanceRefundReceipt(balanceRefundReceiver(receipt), depositRefund, receipt.priority),
+    );
   }
   if (gasRefund > 0n) {
     result.newReceipts.push(

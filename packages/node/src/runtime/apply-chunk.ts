@@ -116,7 +116,26 @@ export function applyChunk(
       const cost = validateTransaction(params, tx.signedTransaction, tx.hash, tx.size, block.gasPrice, {
         signatureVerified: tx.signatureVerified,
       });
-      verifyAndChargeTransaction(params, state, tx.signedTransaction, cost, block.height);
+      const verified = verifyAndChargeTransaction(params, state, tx.signedTransaction, cost, block.height, {
+        inChunk: true,
+      });
+      if (verified.depositFailed) {
+        // nearcore's DepositFailed: included, the conversion's gas burnt, no receipt, a failed outcome.
+        state.commit({ type: 'transaction_processing', tx_hash: b58(tx.hash) });
+        out.transactions.push(tx);
+        out.outcomes.push({
+          id: tx.hash,
+          executorId: t.signerId,
+          gasBurnt: cost.gasBurnt,
+          tokensBurnt: cost.burntAmount,
+          logs: [],
+          receiptIds: [],
+          status: { Failure: { InvalidTxError: verified.depositFailed.toJSON() } },
+        });
+        out.gasUsed += cost.gasBurnt;
+        out.balanceBurnt += cost.burntAmount;
+        continue;
+      }
       const receiptId = createReceiptIdFromTransaction(tx.hash, block.height);
       const receipt: Receipt = {
         predecessorId: t.signerId,

@@ -1,6 +1,6 @@
 /**
  * Refund receipts: action receipts from `system` carrying one Transfer. They cost no gas. A balance refund
- * returns deposits (and DeleteAccount's balance); a gas refund returns unused prepaid gas to the signer and
+ * returns deposits (to the receipt's `refund_to` when a contract set one) and DeleteAccount's balance; a gas refund returns unused prepaid gas to the signer and
  * names the signer's key so a function-call key gets its allowance back.
  */
 import type { PublicKey, Receipt } from '@shadebox/primitives';
@@ -44,6 +44,13 @@ export function gasRefundReceipt(
   priority = 0n,
 ): Receipt {
   return refundReceipt(receiverId, amount, receiverId, signerPublicKey, priority);
+}
+
+/** Who gets a balance refund of `receipt` (nearcore `Receipt::balance_refund_receiver`): the account a
+ * contract named with `promise_set_refund_to`, else the predecessor. */
+export function balanceRefundReceiver(receipt: Receipt): string {
+  const inner = receipt.receipt;
+  return (inner.kind === 'Action' ? inner.refundTo : undefined) ?? receipt.predecessorId;
 }
 
 export function isRefundReceipt(receipt: Receipt): boolean {

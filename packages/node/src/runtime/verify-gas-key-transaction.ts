@@ -7,9 +7,10 @@
  * also when the account would then lack the balance for its storage); a GasKeyFunctionCall key restricts
  * the transaction as a function-call key does. The key's allowance is not used: its balance is the budget.
  *
- * nearcore includes a transaction whose gas the key can pay but whose deposits the account cannot, charging
- * the key for the conversion (its "DepositFailed" verdict); here it is refused with the same error instead
- * (docs/deviations.md).
+ * A transaction whose gas the key can pay but whose deposits the account cannot gets nearcore's
+ * `DepositFailed` verdict: the RPC refuses it with that error (as nearcore's `validate_tx`), and a chunk
+ * including it (the account spent its balance in between) charges the key only what converting it burns,
+ * advances the nonce, leaves the account as it is and makes no receipt; its outcome fails with the error.
  */
 import {
   type AccessKey,
@@ -23,7 +24,7 @@ import type { Account } from '../state/account.js';
 import type { StateUpdate } from '../state/state-update.js';
 import { insufficientStorageStake } from '../state/storage-usage.js';
 import { getGasKeyNonce, setAccessKey, setAccount, setGasKeyNonce } from '../state/typed-state.js';
-import { invalidTx } from './errors.js';
+import { type InvalidTxError, invalidTx } from './errors.js';
 import type { RuntimeParams } from './runtime-context.js';
 import { type VerifiedTransaction, verifyFunctionCallPermission, verifyNonce } from './verify-transaction.js';
 
@@ -35,6 +36,7 @@ export function verifyAndChargeGasKeyTransaction(
   accessKey: AccessKey,
   cost: TransactionCost,
   blockHeight: bigint,
+  options: { inChunk?: boolean } = {},
 ): VerifiedTransaction {
   const tx = stx.transaction;
   const index = tx.nonceIndex!;
@@ -54,21 +56,22 @@ export function verifyAndChargeGasKeyTransaction(
   const permission = functionCallPermissionOf(accessKey.permission);
   if (permission) verifyFunctionCallPermission(permission, stx);
 
-  if (signer.amount < cost.depositCost) {
-    throw invalidTx.notEnoughBalanceForDeposit(
-      tx.signerId,
-      signer.amount,
-      cost.depositCost,
-      'NotEnoughBalance',
-    );
+  const depositFailure = depositFailureOf(params, tx.signerId, signer, cost);
+  const p = accessKey.permission as Extract<AccessKey['permission'], { gasKeyInfo: unknown }>;
+  if (depositFailure) {
+    if (!options.inChunk) throw depositFailure;
+    const keyAfterConversion: AccessKey = {
+      nonce: accessKey.nonce,
+      permission: { ...p, gasKeyInfo: { ...info, balance: info.balance - cost.burntAmount } },
+    };
+    // nearcore writes the (unchanged) account back with the key, as for any charged transaction.
+    setAccount(state, tx.signerId, signer);
+    setAccessKey(state, tx.signerId, tx.publicKey, keyAfterConversion);
+    setGasKeyNonce(state, tx.signerId, tx.publicKey, index, tx.nonce);
+    return { cost, signer, accessKey: keyAfterConversion, depositFailed: depositFailure };
   }
   const charged: Account = { ...signer, amount: signer.amount - cost.depositCost };
-  const lacking = insufficientStorageStake(charged, params.storageAmountPerByte);
-  if (lacking > 0n) {
-    throw invalidTx.notEnoughBalanceForDeposit(tx.signerId, charged.amount, lacking, 'LackBalanceForState');
-  }
 
-  const p = accessKey.permission as Extract<AccessKey['permission'], { gasKeyInfo: unknown }>;
   const newKey: AccessKey = {
     nonce: accessKey.nonce,
     permission: { ...p, gasKeyInfo: { ...info, balance: info.balance - cost.gasCost } },
@@ -77,4 +80,27 @@ export function verifyAndChargeGasKeyTransaction(
   setAccessKey(state, tx.signerId, tx.publicKey, newKey);
   setGasKeyNonce(state, tx.signerId, tx.publicKey, index, tx.nonce);
   return { cost, signer: charged, accessKey: newKey };
+}
+
+/** Why the account cannot pay the deposits (nearcore's two `NotEnoughBalanceForDeposit` reasons), if so. */
+function depositFailureOf(
+  params: RuntimeParams,
+  signerId: string,
+  signer: Account,
+  cost: TransactionCost,
+): InvalidTxError | undefined {
+  if (signer.amount < cost.depositCost) {
+    return invalidTx.notEnoughBalanceForDeposit(
+      signerId,
+      signer.amount,
+      cost.depositCost,
+      'NotEnoughBalance',
+    );
+  }
+  const charged: Account = { ...signer, amount: signer.amount - cost.depositCost };
+  const lacking = insufficientStorageStake(charged, params.storageAmountPerByte);
+  if (lacking > 0n) {
+    return invalidTx.notEnoughBalanceForDeposit(signerId, charged.amount, lacking, 'LackBalanceForState');
+  }
+  return undefined;
 }

@@ -19,7 +19,7 @@ import type { Account } from '../state/account.js';
 import type { StateUpdate } from '../state/state-update.js';
 import { insufficientStorageStake } from '../state/storage-usage.js';
 import { getAccessKey, getAccount, setAccessKey, setAccount } from '../state/typed-state.js';
-import { invalidTx } from './errors.js';
+import { type InvalidTxError, invalidTx } from './errors.js';
 import type { RuntimeParams } from './runtime-context.js';
 import { withSignatureVerificationCost } from './signature-verification-cost.js';
 import { ActionsValidationError, validateActions } from './validate-actions.js';
@@ -75,6 +75,10 @@ export interface VerifiedTransaction {
   cost: TransactionCost;
   signer: Account;
   accessKey: AccessKey;
+  /** nearcore's `TxVerdict::DepositFailed` (gas-key transactions in a chunk only): the gas key paid for the
+   * conversion and the nonce advanced, but the deposits could not be paid; the transaction makes no receipt
+   * and its outcome fails with this error. */
+  depositFailed?: InvalidTxError;
 }
 
 /**
@@ -119,6 +123,9 @@ export function verifyAndChargeTransaction(
   stx: SignedTransaction,
   cost: TransactionCost,
   blockHeight: bigint,
+  /** A chunk including the transaction (not the RPC admitting it): a gas-key transaction whose deposits the
+   * account cannot pay is included with the `DepositFailed` verdict instead of refused. */
+  options: { inChunk?: boolean } = {},
 ): VerifiedTransaction {
   const tx = stx.transaction;
   const signer = getAccount(state, tx.signerId);
@@ -130,7 +137,16 @@ export function verifyAndChargeTransaction(
     });
   }
   if (tx.nonceIndex !== undefined) {
-    return verifyAndChargeGasKeyTransaction(params, state, stx, signer, accessKey, cost, blockHeight);
+    return verifyAndChargeGasKeyTransaction(
+      params,
+      state,
+      stx,
+      signer,
+      accessKey,
+      cost,
+      blockHeight,
+      options,
+    );
   }
   // A gas key signs only with a gas-key nonce.
   const gasKey = gasKeyInfoOf(accessKey.permission);

@@ -1,17 +1,28 @@
 /**
- * The host functions a contract can import at protocol 85 must be exactly nearcore's: every `env` function
- * near-vm-runner links (runtime/near-vm-runner/src/imports.rs, the `imports!` list of the 2.13 release, here
- * transcribed from an inventory of that list since the file at the release commit was not readable, with
- * the config flags of protocol 85 — `chain_id_host_fn`, `p256_verify_host_fn`, `global_contract_host_fns`,
- * `gas_key_host_fns`, `yield_with_id_host_fns` — all on; the compile-time `sandbox` / `test_features`
- * functions and the `internal` instrumentation module left out), with its Wasm signature. This test fails
- * when a name or a signature differs from what our linker offers (host-signatures.ts and imports/).
+ * The host functions a contract can import at protocol 85 and 86 must be exactly nearcore's: every `env`
+ * function near-vm-runner links (runtime/near-vm-runner/src/imports.rs, the `imports!` list), with the config
+ * flags of protocol 85 — `chain_id_host_fn`, `p256_verify_host_fn`, `global_contract_host_fns`,
+ * `gas_key_host_fns`, `yield_with_id_host_fns` — all on (86 changes no flag); the compile-time `sandbox` /
+ * `test_features` functions and the `internal` instrumentation module left out. Each with its Wasm signature.
+ *
+ * Sources. The stored versions of imports.rs predate the 2.x releases, so the list is an inventory of the
+ * 2.13 `imports!` list, checked name by name against the host-function bodies nearcore links:
+ * `runtime/near-vm-runner/src/logic/logic.rs` and `wasmtime_runner/logic.rs` (e.g. `refund_to_account_id`,
+ * `current_contract_code`, `promise_set_refund_to`, with no protocol gate of their own), and against
+ * `core/primitives-core/src/version.rs` at commit 000b8da7e6faf48948e32764bb6b9c0a6e4ba562 (stable version 86):
+ * the three NEP-616 functions came with `DeterministicAccountIds`, stable at protocol 82, so they are linked at
+ * every version from 83 to 86 (runtime/runtime/src/function_call.rs at 4e3dacc726952f259a9757978ae975c29715ce75
+ * makes a contract's receipts `ActionReceiptV2`, which carries `refund_to`, from that feature on). The
+ * nightly-only functions (`sha3_256`, … behind `sha3_host_fns`, protocol 156) are not linked at 85 or 86.
+ * This test fails when a name or a signature differs from what our linker offers (host-signatures.ts and
+ * imports/).
  *
  * Signatures: parameters, then `->`, then the result; `I` is i64 (Rust u64), `i` is i32 (u32).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadRuntimeConfig } from '../config/runtime-config.js';
+import { hostFunctionEnabled } from './host-function-gates.js';
 import { HOST_SIGNATURES } from './host-signatures.js';
 import { hostFunctions } from './imports/host-functions.js';
 import { vmConfigFrom } from './vm-config.js';
@@ -120,14 +131,6 @@ const NEARCORE_IMPORTS_PV85: Readonly<Record<string, string>> = {
   validator_total_stake: 'I->',
 };
 
-/** Linked by nearcore 2.13 without a config flag but not here yet: the refund-to receipts field they read
- * and write, and the code reference of global contracts, are not implemented (docs/deviations.md). */
-const NOT_YET_LINKED: readonly string[] = [
-  'refund_to_account_id',
-  'promise_set_refund_to',
-  'current_contract_code',
-];
-
 function offeredByOurLinker(): Record<string, string> {
   const config = vmConfigFrom(loadRuntimeConfig());
   const functions = hostFunctions(new VMLogic(config), config);
@@ -138,18 +141,13 @@ function offeredByOurLinker(): Record<string, string> {
   return offered;
 }
 
-describe('the host functions linked at protocol 85 (nearcore imports.rs)', () => {
-  it('lists 89 importable functions, as nearcore 2.13 links at protocol 85', () => {
+describe('the host functions linked at protocol 85 and 86 (nearcore imports.rs)', () => {
+  it('lists 89 importable functions, as nearcore 2.13 links at protocol 85 and 86', () => {
     assert.equal(Object.keys(NEARCORE_IMPORTS_PV85).length, 89);
   });
 
   it('offers every name nearcore links, with its signature, and nothing else', () => {
-    const offered = offeredByOurLinker();
-    const pending = new Set(NOT_YET_LINKED);
-    const expected = Object.fromEntries(
-      Object.entries(NEARCORE_IMPORTS_PV85).filter(([name]) => !pending.has(name)),
-    );
-    assert.deepEqual(offered, expected);
+    assert.deepEqual(offeredByOurLinker(), NEARCORE_IMPORTS_PV85);
   });
 
   it('has a host function behind every signature it declares', () => {
@@ -159,11 +157,12 @@ describe('the host functions linked at protocol 85 (nearcore imports.rs)', () =>
     assert.deepEqual(missing, []);
   });
 
-  it('keeps the pending lists honest: each name is nearcore’s and not yet offered here', () => {
-    const offered = offeredByOurLinker();
-    for (const name of NOT_YET_LINKED) {
-      assert.ok(name in NEARCORE_IMPORTS_PV85, `${name} is not a nearcore import`);
-      assert.ok(!(name in offered), `${name} is linked now: remove it from the pending list`);
+  it('links the NEP-616 functions (DeterministicAccountIds, stable at 82) at every version from 83 to 86', () => {
+    for (const version of [83, 84, 85, 86]) {
+      const switches = vmConfigFrom(loadRuntimeConfig(version)).hostFunctionSwitches;
+      for (const name of ['refund_to_account_id', 'promise_set_refund_to', 'current_contract_code']) {
+        assert.ok(hostFunctionEnabled(name, switches), `${name} at ${version}`);
+      }
     }
   });
 });

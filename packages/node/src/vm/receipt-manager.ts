@@ -18,6 +18,8 @@ export interface NewReceipt {
   /** Where this receipt's result goes. */
   outputDataReceivers: Array<{ dataId: Uint8Array; receiverId: string }>;
   isPromiseYield: boolean;
+  /** Where a balance refund of this receipt goes instead of the current account (`promise_set_refund_to`). */
+  refundTo?: string;
 }
 
 export interface NewDataReceipt {
@@ -75,6 +77,10 @@ export class ReceiptManager {
       isPromiseYield: true,
     });
     return { index: this.actionReceipts.length - 1, dataId };
+  }
+
+  setRefundTo(receiptIndex: number, accountId: string): void {
+    this.actionReceipts[receiptIndex].refundTo = accountId;
   }
 
   submitResumeData(dataId: Uint8Array, data: Uint8Array): void {

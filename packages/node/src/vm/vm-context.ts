@@ -2,7 +2,7 @@
  * What a contract call sees (nearcore `VMContext`) and what it produces (`VMOutcome`).
  */
 
-import type { PublicKey } from '@shadebox/primitives';
+import type { AccountContract, PublicKey } from '@shadebox/primitives';
 import type { GasProfile } from './gas-profile.js';
 import type { PromiseResult, ReceiptManager } from './receipt-manager.js';
 import type { FunctionCallError } from './vm-errors.js';
@@ -12,6 +12,9 @@ export interface VMContext {
   signerAccountId: string;
   signerAccountPk: PublicKey;
   predecessorAccountId: string;
+  /** Who receives a balance refund of this receipt: its `refund_to`, else the predecessor (nearcore fills
+   * `refund_to_account_id` so); absent means the predecessor. */
+  refundToAccountId?: string;
   input: Uint8Array;
   promiseResults: PromiseResult[];
   blockHeight: bigint;
@@ -28,6 +31,9 @@ export interface VMContext {
   /** Receivers of this call's result (only for the last action of a receipt). */
   outputDataReceiverCount: number;
   chainId: string;
+  /** The contract the current account has (nearcore `AccountContract`), which `current_contract_code`
+   * reports; absent means none. */
+  accountContract?: AccountContract;
 }
 
 /** The contract storage and chain facts a call reaches through the host (nearcore's `External`). */

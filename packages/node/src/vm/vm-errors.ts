@@ -185,6 +185,10 @@ export const hostError = {
     }),
   cannotAppendActionToJointPromise: () =>
     new HostError('CannotAppendActionToJointPromise', 'Actions can only be appended to non-joint promise.'),
+  // nearcore's Display text of this variant was not in the sources at hand; the JSON of an outcome names
+  // the variant only, which is what clients see.
+  cannotSetRefundToOnJointPromise: () =>
+    new HostError('CannotSetRefundToOnJointPromise', 'Refund-to can only be set on a non-joint promise.'),
   cannotReturnJointPromise: () =>
     new HostError('CannotReturnJointPromise', 'Returning joint promise is currently prohibited.'),
   invalidPromiseResultIndex: (result_idx: bigint) =>

@@ -12,7 +12,7 @@ import type { DeterministicAccountStateInit } from '@shadebox/primitives';
 import { newAccount } from '../../state/account.js';
 import { contractDataKey } from '../../state/state-keys.js';
 import { insufficientStorageStake } from '../../state/storage-usage.js';
-import { balanceRefundReceipt } from '../refund-receipts.js';
+import { balanceRefundReceipt, balanceRefundReceiver } from '../refund-receipts.js';
 import type { ActionContext } from './action-context.js';
 import { useGlobalContract } from './global-contract-actions.js';
 
@@ -43,7 +43,7 @@ export function deterministicStateInit(
   const refund = deposit - used;
   if (refund > 0n) {
     ctx.result.newReceipts.push(
-      balanceRefundReceipt(ctx.receipt.predecessorId, refund, ctx.receipt.priority),
+      balanceRefundReceipt(balanceRefundReceiver(ctx.receipt), refund, ctx.receipt.priority),
     );
   }
 }

@@ -10,6 +10,7 @@ import {
   createActionHash,
   createRandomSeed,
   encodeReceipt,
+  isValidAccountId,
   type Receipt,
 } from '@shadebox/primitives';
 import {
@@ -20,6 +21,7 @@ import {
 import { mergeGasProfile } from '../../vm/gas-profile.js';
 import type { PromiseResult } from '../../vm/receipt-manager.js';
 import { runContract } from '../../vm/run-contract.js';
+import { accountContractOf } from '../account-contract.js';
 import { accountContractCode } from '../account-contract-code.js';
 import { contractExternal } from '../contract-external.js';
 import { ActionFailure } from '../errors.js';
@@ -51,6 +53,7 @@ export function functionCall(
       signerAccountId: actionReceipt.signerId,
       signerAccountPk: actionReceipt.signerPublicKey,
       predecessorAccountId: ctx.receipt.predecessorId,
+      refundToAccountId: actionReceipt.refundTo ?? ctx.receipt.predecessorId,
       input: action.args,
       promiseResults,
       blockHeight: block.height,
@@ -65,6 +68,7 @@ export function functionCall(
       isView: false,
       outputDataReceiverCount: isLastAction ? actionReceipt.outputDataReceivers.length : 0,
       chainId: params.chainId,
+      accountContract: accountContractOf(account),
     },
     config: params.vm.config,
     ext: contractExternal(ctx.state, accountId, block.validatorStakes),
@@ -105,6 +109,10 @@ export function functionCall(
         inputDataIds: r.inputDataIds,
         actions: r.actions,
         isPromiseYield: r.isPromiseYield,
+        // From protocol 82 (`DeterministicAccountIds`, on at every version this node runs) a contract's
+        // receipts are ActionReceiptV2, with or without a refund_to.
+        v2: true,
+        ...(r.refundTo !== undefined ? { refundTo: r.refundTo } : {}),
       },
     };
     result.newReceipts.push(receipt);
@@ -146,12 +154,7 @@ function validateNewReceipt(ctx: ActionContext, receipt: Receipt): void {
     return;
   }
   if (inner.kind !== 'Action') return;
-  try {
-    validateActions(params.limits, inner.actions, receipt.receiverId);
-  } catch (e) {
-    if (e instanceof ActionsValidationError) fail({ ActionsValidation: e.json });
-    throw e;
-  }
+  // nearcore's order (`validate_action_receipt`): input data dependencies, refund_to, then the actions.
   if (inner.inputDataIds.length > params.maxNumberInputDataDependencies) {
     fail({
       NumberInputDataDependenciesExceeded: {
@@ -159,5 +162,14 @@ function validateNewReceipt(ctx: ActionContext, receipt: Receipt): void {
         limit: params.maxNumberInputDataDependencies,
       },
     });
+  }
+  if (inner.refundTo !== undefined && !isValidAccountId(inner.refundTo)) {
+    fail({ InvalidRefundTo: { account_id: inner.refundTo } });
+  }
+  try {
+    validateActions(params.limits, inner.actions, receipt.receiverId);
+  } catch (e) {
+    if (e instanceof ActionsValidationError) fail({ ActionsValidation: e.json });
+    throw e;
   }
 }

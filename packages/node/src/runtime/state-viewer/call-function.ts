@@ -8,6 +8,7 @@
 import type { Account } from '../../state/account.js';
 import type { StateUpdate } from '../../state/state-update.js';
 import { runContract } from '../../vm/run-contract.js';
+import { accountContractOf } from '../account-contract.js';
 import { accountContractCode } from '../account-contract-code.js';
 import { contractExternal } from '../contract-external.js';
 import type { RuntimeParams } from '../runtime-context.js';
@@ -63,6 +64,7 @@ export function callFunction(
       isView: true,
       outputDataReceiverCount: 0,
       chainId: params.chainId,
+      accountContract: accountContractOf(account),
     },
     config: params.vm.config,
     ext: contractExternal(state, accountId, view.validatorStakes, { readOnly: true }),

@@ -43,6 +43,30 @@ export function contextImports(vm: VMLogic) {
       vm.prohibitedInView('predecessor_account_id');
       setRegister(registerId, utf8.encode(vm.ctx.predecessorAccountId));
     },
+    refund_to_account_id(registerId: bigint): void {
+      vm.payBase();
+      vm.prohibitedInView('refund_to_account_id');
+      setRegister(registerId, utf8.encode(vm.ctx.refundToAccountId ?? vm.ctx.predecessorAccountId));
+    },
+    /** 0: no contract (the register is left alone); 1: a local contract, 2: a global one by hash (the
+     * register gets the 32-byte hash); 3: a global one by account (the register gets that account id). */
+    current_contract_code(registerId: bigint): bigint {
+      vm.payBase();
+      const contract = vm.ctx.accountContract ?? { kind: 'None' };
+      switch (contract.kind) {
+        case 'None':
+          return 0n;
+        case 'Local':
+          setRegister(registerId, contract.codeHash);
+          return 1n;
+        case 'Global':
+          setRegister(registerId, contract.codeHash);
+          return 2n;
+        case 'GlobalByAccount':
+          setRegister(registerId, utf8.encode(contract.accountId));
+          return 3n;
+      }
+    },
     input(registerId: bigint): void {
       vm.payBase();
       setRegister(registerId, vm.ctx.input);

@@ -168,6 +168,15 @@ export function promiseImports(vm: VMLogic) {
     promise_batch_create(accountIdLen: bigint, accountIdPtr: bigint): bigint {
       return batchCreate(accountIdLen, accountIdPtr, 'promise_batch_create');
     },
+    /** The balance refund of the promise's receipt goes to this account instead of the current one. */
+    promise_set_refund_to(promiseIdx: bigint, accountIdLen: bigint, accountIdPtr: bigint): void {
+      vm.payBase();
+      vm.prohibitedInView('promise_set_refund_to');
+      const refundTo = vm.readAccountId(accountIdPtr, accountIdLen);
+      const p = promiseOf(promiseIdx);
+      if (p.kind !== 'Receipt') throw hostError.cannotSetRefundToOnJointPromise();
+      vm.receipts.setRefundTo(p.index, refundTo);
+    },
     promise_batch_then(promiseIdx: bigint, accountIdLen: bigint, accountIdPtr: bigint): bigint {
       return batchThen(promiseIdx, accountIdLen, accountIdPtr, 'promise_batch_then');
     },
