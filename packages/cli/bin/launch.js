@@ -22,13 +22,21 @@ const { loadBundle } = require('./run-bundle.js');
  */
 async function launch(name, built, source, bundle) {
   const fromSource = process.env.SHADEBOX_FROM_SOURCE === '1';
-  if (!fromSource && bundle !== undefined && isFreshBundle(bundle, built)) {
+  if (!fromSource && bundle !== undefined && wantsBundle() && isFreshBundle(bundle, built)) {
     await loadBundle(join(__dirname, bundle)).main();
   } else if (!fromSource && isBuilt(built)) {
     await import(pathToFileURL(join(__dirname, built)).href);
   } else {
     await runFromSource(name, source, fromSource);
   }
+}
+
+/**
+ * SHADEBOX_BUNDLE=0 runs the build instead of the bundle, and so does a process under `node --cpu-prof`: a CPU
+ * profile names each function's own file and line only in the build (in the bundle, one file on a few lines).
+ */
+function wantsBundle() {
+  return process.env.SHADEBOX_BUNDLE !== '0' && !process.execArgv.some((flag) => flag.startsWith('--cpu-prof'));
 }
 
 /** The workspace packages a bundle is made of (their builds' .tsbuildinfo say when they were last built). */
