@@ -181,9 +181,13 @@ function runUntilCached(name, args, env) {
   });
 }
 
-/** `node scripts/bundle-cli.mjs [--quiet]`: bundles, trains, and says what it made. */
+/**
+ * `node scripts/bundle-cli.mjs [--quiet] [--if-stale]`: bundles, trains, and says what it made. With --if-stale,
+ * only when a bundle is missing or older than the build (bin/launch.js's rule; `npm test` runs `tsc -b` first).
+ */
 export async function main() {
   const start = Date.now();
+  if (process.argv.includes('--if-stale') && (await bundlesFresh())) return;
   if (await bundle()) {
     const sizes = BUNDLES.map(({ name }) => {
       const kib = (file) =>
@@ -194,6 +198,14 @@ export async function main() {
       console.error(`bundle-cli: ${sizes.join(', ')} in ${Date.now() - start} ms`);
     }
   }
+}
+
+async function bundlesFresh() {
+  const { default: launch } = await import('../bin/launch.js');
+  return (
+    launch.isFreshBundle('../bundle/shadebox.js', '../dist/main.js') &&
+    launch.isFreshBundle('../bundle/near-sandbox.js', '../dist/near-sandbox/entry.js')
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
