@@ -36,7 +36,9 @@ async function launch(name, built, source, bundle) {
  * profile names each function's own file and line only in the build (in the bundle, one file on a few lines).
  */
 function wantsBundle() {
-  return process.env.SHADEBOX_BUNDLE !== '0' && !process.execArgv.some((flag) => flag.startsWith('--cpu-prof'));
+  return (
+    process.env.SHADEBOX_BUNDLE !== '0' && !process.execArgv.some((flag) => flag.startsWith('--cpu-prof'))
+  );
 }
 
 /** The workspace packages a bundle is made of (their builds' .tsbuildinfo say when they were last built). */
