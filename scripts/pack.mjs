@@ -31,7 +31,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** What is packed: the workspace package and the file each needs built. */
 export const TARGETS = [
-  { name: '@shadebox/cli', needs: ['dist/main.js', 'bundle/near-sandbox.js'] },
+  { name: '@shadebox/cli', needs: ['dist/main.js', 'bundle/shadebox.js', 'bundle/near-sandbox.js'] },
   { name: '@shadebox/client', needs: ['dist/index.js'] },
 ];
 

@@ -1,29 +1,44 @@
-// Runs one of the CLI's executables: the built entry (dist/, written by `tsc -b`, which the root `prepare`
-// script runs on `npm install` and `npm ci`), or, when that build is missing (installed with
+// Runs one of the CLI's executables: its bundle (bundle/, made from the build by scripts/bundle-cli.mjs, which the
+// root `prepare` script runs on `npm install` and `npm ci`, run with V8's code cache by run-bundle.js) while it is
+// at least as new as the build; else the built entry (dist/, written by `tsc -b`); or, when that build is missing (installed with
 // --ignore-scripts, or a build that failed) or SHADEBOX_FROM_SOURCE=1 is set, the TypeScript sources in this
 // same process: tsx compiles them, and a resolve hook adds the `source` export condition so that the
 // workspace packages (@shadebox/node, @shadebox/primitives) resolve to their src/ too, as
 // `node --conditions=source` would.
-import { existsSync, statSync } from 'node:fs';
-import { register } from 'node:module';
-import { fileURLToPath } from 'node:url';
+//
+// The files of bin/ are CommonJS (bin/package.json): Node loads them without starting its ES module loader.
+const { existsSync, statSync } = require('node:fs');
+const { register } = require('node:module');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { loadBundle } = require('./run-bundle.js');
 
 /**
  * @param {string} name the executable, for messages
  * @param {string} built the built entry, relative to this folder (`../dist/main.js`)
  * @param {string} source the TypeScript entry, relative to this folder (`../src/main.ts`)
- * @param {string} [bundle] a bundle of the built entry (packages/cli/scripts/bundle-near-sandbox.mjs), run
- *   instead of it when it is at least as new
+ * @param {string} [bundle] a bundle of the built entry (packages/cli/scripts/bundle-cli.mjs), exporting its
+ *   `main`, run instead of it when it is at least as new
  */
-export async function launch(name, built, source, bundle) {
+async function launch(name, built, source, bundle) {
   const fromSource = process.env.SHADEBOX_FROM_SOURCE === '1';
-  if (!fromSource && bundle !== undefined && isFreshBundle(bundle, built)) {
-    await import(bundle);
+  if (!fromSource && bundle !== undefined && wantsBundle() && isFreshBundle(bundle, built)) {
+    await loadBundle(join(__dirname, bundle)).main();
   } else if (!fromSource && isBuilt(built)) {
-    await import(built);
+    await import(pathToFileURL(join(__dirname, built)).href);
   } else {
     await runFromSource(name, source, fromSource);
   }
+}
+
+/**
+ * SHADEBOX_BUNDLE=0 runs the build instead of the bundle, and so does a process under `node --cpu-prof`: a CPU
+ * profile names each function's own file and line only in the build (in the bundle, one file on a few lines).
+ */
+function wantsBundle() {
+  return (
+    process.env.SHADEBOX_BUNDLE !== '0' && !process.execArgv.some((flag) => flag.startsWith('--cpu-prof'))
+  );
 }
 
 /** The workspace packages a bundle is made of (their builds' .tsbuildinfo say when they were last built). */
@@ -32,22 +47,25 @@ const BUNDLED_PACKAGES = [
   '@shadebox/primitives',
   '@shadebox/http-fast-path',
   '@shadebox/errors',
+  '@shadebox/near-client',
+  '@shadebox/mpc',
+  '@shadebox/agent-api',
 ];
 
 /**
  * The bundle exists and was made after the current build: not older than the built entry, nor than the last
  * `tsc -b` of the CLI or of a package it bundles (a later build makes it stale until it is bundled again).
  */
-export function isFreshBundle(bundle, built) {
+function isFreshBundle(bundle, built) {
   try {
-    const bundled = statSync(new URL(bundle, import.meta.url)).mtimeMs;
-    const builds = [new URL(built, import.meta.url), new URL('../dist/.tsbuildinfo', import.meta.url)];
+    const bundled = statSync(join(__dirname, bundle)).mtimeMs;
+    const builds = [join(__dirname, built), join(__dirname, '../dist/.tsbuildinfo')];
     // The packages sit beside this one (packages/* in the repository, node_modules/@shadebox/* installed);
     // not resolved by name, which under the `source` condition would find their src/.
     for (const name of BUNDLED_PACKAGES) {
-      builds.push(new URL(`../../${name.slice('@shadebox/'.length)}/dist/.tsbuildinfo`, import.meta.url));
+      builds.push(join(__dirname, `../../${name.slice('@shadebox/'.length)}/dist/.tsbuildinfo`));
     }
-    return builds.every((url) => !existsSync(url) || statSync(url).mtimeMs <= bundled);
+    return builds.every((file) => !existsSync(file) || statSync(file).mtimeMs <= bundled);
   } catch {
     return false;
   }
@@ -55,13 +73,13 @@ export function isFreshBundle(bundle, built) {
 
 /** The entry and the workspace packages it imports are all built. */
 function isBuilt(built) {
-  const files = [new URL(built, import.meta.url).href];
+  const files = [join(__dirname, built)];
   try {
-    files.push(import.meta.resolve('@shadebox/node'), import.meta.resolve('@shadebox/primitives'));
+    files.push(require.resolve('@shadebox/node'), require.resolve('@shadebox/primitives'));
   } catch {
     return false;
   }
-  return files.every((url) => existsSync(fileURLToPath(url)));
+  return files.every((file) => existsSync(file));
 }
 
 async function runFromSource(name, source, fromSource) {
@@ -86,5 +104,7 @@ async function runFromSource(name, source, fromSource) {
     'export async function resolve(specifier, context, next) {' +
     " return next(specifier, { ...context, conditions: [...context.conditions, 'source'] }); }";
   register(`data:text/javascript,${encodeURIComponent(addSourceCondition)}`);
-  await import(source);
+  await import(pathToFileURL(join(__dirname, source)).href);
 }
+
+module.exports = { launch, isFreshBundle };

@@ -1,7 +1,7 @@
 #!/bin/sh
 ':' //; unset NODE_EXTRA_CA_CERTS; exec node "$0" "$@"
 // The `near-sandbox` executable: neard's command line for the sandbox harnesses (docs/near-sandbox.md). Runs
-// its bundle (bundle/near-sandbox.js, made from the build; its start is measured), else the built entry
+// its bundle (bundle/near-sandbox.js, made from the build, with V8's code cache; its start is measured), else the built entry
 // (dist/near-sandbox/entry.js), or its TypeScript sources when it is not built or SHADEBOX_FROM_SOURCE=1 is
 // set (see launch.js).
 //
@@ -9,9 +9,9 @@
 // string and a comment to Node: sh drops NODE_EXTRA_CA_CERTS and runs this file with node. Node 20 reads that
 // file of certificates as it starts, before any script runs (about 65 ms per start on the project's machine,
 // measured with `node -e 0` with and without it), and `near-sandbox` never opens a TLS connection.
-import { launch } from './launch.js';
+const { launch } = require('./launch.js');
 
-await launch(
+launch(
   'near-sandbox',
   '../dist/near-sandbox/entry.js',
   '../src/near-sandbox/entry.ts',

@@ -1,0 +1,78 @@
+// Runs a bundle of packages/cli/bundle/ (scripts/bundle-cli.mjs) with V8's code cache: the bundle's functions
+// that a start compiles are stored, compiled, in `<bundle>.v8cache` beside it (or, where that folder cannot be
+// written, in ~/.cache/shadebox/), and the next start takes them from there instead of parsing and compiling
+// the source again.
+//
+// The cache file starts with one line naming what it was made for: the bundle (the sha256 on the bundle's first
+// line), Node's version and the architecture; any other bundle or Node ignores it, and V8 rejects data it did not
+// make itself. A start that finds no usable cache writes one, a second after it began, with what its start
+// compiled (a command that ends sooner writes none: `npm install` and `npm run build` leave one, made by a
+// `shadebox node` and a `near-sandbox run`). It is written to a temporary file and renamed, so concurrent starts
+// never read half a cache.
+const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { homedir } = require('node:os');
+const { basename, dirname, join } = require('node:path');
+const vm = require('node:vm');
+
+const WRITE_AFTER_MS = 1000;
+
+/** Compiles and runs the bundle `file` (an absolute path); returns its exports. */
+function loadBundle(file) {
+  // ASCII only (scripts/bundle-cli.mjs checks): latin1 gives V8 a one-byte string, half the memory of utf8's.
+  const source = readFileSync(file, 'latin1');
+  const bundleId = source.slice('// bundle '.length, source.indexOf('\n'));
+  const header = `shadebox-v8cache ${bundleId} ${process.version} ${process.arch}\n`;
+  const places = cachePlaces(file);
+  const cachedData = readCache(places, header);
+  const script = new vm.Script(source, { filename: file, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected) {
+    setTimeout(() => writeCache(script, places, header), WRITE_AFTER_MS).unref();
+  }
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  return module.exports;
+}
+
+/** Where the cache of `file` may be: beside it, then in the user's cache folder. */
+function cachePlaces(file) {
+  return [`${file}.v8cache`, join(homedir(), '.cache', 'shadebox', `${basename(file)}.v8cache`)];
+}
+
+function readCache(places, header) {
+  for (const place of places) {
+    let data;
+    try {
+      data = readFileSync(place);
+    } catch {
+      continue;
+    }
+    if (data.length > header.length && data.toString('latin1', 0, header.length) === header) {
+      return data.subarray(header.length);
+    }
+  }
+  return undefined;
+}
+
+function writeCache(script, places, header) {
+  let data;
+  try {
+    data = script.createCachedData();
+  } catch {
+    return;
+  }
+  for (const place of places) {
+    const temporary = `${place}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(place), { recursive: true });
+      writeFileSync(temporary, Buffer.concat([Buffer.from(header, 'latin1'), data]));
+      renameSync(temporary, place);
+      return;
+    } catch {
+      rmSync(temporary, { force: true });
+      // Not writable (an install owned by another user, a read-only file system): the next place.
+    }
+  }
+}
+
+module.exports = { loadBundle };

@@ -1,0 +1,211 @@
+// Bundles the `shadebox` and `near-sandbox` executables into packages/cli/bundle/ (run by the root `prepare` and
+// `build` scripts, after `tsc -b`), then runs each once so that it leaves V8's code cache beside its bundle.
+//
+// Why: resolving and loading the ~320 small ES modules of a `shadebox node` costs Node more than running them
+// (about half of its start), and compiling them the rest. Each bundle is one CommonJS file holding the built entry
+// and everything it imports from the workspace packages and their dependencies; bin/launch.js compiles it with
+// `vm.Script` and V8's code cache (bin/code-cache.js), so a start neither resolves modules nor parses them.
+//
+// The file is the body of a CommonJS module wrapped as a function expression `(function (exports, require,
+// module, __filename, __dirname) { ... })`, so the launcher compiles the file's text as it is (no copy of a
+// megabyte string). It is ASCII only (esbuild escapes the rest; comments are dropped with the whitespace), so the
+// launcher reads it as latin1 and V8 keeps one byte per character. Its first line is `// bundle <sha256>` of the
+// rest: the code cache is kept only for the bundle it was made from.
+//
+// Left out of the bundles: lmdb (its native addon is found relative to its own package; a lazy stand-in, below,
+// loads it on the first store opened on disk, so a `--memory` node never loads it). @shadebox/contracts is in,
+// but reads its .wasm beside its own installed file, found with require.resolve. Nothing in a bundle is imported
+// with import(): the bundle is a script, and V8 cannot call back into Node's module loader from a function that
+// came from its code cache.
+//
+// The bundles sit one folder below packages/cli, as dist/ does, so the relative paths the code reads stay
+// true: ../package.json (the CLI's version).
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(cli, 'bundle');
+
+/** The executables: the bundle's name, the built module whose `main` it exports, the bin that runs it. */
+export const BUNDLES = [
+  { name: 'shadebox', entry: join(cli, 'dist', 'shadebox-main.js'), bin: join(cli, 'bin', 'shadebox.js') },
+  {
+    name: 'near-sandbox',
+    entry: join(cli, 'dist', 'near-sandbox', 'main.js'),
+    bin: join(cli, 'bin', 'near-sandbox.js'),
+  },
+];
+
+// `import { open } from 'lmdb'` (packages/node/src/store/lmdb-store.ts) becomes this module: lmdb and its
+// dependencies (about 45 ms and a 16 MiB buffer) load when the first LMDB store opens.
+const LAZY_LMDB = `
+let lmdb;
+export function open(...args) {
+  lmdb ??= require('lmdb');
+  return lmdb.open(...args);
+}
+`;
+
+const lazyLmdbPlugin = {
+  name: 'lazy-lmdb',
+  setup(build) {
+    build.onResolve({ filter: /^lmdb$/ }, (args) =>
+      args.namespace === 'lazy-lmdb'
+        ? { path: 'lmdb', external: true }
+        : { path: 'lmdb', namespace: 'lazy-lmdb' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-lmdb' }, () => ({ contents: LAZY_LMDB, loader: 'js' }));
+  },
+};
+
+// @shadebox/contracts finds its build/*.wasm from its own import.meta.url: the installed file's, not the bundle's.
+const contractsBesideTheirFiles = {
+  name: 'contracts-beside-their-files',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]contracts[\\/]index\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replaceAll(
+        'import.meta.url',
+        'require("node:url").pathToFileURL(require("node:module").createRequire(__filename).resolve("@shadebox/contracts")).href',
+      ),
+      loader: 'js',
+    }));
+  },
+};
+
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+const WRAPPER_TAIL = '\n})';
+
+export async function bundle({ train = true } = {}) {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    // Without esbuild (a production install), the bins run dist/ as it is.
+    console.error('bundle-cli: esbuild is not installed; shadebox and near-sandbox will run unbundled');
+    return false;
+  }
+  for (const { entry } of BUNDLES) {
+    if (!existsSync(entry)) {
+      console.error(`bundle-cli: ${entry} is missing: run tsc -b first`);
+      process.exitCode = 1;
+      return false;
+    }
+  }
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  // The bundles are CommonJS bodies (bin/launch.js runs them); this keeps Node from taking them for ES modules.
+  writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
+  for (const { name, entry } of BUNDLES) {
+    const result = await esbuild.build({
+      entryPoints: [entry],
+      bundle: true,
+      write: false,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      charset: 'ascii',
+      minifyWhitespace: true,
+      plugins: [lazyLmdbPlugin, contractsBesideTheirFiles],
+      // ES modules read import.meta.url; in the bundle it is the bundle's own URL.
+      define: { 'import.meta.url': '__bundle_url' },
+      banner: { js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+      logLevel: 'warning',
+    });
+    const code = result.outputFiles[0].text;
+    if (/\bimport\(/.test(code)) throw new Error(`bundle-cli: ${name}'s bundle still calls import()`);
+    const body = `${WRAPPER_HEAD}\n${code}${WRAPPER_TAIL}\n`;
+    const id = createHash('sha256').update(body).digest('hex');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the check is for ASCII
+    if (/[^\x00-\x7f]/.test(body)) throw new Error(`bundle-cli: ${name}'s bundle is not ASCII`);
+    writeFileSync(join(out, `${name}.js`), `// bundle ${id}\n${body}`);
+  }
+  if (train) await trainCodeCaches();
+  return true;
+}
+
+/**
+ * Runs each executable once, as a user would, so that it writes its code cache (bin/code-cache.js: a run that
+ * finds none writes one a second after it started, with the functions its start compiled). Failing here only
+ * costs the first real run the cache: it writes one itself.
+ */
+async function trainCodeCaches() {
+  const home = mkdtempSync(join(tmpdir(), 'shadebox-bundle-'));
+  const env = { ...process.env, SHADEBOX_LOG: 'silent' };
+  delete env.SHADEBOX_FROM_SOURCE;
+  try {
+    await runUntilCached('shadebox', [BUNDLES[0].bin, 'node', '--memory', '--rpc-port', '0', '--json'], env);
+    execFileSync(process.execPath, [BUNDLES[1].bin, '--home', join(home, 'sandbox'), 'init'], {
+      env,
+      stdio: 'ignore',
+    });
+    await runUntilCached(
+      'near-sandbox',
+      [BUNDLES[1].bin, '--home', join(home, 'sandbox'), 'run', '--rpc-addr', '127.0.0.1:0'],
+      env,
+    );
+  } catch (error) {
+    console.error(`bundle-cli: no code cache made (${error.message}); the first run makes it`);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** Starts a long-running command and stops it (SIGTERM) once its code cache is written; 60 s at most. */
+function runUntilCached(name, args, env) {
+  const cache = join(out, `${name}.js.v8cache`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const started = Date.now();
+    const poll = setInterval(() => {
+      if (existsSync(cache)) {
+        clearInterval(poll);
+        child.kill('SIGTERM');
+      } else if (Date.now() - started > 60_000) {
+        clearInterval(poll);
+        child.kill('SIGKILL');
+      }
+    }, 50);
+    child.on('exit', (code, signal) => {
+      clearInterval(poll);
+      if (existsSync(cache)) resolve();
+      else reject(new Error(`${name} exited (${signal ?? code}) without one: ${stderr.trim().slice(-300)}`));
+    });
+  });
+}
+
+/**
+ * `node scripts/bundle-cli.mjs [--quiet] [--if-stale]`: bundles, trains, and says what it made. With --if-stale,
+ * only when a bundle is missing or older than the build (bin/launch.js's rule; `npm test` runs `tsc -b` first).
+ */
+export async function main() {
+  const start = Date.now();
+  if (process.argv.includes('--if-stale') && (await bundlesFresh())) return;
+  if (await bundle()) {
+    const sizes = BUNDLES.map(({ name }) => {
+      const kib = (file) =>
+        existsSync(file) ? `${Math.round(readFileSync(file).length / 1024)} KiB` : 'none';
+      return `${name} ${kib(join(out, `${name}.js`))} (code cache ${kib(join(out, `${name}.js.v8cache`))})`;
+    });
+    if (!process.argv.includes('--quiet')) {
+      console.error(`bundle-cli: ${sizes.join(', ')} in ${Date.now() - start} ms`);
+    }
+  }
+}
+
+async function bundlesFresh() {
+  const { default: launch } = await import('../bin/launch.js');
+  return (
+    launch.isFreshBundle('../bundle/shadebox.js', '../dist/main.js') &&
+    launch.isFreshBundle('../bundle/near-sandbox.js', '../dist/near-sandbox/entry.js')
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
