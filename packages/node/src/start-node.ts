@@ -15,6 +15,7 @@ import { deriveDevAccounts } from './config/dev-accounts.js';
 import { type HomeLock, lockHome } from './config/home-lock.js';
 import { createEphemeralHome, type Home, initHome, loadHome } from './config/init-home.js';
 import {
+  DEFAULT_STORE_MAP_BUDGET_MB,
   durationToMs,
   effectiveGcNumEpochsToKeep,
   MIN_GC_NUM_EPOCHS_TO_KEEP,
@@ -80,6 +81,9 @@ export interface StartNodeOptions {
   log?: Logger;
   /** The command line the home's lock names (default: this process's). */
   lockCommand?: string;
+  /** Bytes of the LMDB store's file the node holds mapped (its RSS) before it drops and remakes the map;
+   * 0 never. Default: config.json's `shadebox.store_map_budget_mb` (32 MiB). */
+  storeMapBudgetBytes?: number;
 }
 
 export interface RunningNode {
@@ -128,7 +132,11 @@ async function startLocked(
   // The rules of the genesis protocol version (validated when the genesis was read).
   const runtimeConfig = loadRuntimeConfig(home.genesis.protocol_version);
   const store: KeyValueStore = home.dir
-    ? openLmdbStore(join(home.dir, home.config.store.path))
+    ? openLmdbStore(join(home.dir, home.config.store.path), {
+        mapBudgetBytes:
+          options.storeMapBudgetBytes ??
+          (home.config.shadebox.store_map_budget_mb ?? DEFAULT_STORE_MAP_BUDGET_MB) * 2 ** 20,
+      })
     : openMemoryStore();
   let chain: Chain;
   try {
