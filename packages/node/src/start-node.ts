@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { KeyPair, sha256 } from '@shadebox/primitives';
 import { BlockProducer, type ProductionMode } from './chain/block-producer.js';
 import { Chain } from './chain/chain.js';
+import type { ChainCacheLimits } from './chain/chain-store.js';
 import { GarbageCollector } from './chain/garbage-collector.js';
 import { NodeStoppingError } from './chain/node-stopping-error.js';
 import { TransactionService } from './chain/transaction-service.js';
@@ -84,6 +85,9 @@ export interface StartNodeOptions {
   /** Bytes of the LMDB store's file the node holds mapped (its RSS) before it drops and remakes the map;
    * 0 never. Default: config.json's `shadebox.store_map_budget_mb` (32 MiB). */
   storeMapBudgetBytes?: number;
+  /** Bounds of the chain's in-memory caches of parsed blocks, transactions, receipts and outcomes, in
+   * entries and bytes. Default: 1,024 blocks / 4 MiB, and 8,192 records / 4 MiB of each other kind. */
+  cacheLimits?: ChainCacheLimits;
 }
 
 export interface RunningNode {
@@ -146,6 +150,7 @@ async function startLocked(
       params: { ...runtimeParamsFrom(runtimeConfig, home.genesis.chain_id), ethWallet: readEthWallet(home) },
       validatorKey: KeyPair.fromString(home.validatorKey.secret_key),
       validatorAccountId: home.validatorKey.account_id,
+      cacheLimits: options.cacheLimits,
     });
   } catch (error) {
     await store.close();
