@@ -86,7 +86,7 @@ export interface StartNodeOptions {
    * 0 never. Default: config.json's `shadebox.store_map_budget_mb` (32 MiB). */
   storeMapBudgetBytes?: number;
   /** Bounds of the chain's in-memory caches of parsed blocks, transactions, receipts and outcomes, in
-   * entries and bytes. Default: 1,024 blocks / 4 MiB, and 8,192 records / 4 MiB of each other kind. */
+   * entries and bytes. Default: 1,024 blocks / 2 MiB, and 8,192 records / 2 MiB of each other kind. */
   cacheLimits?: ChainCacheLimits;
 }
 
