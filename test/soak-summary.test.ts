@@ -90,6 +90,11 @@ describe('soak summary', () => {
     assert.equal(summary.rss.endBytes, 159 * MIB);
     assert.ok(Math.abs(summary.rss.growth - 8 / 151) < 1e-9);
     assert.equal(summary.rss.met, true);
+    // Samples after warm-up 151..159 MiB: thirds 151–153 and 157–159, medians 152 and 158.
+    assert.equal(summary.rss.firstThirdMedianBytes, 152 * MIB);
+    assert.equal(summary.rss.lastThirdMedianBytes, 158 * MIB);
+    assert.ok(Math.abs(summary.rss.medianGrowth - 6 / 152) < 1e-9);
+    assert.equal(summary.rss.lastThirdMedianAnonBytes, 79 * MIB);
     assert.equal(summary.kinds.call.p99Flat, true);
     assert.equal(summary.ok, true);
   });

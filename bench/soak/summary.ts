@@ -39,6 +39,18 @@ export interface SoakSummary {
     endFileBytes: number;
     warmupStoreBytes: number;
     endStoreBytes: number;
+    /**
+     * The median RSS (and RssAnon, RssFile) of the samples in the first and last third after warm-up, and the
+     * growth between them: one sample sits anywhere on the JS heap's garbage-collection sawtooth (tens of MiB),
+     * the median of a third of the run does not. Reported beside the target, which is judged on the two samples.
+     */
+    firstThirdMedianBytes: number;
+    lastThirdMedianBytes: number;
+    medianGrowth: number;
+    firstThirdMedianAnonBytes: number;
+    lastThirdMedianAnonBytes: number;
+    firstThirdMedianFileBytes: number;
+    lastThirdMedianFileBytes: number;
   };
   kinds: Record<Kind, KindSummary>;
   checks: Record<string, { ok: boolean; detail: string }>;
@@ -115,6 +127,12 @@ export function summarizeSoak(input: {
       detail: `SIGTERM: exit ${input.stackExit?.code ?? input.stackExit?.signal ?? 'none'}`,
     },
   };
+  const thirdMedian = (list: IntervalSample[], field: 'rssBytes' | 'rssAnonBytes' | 'rssFileBytes') =>
+    median(list.map((s) => s[field]));
+  const firstThird = steady.slice(0, third);
+  const lastThird = steady.slice(-third);
+  const firstThirdMedianBytes = thirdMedian(firstThird, 'rssBytes');
+  const lastThirdMedianBytes = thirdMedian(lastThird, 'rssBytes');
   return {
     rss: {
       warmupBytes,
@@ -129,6 +147,13 @@ export function summarizeSoak(input: {
       endFileBytes: last?.rssFileBytes ?? Number.NaN,
       warmupStoreBytes: steady[0]?.storeBytes ?? Number.NaN,
       endStoreBytes: last?.storeBytes ?? Number.NaN,
+      firstThirdMedianBytes,
+      lastThirdMedianBytes,
+      medianGrowth: (lastThirdMedianBytes - firstThirdMedianBytes) / firstThirdMedianBytes,
+      firstThirdMedianAnonBytes: thirdMedian(firstThird, 'rssAnonBytes'),
+      lastThirdMedianAnonBytes: thirdMedian(lastThird, 'rssAnonBytes'),
+      firstThirdMedianFileBytes: thirdMedian(firstThird, 'rssFileBytes'),
+      lastThirdMedianFileBytes: thirdMedian(lastThird, 'rssFileBytes'),
     },
     kinds,
     checks,
@@ -143,6 +168,7 @@ export function formatSummary(summary: SoakSummary): string {
   const lines = [
     'soak summary',
     `  RSS after warm-up ${mib(summary.rss.warmupBytes)}, at the end ${mib(summary.rss.endBytes)} (growth ${(summary.rss.growth * 100).toFixed(1)}%, target < ${RSS_GROWTH_TARGET * 100}%: ${summary.rss.met ? 'met' : 'NOT met'}), peak ${mib(summary.rss.peakBytes)}`,
+    `  median of the first and last third after warm-up: ${mib(summary.rss.firstThirdMedianBytes)} → ${mib(summary.rss.lastThirdMedianBytes)} (growth ${(summary.rss.medianGrowth * 100).toFixed(1)}%; RssAnon ${mib(summary.rss.firstThirdMedianAnonBytes)} → ${mib(summary.rss.lastThirdMedianAnonBytes)}, RssFile ${mib(summary.rss.firstThirdMedianFileBytes)} → ${mib(summary.rss.lastThirdMedianFileBytes)})`,
     `  of which anonymous (RssAnon): ${mib(summary.rss.warmupAnonBytes)} → ${mib(summary.rss.endAnonBytes)} (growth ${(summary.rss.anonGrowth * 100).toFixed(1)}%); file-backed (RssFile): ${mib(summary.rss.warmupFileBytes)} → ${mib(summary.rss.endFileBytes)}, while data.mdb grew ${mib(summary.rss.warmupStoreBytes)} → ${mib(summary.rss.endStoreBytes)}`,
   ];
   for (const k of KINDS) {

@@ -155,6 +155,15 @@ describe('shadebox node', () => {
     assert.equal((await cli.stop()).code, 0);
   });
 
+  it('--gc-num-epochs-to-keep: at least 3, as nearcore; a --memory node takes it', async () => {
+    const refused = await new CliProcess(['node', '--memory', '--gc-num-epochs-to-keep', '2']).exit();
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--gc-num-epochs-to-keep.*at least 3/);
+    const { cli, ready } = await startJson(['--memory', '--rpc-port', '0', '--gc-num-epochs-to-keep', '3']);
+    assert.equal((await rpc<Status>(ready.rpcUrl, 'status')).chain_id, 'localnet');
+    assert.equal((await cli.stop()).code, 0);
+  });
+
   it('--num-shards makes a multi-shard chain', async () => {
     const { cli, ready } = await startJson(['--memory', '--rpc-port', '0', '--num-shards', '2']);
     const genesis = await rpc<{ shard_layout: { V0: { num_shards: number } } }>(

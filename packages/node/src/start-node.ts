@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { KeyPair, sha256 } from '@shadebox/primitives';
 import { BlockProducer, type ProductionMode } from './chain/block-producer.js';
 import { Chain } from './chain/chain.js';
+import type { ChainCacheLimits } from './chain/chain-store.js';
 import { GarbageCollector } from './chain/garbage-collector.js';
 import { NodeStoppingError } from './chain/node-stopping-error.js';
 import { TransactionService } from './chain/transaction-service.js';
@@ -15,6 +16,7 @@ import { deriveDevAccounts } from './config/dev-accounts.js';
 import { type HomeLock, lockHome } from './config/home-lock.js';
 import { createEphemeralHome, type Home, initHome, loadHome } from './config/init-home.js';
 import {
+  DEFAULT_STORE_MAP_BUDGET_MB,
   durationToMs,
   effectiveGcNumEpochsToKeep,
   MIN_GC_NUM_EPOCHS_TO_KEEP,
@@ -80,6 +82,12 @@ export interface StartNodeOptions {
   log?: Logger;
   /** The command line the home's lock names (default: this process's). */
   lockCommand?: string;
+  /** Bytes of the LMDB store's file the node holds mapped (its RSS) before it drops and remakes the map;
+   * 0 never. Default: config.json's `shadebox.store_map_budget_mb` (32 MiB). */
+  storeMapBudgetBytes?: number;
+  /** Bounds of the chain's in-memory caches of parsed blocks, transactions, receipts and outcomes, in
+   * entries and bytes. Default: 1,024 blocks / 2 MiB, and 8,192 records / 2 MiB of each other kind. */
+  cacheLimits?: ChainCacheLimits;
 }
 
 export interface RunningNode {
@@ -128,7 +136,11 @@ async function startLocked(
   // The rules of the genesis protocol version (validated when the genesis was read).
   const runtimeConfig = loadRuntimeConfig(home.genesis.protocol_version);
   const store: KeyValueStore = home.dir
-    ? openLmdbStore(join(home.dir, home.config.store.path))
+    ? openLmdbStore(join(home.dir, home.config.store.path), {
+        mapBudgetBytes:
+          options.storeMapBudgetBytes ??
+          (home.config.shadebox.store_map_budget_mb ?? DEFAULT_STORE_MAP_BUDGET_MB) * 2 ** 20,
+      })
     : openMemoryStore();
   let chain: Chain;
   try {
@@ -138,6 +150,7 @@ async function startLocked(
       params: { ...runtimeParamsFrom(runtimeConfig, home.genesis.chain_id), ethWallet: readEthWallet(home) },
       validatorKey: KeyPair.fromString(home.validatorKey.secret_key),
       validatorAccountId: home.validatorKey.account_id,
+      cacheLimits: options.cacheLimits,
     });
   } catch (error) {
     await store.close();

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { Logger, RunningNode, StartNodeOptions } from '@shadebox/node';
-import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
+import { exclusiveFlags, integerFlag, parseFlags, portFlag, textFlag } from '../args.js';
 import { type AgentContractSource, agentContractFlags } from '../chain-signatures/agent-contract.js';
 import {
   SIGNER_HELP,
@@ -46,7 +46,12 @@ Options:
   --rpc-port P      RPC port, 0 picks a free one (default: the home's config.json rpc.addr, 3030)
   --archival        keep all history, as nearcore's archive = true (default: the home's config.json
                     archive, false: blocks, chunks, transactions and state older than
-                    gc_num_epochs_to_keep epochs, default 5, are garbage collected)
+                    gc_num_epochs_to_keep epochs, default 5, are garbage collected; with --memory too,
+                    as near-sandbox: its memory is bounded by those epochs, not by its uptime)
+  --gc-num-epochs-to-keep N
+                    epochs of history a non-archival node keeps, at least 3 (default: the home's
+                    config.json gc_num_epochs_to_keep, 5; an epoch is 500 blocks unless the genesis says
+                    otherwise)
   --archival-port P also serve an archival endpoint on port P (0 picks a free one), beside the regular one:
                     the node keeps its full history; the regular endpoint answers old heights as a regular
                     node does (GARBAGE_COLLECTED_BLOCK, UNKNOWN_BLOCK), the archival one serves them
@@ -97,6 +102,7 @@ const OPTIONS = {
   'rpc-port': { type: 'string' },
   archival: { type: 'boolean' },
   'archival-port': { type: 'string' },
+  'gc-num-epochs-to-keep': { type: 'string' },
   'block-time': { type: 'string' },
   'yield-block-time': { type: 'string' },
   manual: { type: 'boolean' },
@@ -143,6 +149,18 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
   if (flags.archival) start.archive = true;
   if (flags['archival-port'] !== undefined)
     start.archivalRpcPort = portFlag(COMMAND, '--archival-port', flags['archival-port']);
+  if (flags['gc-num-epochs-to-keep'] !== undefined) {
+    start.gcNumEpochsToKeep = integerFlag(
+      COMMAND,
+      '--gc-num-epochs-to-keep',
+      flags['gc-num-epochs-to-keep'],
+      {
+        min: 3,
+        max: 1_000_000,
+        what: 'a number of epochs, at least 3 (nearcore keeps no fewer)',
+      },
+    );
+  }
   const production = productionFlag(COMMAND, flags['block-time'], flags.manual);
   if (production !== undefined) start.production = production;
   if (flags['yield-block-time'] !== undefined)

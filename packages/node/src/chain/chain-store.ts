@@ -10,7 +10,7 @@ import type { StateChangeCause } from '../state/state-update.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import { Col, heightKey, metaKey } from './columns.js';
 import { type FinalityPointers, finalityOf } from './doomslug-finality.js';
-import { RecentRecords } from './recent-records.js';
+import { RecentRecords, type RecentRecordsLimits } from './recent-records.js';
 import type { BlockRecord, ChunkRecord, OutcomeRecord, ReceiptRecord, TransactionRecord } from './records.js';
 
 const utf8d = new TextDecoder();
@@ -18,16 +18,26 @@ const utf8d = new TextDecoder();
 export const HEAD_KEY = metaKey('head');
 /** Meta key of the earliest height whose data is still stored (written by chain/garbage-collector.ts). */
 export const EARLIEST_KEY = metaKey('earliest');
-/** Recent outcomes, transactions and receipts kept parsed in memory (each kind). */
-const RECENT_RECORDS = 8192;
-/** Parsed block records kept in memory. */
-const RECENT_BLOCKS = 1024;
 
-/** The records a block wrote, to keep in memory once its batch is committed. */
+/** How many parsed records the chain keeps in memory (chain/recent-records.ts), in entries and in bytes. */
+export interface ChainCacheLimits {
+  /** Recent outcomes, transactions and receipts, each kind. Default 8,192 records and 2 MiB (about 3,000
+   * outcomes: the last few hundred blocks of a busy chain, which is what waiters read again). */
+  records: RecentRecordsLimits;
+  /** Recent block records (read by height or hash again and again). Default 1,024 blocks and 2 MiB. */
+  blocks: RecentRecordsLimits;
+}
+
+export const DEFAULT_CHAIN_CACHE_LIMITS: ChainCacheLimits = {
+  records: { entries: 8192, bytes: 2 * 2 ** 20 },
+  blocks: { entries: 1024, bytes: 2 * 2 ** 20 },
+};
+
+/** The records a block wrote, to keep in memory once its batch is committed: id, record, stored size. */
 export interface BlockRecordsToCache {
-  outcomes: Array<[Uint8Array, OutcomeRecord]>;
-  receipts: Array<[Uint8Array, ReceiptRecord]>;
-  transactions: Array<[Uint8Array, TransactionRecord]>;
+  outcomes: Array<[Uint8Array, OutcomeRecord, number]>;
+  receipts: Array<[Uint8Array, ReceiptRecord, number]>;
+  transactions: Array<[Uint8Array, TransactionRecord, number]>;
 }
 
 /** One state change of a block as stored for the `changes` RPC (base64 key and value, null when deleted). */
@@ -49,20 +59,40 @@ export class ChainStore extends EventEmitter<{
   protected genesisRecord!: BlockRecord;
   /** Receipts the head block produced, by the shard that produced them, to be executed by the next block. */
   protected incoming: Receipt[][] = [];
-  private readonly recent = new Map<number, BlockRecord>();
+  private readonly recent: RecentRecords<BlockRecord, number>;
   /** Heights of the blocks in `recent`, by hash. */
   private readonly recentHeights = new Map<string, number>();
-  private readonly recentTransactions = new RecentRecords<TransactionRecord>(RECENT_RECORDS);
-  private readonly recentOutcomes = new RecentRecords<OutcomeRecord>(RECENT_RECORDS);
-  private readonly recentReceipts = new RecentRecords<ReceiptRecord>(RECENT_RECORDS);
+  private readonly recentTransactions: RecentRecords<TransactionRecord>;
+  private readonly recentOutcomes: RecentRecords<OutcomeRecord>;
+  private readonly recentReceipts: RecentRecords<ReceiptRecord>;
 
   constructor(
     readonly store: KeyValueStore,
     genesisHeight: number,
+    cacheLimits: ChainCacheLimits = DEFAULT_CHAIN_CACHE_LIMITS,
   ) {
     super();
     this.genesisHeight = genesisHeight;
     this.servedFrom = genesisHeight;
+    this.recent = new RecentRecords(cacheLimits.blocks);
+    this.recent.onEvict = (_height, record) => this.recentHeights.delete(record.hash);
+    this.recentTransactions = new RecentRecords(cacheLimits.records);
+    this.recentOutcomes = new RecentRecords(cacheLimits.records);
+    this.recentReceipts = new RecentRecords(cacheLimits.records);
+  }
+
+  /** What the in-memory caches of parsed records hold now, in entries and bytes (stored sizes). */
+  cacheUsage(): Record<
+    'blocks' | 'transactions' | 'outcomes' | 'receipts',
+    { entries: number; bytes: number }
+  > {
+    const usage = (c: { size: number; bytes: number }) => ({ entries: c.size, bytes: c.bytes });
+    return {
+      blocks: usage(this.recent),
+      transactions: usage(this.recentTransactions),
+      outcomes: usage(this.recentOutcomes),
+      receipts: usage(this.recentReceipts),
+    };
   }
 
   get head(): BlockRecord {
@@ -159,23 +189,15 @@ export class ChainStore extends EventEmitter<{
     const cached = this.recent.get(height);
     if (cached) return cached;
     const hash = this.store.get(Col.BlockHeight, heightKey(height));
-    const record = hash ? this.storedBlockByHashBytes(hash) : undefined;
-    if (record) this.rememberBlock(record);
-    return record;
+    return hash ? this.blockByHashBytesRemembered(hash) : undefined;
   }
 
   /** Keeps a parsed block record for later reads (historical queries read the same blocks again and again);
-   * the least recently stored goes first once there are RECENT_BLOCKS. */
-  protected rememberBlock(record: BlockRecord): void {
-    this.recent.delete(record.height);
-    this.recent.set(record.height, record);
-    this.recentHeights.set(record.hash, record.height);
-    if (this.recent.size > RECENT_BLOCKS) {
-      const oldest = this.recent.keys().next().value as number;
-      const evicted = this.recent.get(oldest);
-      this.recent.delete(oldest);
-      if (evicted) this.recentHeights.delete(evicted.hash);
-    }
+   * the least recently stored goes first past the cache's limits. `bytes`: its stored size, measured when
+   * not given. */
+  protected rememberBlock(record: BlockRecord, bytes = JSON.stringify(record).length): void {
+    this.recent.set(record.height, record, bytes);
+    if (this.recent.get(record.height) === record) this.recentHeights.set(record.hash, record.height);
   }
 
   blockByHash(hash: string): BlockRecord | undefined {
@@ -193,17 +215,19 @@ export class ChainStore extends EventEmitter<{
   }
 
   private blockByHashBytes(hash: Uint8Array): BlockRecord | undefined {
-    const record = this.storedBlockByHashBytes(hash);
-    if (record) this.rememberBlock(record);
+    const record = this.blockByHashBytesRemembered(hash);
     return record && record.height >= this.servedFrom ? record : undefined;
   }
 
-  private storedBlockByHashBytes(hash: Uint8Array): BlockRecord | undefined {
+  /** The stored block with this hash, parsed and kept in the cache of recent blocks. */
+  private blockByHashBytesRemembered(hash: Uint8Array): BlockRecord | undefined {
     const raw = this.store.get(Col.Block, hash);
     if (!raw) return undefined;
     const record = JSON.parse(utf8d.decode(raw)) as BlockRecord | { collected: true };
     // A garbage-collected block leaves a header stub {height, hash, collected} (chain/garbage-collector.ts).
-    return 'collected' in record ? undefined : record;
+    if ('collected' in record) return undefined;
+    this.rememberBlock(record, raw.length);
+    return record;
   }
 
   chunk(chunkHashB58: string): ChunkRecord | undefined {
@@ -221,17 +245,20 @@ export class ChainStore extends EventEmitter<{
   /** Records are shared with the in-memory cache of recent ones: read them, never modify them. */
   transaction(hash: Uint8Array): TransactionRecord | undefined {
     const record =
-      this.recentTransactions.get(hash) ?? parseRaw<TransactionRecord>(this.store.get(Col.Transaction, hash));
+      this.recentTransactions.get(RecentRecords.key(hash)) ??
+      parseRaw<TransactionRecord>(this.store.get(Col.Transaction, hash));
     return record && record.height >= this.servedFrom ? record : undefined;
   }
 
   outcome(id: Uint8Array): OutcomeRecord | undefined {
-    const record = this.recentOutcomes.get(id) ?? parseRaw<OutcomeRecord>(this.store.get(Col.Outcome, id));
+    const record =
+      this.recentOutcomes.get(RecentRecords.key(id)) ??
+      parseRaw<OutcomeRecord>(this.store.get(Col.Outcome, id));
     return record && record.height >= this.servedFrom ? record : undefined;
   }
 
   receipt(id: Uint8Array): ReceiptRecord | undefined {
-    const cached = this.recentReceipts.get(id);
+    const cached = this.recentReceipts.get(RecentRecords.key(id));
     if (cached) return cached;
     const raw = this.store.get(Col.Receipt, id);
     return raw ? (JSON.parse(utf8d.decode(raw)) as ReceiptRecord) : undefined;
@@ -249,9 +276,13 @@ export class ChainStore extends EventEmitter<{
 
   /** Keeps the records of a block whose batch is committed. */
   protected cacheBlockRecords(records: BlockRecordsToCache): void {
-    for (const [id, record] of records.outcomes) this.recentOutcomes.set(id, record);
-    for (const [id, record] of records.receipts) this.recentReceipts.set(id, record);
-    for (const [hash, record] of records.transactions) this.recentTransactions.set(hash, record);
+    for (const [id, record, bytes] of records.outcomes)
+      this.recentOutcomes.set(RecentRecords.key(id), record, bytes);
+    for (const [id, record, bytes] of records.receipts)
+      this.recentReceipts.set(RecentRecords.key(id), record, bytes);
+    for (const [hash, record, bytes] of records.transactions) {
+      this.recentTransactions.set(RecentRecords.key(hash), record, bytes);
+    }
   }
 
   /** Forgets every in-memory copy (after a rewind deleted blocks). */

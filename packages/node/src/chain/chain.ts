@@ -38,7 +38,7 @@ import {
   chunkHeaderView,
   ZERO_HASH_B58,
 } from './block-views.js';
-import { ChainStore, HEAD_KEY } from './chain-store.js';
+import { type ChainCacheLimits, ChainStore, HEAD_KEY } from './chain-store.js';
 import { Col, heightKey } from './columns.js';
 import { nextFinality } from './doomslug-finality.js';
 import { nextGasPrice } from './gas-price.js';
@@ -61,6 +61,8 @@ export interface ChainOptions {
   validatorAccountId: string;
   /** Clock for block timestamps, in nanoseconds. */
   now?: () => bigint;
+  /** Bounds of the in-memory caches of parsed records (chain-store.ts). Default DEFAULT_CHAIN_CACHE_LIMITS. */
+  cacheLimits?: ChainCacheLimits;
 }
 
 export interface ProducedBlock {
@@ -78,7 +80,7 @@ export class Chain extends ChainStore {
   private readonly now: () => bigint;
 
   constructor(private readonly options: ChainOptions) {
-    super(options.store, options.genesis.genesis_height);
+    super(options.store, options.genesis.genesis_height, options.cacheLimits);
     this.genesis = options.genesis;
     this.state = new VersionedState(options.store, Col.State);
     this.numShards = options.genesis.shard_layout.V0.num_shards;

@@ -99,14 +99,16 @@ export function writeBlock(
         ...(outcome.receipt ? { predecessorId: outcome.receipt.predecessorId } : {}),
         view: outcomeView(outcome, hash, paths[i]),
       };
-      batch.put(Col.Outcome, outcome.id, utf8.encode(stringifyRecord(rec)));
-      cache.outcomes.push([outcome.id, rec]);
+      const outcomeBytes = utf8.encode(stringifyRecord(rec));
+      batch.put(Col.Outcome, outcome.id, outcomeBytes);
+      cache.outcomes.push([outcome.id, rec, outcomeBytes.length]);
       if (outcome.receipt) {
         const rr: ReceiptRecord = {
           view: receiptToView(outcome.receipt) as unknown as Record<string, unknown>,
         };
-        batch.put(Col.Receipt, outcome.receipt.receiptId, utf8.encode(stringifyRecord(rr)));
-        cache.receipts.push([outcome.receipt.receiptId, rr]);
+        const receiptBytes = utf8.encode(stringifyRecord(rr));
+        batch.put(Col.Receipt, outcome.receipt.receiptId, receiptBytes);
+        cache.receipts.push([outcome.receipt.receiptId, rr, receiptBytes.length]);
       }
     });
     for (const tx of result.transactions) {
@@ -117,14 +119,16 @@ export function writeBlock(
         signerId: tx.signedTransaction.transaction.signerId,
         view: signedTransactionToView(tx.signedTransaction, tx.hash) as unknown as Record<string, unknown>,
       };
-      batch.put(Col.Transaction, tx.hash, utf8.encode(stringifyRecord(rec)));
-      cache.transactions.push([tx.hash, rec]);
+      const txBytes = utf8.encode(stringifyRecord(rec));
+      batch.put(Col.Transaction, tx.hash, txBytes);
+      cache.transactions.push([tx.hash, rec, txBytes.length]);
     }
     outgoing.u32(result.outgoingReceipts.length);
     for (const r of result.outgoingReceipts) {
       const rr: ReceiptRecord = { view: receiptToView(r) as unknown as Record<string, unknown> };
-      batch.put(Col.Receipt, r.receiptId, utf8.encode(stringifyRecord(rr)));
-      cache.receipts.push([r.receiptId, rr]);
+      const receiptBytes = utf8.encode(stringifyRecord(rr));
+      batch.put(Col.Receipt, r.receiptId, receiptBytes);
+      cache.receipts.push([r.receiptId, rr, receiptBytes.length]);
       writeReceipt(outgoing, r);
     }
     const prevExtra = b.prevChunkExtras?.[shard];

@@ -143,6 +143,19 @@ describe('parseNodeConfig', () => {
     );
     assert.equal(configError(() => parseNodeConfig({ max_gas_burnt_view: -1 })).field, 'max_gas_burnt_view');
   });
+
+  it('reads the store map budget, absent by default, 0 allowed, a non-integer refused', () => {
+    assert.equal(defaultNodeConfig().shadebox.store_map_budget_mb, undefined);
+    assert.equal(parseNodeConfig({}).shadebox.store_map_budget_mb, undefined);
+    assert.equal(parseNodeConfig({ shadebox: { store_map_budget_mb: 48 } }).shadebox.store_map_budget_mb, 48);
+    assert.equal(parseNodeConfig({ shadebox: { store_map_budget_mb: 0 } }).shadebox.store_map_budget_mb, 0);
+    for (const bad of [-1, 1.5, '32']) {
+      assert.equal(
+        configError(() => parseNodeConfig({ shadebox: { store_map_budget_mb: bad } })).field,
+        'shadebox.store_map_budget_mb',
+      );
+    }
+  });
 });
 
 describe('durations and addresses', () => {

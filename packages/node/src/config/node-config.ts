@@ -51,7 +51,13 @@ export interface ShadeboxConfig {
    * the genesis state, and what an ETH-implicit account a transfer creates uses. Absent: such accounts are
    * created without a contract. */
   eth_wallet_contract?: string;
+  /** MiB of the store's file the node holds mapped before it drops its map (store/lmdb-store.ts,
+   * `mapBudgetBytes`); 0 never drops it. Absent: {@link DEFAULT_STORE_MAP_BUDGET_MB}. */
+  store_map_budget_mb?: number;
 }
+
+/** Default of `shadebox.store_map_budget_mb`: the most of `data.mdb` a node keeps in its RSS. */
+export const DEFAULT_STORE_MAP_BUDGET_MB = 32;
 
 export interface NodeConfig {
   genesis_file: string;
@@ -343,6 +349,11 @@ export function parseNodeConfig(json: unknown, file = 'config.json'): NodeConfig
   if (typeof wallet === 'string' && wallet !== '') config.shadebox.eth_wallet_contract = wallet;
   else if (wallet !== undefined && wallet !== null)
     issues.push({ field: 'shadebox.eth_wallet_contract', message: 'expected a file name' });
+  const mapBudget = (shadeboxJson as Record<string, unknown> | undefined)?.store_map_budget_mb;
+  if (typeof mapBudget === 'number' && Number.isInteger(mapBudget) && mapBudget >= 0)
+    config.shadebox.store_map_budget_mb = mapBudget;
+  else if (mapBudget !== undefined && mapBudget !== null)
+    issues.push({ field: 'shadebox.store_map_budget_mb', message: 'expected an integer >= 0 (MiB)' });
   if (issues.length > 0) throw new ConfigFileError(file, issues);
   return config;
 }

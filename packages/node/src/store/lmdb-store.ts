@@ -1,3 +1,5 @@
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import {
   type Column,
@@ -11,6 +13,7 @@ import {
   type RangeOptions,
   type WriteBatch,
 } from './key-value-store.js';
+import { residentFileBytes } from './resident-file-bytes.js';
 import { scratchBytes } from './scratch-bytes.js';
 import { ReadOnlyStoreError, StoreClosedError, StoreError } from './store-errors.js';
 
@@ -21,6 +24,33 @@ export interface LmdbStoreOptions {
    * then throws `ReadOnlyStoreError`. The store must already exist.
    */
   readOnly?: boolean;
+  /**
+   * Budget, in bytes, for the pages of `data.mdb` this process holds through LMDB's memory map. Every page a
+   * read touches stays mapped, and counts in the process's RSS (RssFile), until the map is closed, so on a
+   * store that keeps growing they follow its size. Past the budget, the store closes and reopens its LMDB
+   * environment at the next quiet point (see `LmdbStore.remap`), which drops them; they stay in the kernel's
+   * page cache, so reading them again is cheap. Undefined or 0: never remap. Measured on Linux only (the
+   * process's RssFile in `/proc/self/status`); elsewhere the store never remaps.
+   */
+  mapBudgetBytes?: number;
+  /** How often the resident size is compared with `mapBudgetBytes`, in ms. Default 1000. */
+  mapCheckIntervalMs?: number;
+}
+
+/** The LMDB store: a `KeyValueStore` whose memory map can be dropped and made again while it serves. */
+export interface LmdbStore extends KeyValueStore {
+  readonly kind: 'lmdb';
+  /** Times the environment was closed and reopened to drop its mapped pages. */
+  readonly remapCount: number;
+  /** Bytes of `data.mdb` resident through this store's map now (Linux), or undefined. */
+  residentMapBytes(): number | undefined;
+  /**
+   * Closes the LMDB environment and opens it again, dropping every page mapped so far. Only at a quiet point:
+   * it returns false, and does nothing, while a range scan is open (its cursor and snapshot belong to the old
+   * environment). Reads and commits are synchronous, so none is ever in flight across a remap: the ones
+   * before it read the old environment, the ones after it the new one, and both see every committed write.
+   */
+  remap(): boolean;
 }
 
 /** LMDB page size for new stores: 8 KiB pages raise LMDB's key limit from 1978 to 4026 bytes. */
@@ -40,8 +70,17 @@ export const MAP_SIZE = process.platform === 'win32' ? undefined : 2 ** 36;
  * Commits run in one synchronous LMDB write transaction that is flushed to disk (fdatasync, then a synced meta
  * page write) before `commit` returns.
  */
-export function openLmdbStore(path: string, options: LmdbStoreOptions = {}): KeyValueStore {
+export function openLmdbStore(path: string, options: LmdbStoreOptions = {}): LmdbStore {
   const readOnly = options.readOnly === true;
+  const store = new LmdbStoreImpl(path, openEnvironment(path, readOnly), readOnly);
+  if (options.mapBudgetBytes !== undefined && options.mapBudgetBytes > 0) {
+    store.watchMap(options.mapBudgetBytes, options.mapCheckIntervalMs ?? 1000);
+  }
+  return store;
+}
+
+/** Opens the LMDB environment in `path` (one per process and path: lmdb-js shares an open one). */
+function openEnvironment(path: string, readOnly: boolean): RootDatabase<Uint8Array, Uint8Array> {
   const db = open<Uint8Array, Uint8Array>({
     path,
     keyEncoding: 'binary',
@@ -71,18 +110,68 @@ export function openLmdbStore(path: string, options: LmdbStoreOptions = {}): Key
         ` (stores are created with ${PAGE_SIZE}-byte pages)`,
     );
   }
-  return new LmdbStore(db, readOnly);
+  return db;
 }
 
-class LmdbStore implements KeyValueStore {
+class LmdbStoreImpl implements LmdbStore {
   readonly kind = 'lmdb' as const;
-  readonly #db: RootDatabase<Uint8Array, Uint8Array>;
+  readonly #path: string;
+  #db: RootDatabase<Uint8Array, Uint8Array>;
   readonly #readOnly: boolean;
   #closed = false;
+  /** Range scans started and not yet finished or closed: their cursors live in the current environment. */
+  #openScans = 0;
+  #remapCount = 0;
+  #mapTimer: NodeJS.Timeout | undefined;
+  /** The data file as the kernel names it in /proc/self/smaps (symlinks resolved). */
+  #dataFile: string | undefined;
 
-  constructor(db: RootDatabase<Uint8Array, Uint8Array>, readOnly: boolean) {
+  constructor(path: string, db: RootDatabase<Uint8Array, Uint8Array>, readOnly: boolean) {
+    this.#path = path;
     this.#db = db;
     this.#readOnly = readOnly;
+  }
+
+  get remapCount(): number {
+    return this.#remapCount;
+  }
+
+  residentMapBytes(): number | undefined {
+    this.#dataFile ??= realpathSync(join(this.#path, 'data.mdb'));
+    return residentFileBytes(this.#dataFile);
+  }
+
+  remap(): boolean {
+    if (this.#closed || this.#openScans > 0) return false;
+    // lmdb-js shares one environment per file within a process, so the old one must be closed before the new
+    // one opens, or the new one would be the old one. With no async reads or writes ever issued, the close
+    // is synchronous (the read transaction is aborted, the map unmapped); its promise only reports it.
+    void this.#db.close();
+    this.#db = openEnvironment(this.#path, this.#readOnly);
+    this.#remapCount++;
+    return true;
+  }
+
+  /**
+   * Every `intervalMs`, remaps once the process's file-backed RSS has grown by more than `budget` since the
+   * last remap. That counter (/proc/self/status) costs a fraction of a millisecond to read, where this
+   * store's own figure (`residentMapBytes`, from smaps) costs tens of milliseconds in a node with many maps;
+   * the rest of the file-backed RSS (the node binary, libraries) hardly moves. A timer callback is a quiet
+   * point: no read or commit is running, only a scan left open across an `await` can be.
+   */
+  watchMap(budget: number, intervalMs: number): void {
+    let baseline = fileBackedRss();
+    if (baseline === undefined) return;
+    const check = () => {
+      // Nothing to do while the whole file fits in the budget (small stores: most tests, fresh homes).
+      const fileBytes = statSync(join(this.#path, 'data.mdb'), { throwIfNoEntry: false })?.size ?? 0;
+      if (fileBytes <= budget) return;
+      const now = fileBackedRss() ?? 0;
+      if (now < (baseline ?? 0)) baseline = now;
+      else if (now - (baseline ?? 0) > budget && this.remap()) baseline = fileBackedRss();
+    };
+    this.#mapTimer = setInterval(check, intervalMs);
+    this.#mapTimer.unref();
   }
 
   get(column: Column, key: Uint8Array): Uint8Array | undefined {
@@ -126,7 +215,21 @@ class LmdbStore implements KeyValueStore {
           limit: options.limit,
         }
       : { start: low, end: high, limit: options.limit };
-    return mapEntries(this.#db.getRange(lmdbOptions));
+    return this.#scan(lmdbOptions);
+  }
+
+  /** Strips the column byte from keys and turns lmdb-js's Buffers (fresh copies) into plain Uint8Arrays;
+   * counts the scan as open from its first step to its end or `return`, so that no remap closes its cursor. */
+  *#scan(lmdbOptions: Parameters<RootDatabase<Uint8Array, Uint8Array>['getRange']>[0]): Generator<KeyValue> {
+    if (this.#closed) throw new StoreClosedError();
+    this.#openScans++;
+    try {
+      for (const { key, value } of this.#db.getRange(lmdbOptions)) {
+        yield { key: plain(key, 1), value: plain(value, 0) };
+      }
+    } finally {
+      this.#openScans--;
+    }
   }
 
   commit(batch: WriteBatch): void {
@@ -152,11 +255,24 @@ class LmdbStore implements KeyValueStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearInterval(this.#mapTimer);
     await this.#db.close();
   }
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** The process's file-backed resident bytes (RssFile in /proc/self/status, Linux), or undefined. */
+function fileBackedRss(): number | undefined {
+  let status: string;
+  try {
+    status = readFileSync('/proc/self/status', 'latin1');
+  } catch {
+    return undefined;
+  }
+  const match = /^RssFile:\s+(\d+) kB/m.exec(status);
+  return match ? Number(match[1]) * 1024 : undefined;
+}
 
 /** `column ‖ key` as a new array (internal: lmdb-js copies it into its own buffers). */
 function withColumn(column: Column, key: Uint8Array): Uint8Array {
@@ -166,11 +282,6 @@ function withColumn(column: Column, key: Uint8Array): Uint8Array {
   out[0] = column;
   out.set(key, 1);
   return out;
-}
-
-/** Strips the column byte from keys and turns lmdb-js's Buffers (fresh copies) into plain Uint8Arrays. */
-function* mapEntries(entries: Iterable<{ key: Uint8Array; value: Uint8Array }>): Generator<KeyValue> {
-  for (const { key, value } of entries) yield { key: plain(key, 1), value: plain(value, 0) };
 }
 
 /**
