@@ -111,7 +111,7 @@ async function benchShadebox(options: BenchOptions, results: ServerResults): Pro
     }
     if (options.phases.has('contracts')) {
       progress(
-        `Shadebox: near-hello deployed, setValue to FINAL from ${options.concurrency} signers, then hello views over ${VIEW_BODIES} distinct requests`,
+        `Shadebox: near-hello deployed, setValue to FINAL from ${options.concurrency} signers, then kv.test.near filled and get views over ${VIEW_BODIES} distinct requests`,
       );
       const account = server.account;
       const contracts = account
