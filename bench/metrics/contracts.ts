@@ -317,7 +317,13 @@ export async function measureAnvilContracts(
           if (r !== expected[k]) throw new Error(`eth_call of slot ${k} answered ${String(r)}`);
         },
       });
-      views = { ...result, contract: reader, distinctRequests: bodies.length, workload: VIEW_WORKLOAD, setupMs };
+      views = {
+        ...result,
+        contract: reader,
+        distinctRequests: bodies.length,
+        workload: VIEW_WORKLOAD,
+        setupMs,
+      };
     } catch (error) {
       views = errorOf(error);
     }
