@@ -31,7 +31,12 @@ import { measureAnvilTransfers, measureShadeboxTransfers } from './metrics/trans
 import { type BenchOptions, type Phase, parseOptions, USAGE } from './options.js';
 import { compareRatios, fullServerRun, readPreviousRatios } from './previous-ratios.js';
 import { installCleanup, killAllChildren } from './processes.js';
-import { formatProfileSummary, type ProfileSummary, summarizeProfile } from './profile-summary.js';
+import {
+  formatProfileSummary,
+  type ProfileSummary,
+  sliceProfile,
+  summarizeProfile,
+} from './profile-summary.js';
 import {
   type BenchReport,
   computeRatios,
@@ -140,7 +145,35 @@ async function benchShadebox(options: BenchOptions, results: ServerResults): Pro
   } finally {
     await server.stop();
   }
-  return collectProfiles(options.profileDir, profileStart);
+  const profiles = collectProfiles(options.profileDir, profileStart);
+  const views = ok(results.viewCalls);
+  if (options.profileDir && views) {
+    profiles.push(...viewWindowProfiles(options.profileDir, server.pid, profileStart, views.window));
+  }
+  return profiles;
+}
+
+/**
+ * The server's profiles (one per thread) cut to the view-call window, written as `view-window.<name>` beside
+ * them and summarized: the view path alone, without start-up, setup, reads, transfers and calls.
+ */
+function viewWindowProfiles(
+  dir: string,
+  pid: number,
+  since: number,
+  window: { startMonotonicUs: number; endMonotonicUs: number },
+): ProfileSummary[] {
+  const summaries: ProfileSummary[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith('CPU.') || !name.includes(`.${pid}.`) || !name.endsWith('.cpuprofile')) continue;
+    const file = join(dir, name);
+    if (statSync(file).mtimeMs < since) continue;
+    const cut = sliceProfile(file, window.startMonotonicUs, window.endMonotonicUs, 'view-window');
+    if (!cut) continue;
+    const summary = summarizeProfile(cut, REPO_ROOT);
+    if (summary.projectByTotal.length > 0) summaries.push({ ...summary, label: 'the view-call window' });
+  }
+  return summaries;
 }
 
 /** Idle time before the idle RSS is read: start-up work (timers, lazy loading) is over by then. */
