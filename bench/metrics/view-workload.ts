@@ -25,7 +25,7 @@ export const KV_WAT = `(module
   (import "env" "storage_write" (func $storage_write (param i64 i64 i64 i64 i64) (result i64)))
   (import "env" "value_return" (func $value_return (param i64 i64)))
   (import "env" "panic_utf8" (func $panic_utf8 (param i64 i64)))
-  (memory 1)
+  (memory (export "memory") 1)
   (data (i32.const 1024) "key must be 4 bytes")
   (data (i32.const 1056) "no such key")
   (data (i32.const 1088) "fill takes 8 bytes")
