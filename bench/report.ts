@@ -250,6 +250,7 @@ export function targetsMet(s: ServerResults): TargetsMet {
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n >= 100 ? `${Math.round(n)} ms` : `${n.toFixed(1)} ms`);
+const seconds = (n: number) => `${(n / 1000).toFixed(1)} s`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -638,7 +639,11 @@ function archivalRows(
   if (s.npmInstall) {
     rows.push([
       'npm install on a fresh clone of HEAD',
-      cell(s.npmInstall, (v) => `${ms(v.installMs)} (clone ${ms(v.cloneMs)}; npm cache ${v.cacheState})`),
+      cell(
+        s.npmInstall,
+        (v) =>
+          `${seconds(v.installMs)} (clone ${seconds(v.cloneMs)}; npm cache ${v.cacheState}, +${mib(v.cacheBytesAfter - v.cacheBytesBefore)} after)`,
+      ),
       '-',
       '',
       `< ${int(TARGETS.npmInstallMs / 1000)} s${verdict(met.npmInstallMs)}`,
@@ -690,7 +695,7 @@ function issue17Summary(report: BenchReport): string[] {
     `  RSS idle <= ${mib(TARGETS.rssIdleBytes)}: ${fmt(idleRss(s), mib)} (anvil ${fmt(idleRss(a), mib)}): ${state(met.rssIdleBytes)}`,
     `  RSS after the full benchmark <= ${mib(TARGETS.rssAfterRunBytes)}: ${fmt(ok(s.memoryAfterRun)?.rssBytes, mib)} (anvil ${fmt(ok(a.memoryAfterRun)?.rssBytes, mib)}): ${state(met.rssAfterRunBytes)}`,
     `  every ratio kept (within ${Math.round(TARGETS.ratioNoise * 100)}% of the previous run; this run's load ${report.machine.loadAverageAtStart.toFixed(1)}): ${Object.keys(report.ratioChanges).length} compared${worse.length > 0 ? `, worse: ${worse.join('; ')}` : ''}: ${state(met.ratiosKept)}`,
-    `  npm install on a fresh clone < ${TARGETS.npmInstallMs / 1000} s (--only install): ${fmt(ok(s.npmInstall)?.installMs, ms)}: ${state(met.npmInstallMs)}`,
+    `  npm install on a fresh clone < ${TARGETS.npmInstallMs / 1000} s (--only install): ${fmt(ok(s.npmInstall)?.installMs, seconds)}: ${state(met.npmInstallMs)}`,
   ];
 }
 

@@ -22,6 +22,8 @@ export interface NpmInstallResult {
   /** npm's cache folder, its size before the install (bytes) and a short description for the table. */
   cacheDir: string;
   cacheBytesBefore: number;
+  /** Its size after the install: growth means npm downloaded packages the cache did not hold. */
+  cacheBytesAfter: number;
   cacheState: string;
   cloneMs: number;
   /** Spawn of `npm install` to its exit, ms. */
@@ -102,6 +104,7 @@ export async function measureNpmInstall(timeoutMs = 600_000): Promise<NpmInstall
     }
     const missing = BUILT.filter((f) => !existsSync(join(repo, f)));
     if (missing.length > 0) throw new Error(`npm install did not build ${missing.join(', ')}`);
+    const cacheBytesAfter = existsSync(cacheDir) ? du(cacheDir) : 0;
     const round = (ms: number) => Math.round(ms);
     return {
       commit,
@@ -109,6 +112,7 @@ export async function measureNpmInstall(timeoutMs = 600_000): Promise<NpmInstall
       npmVersion,
       cacheDir,
       cacheBytesBefore,
+      cacheBytesAfter,
       cacheState,
       cloneMs: round(cloneMs),
       installMs: round(install.ms),
