@@ -125,6 +125,8 @@ export interface BenchReport {
   noopNodeServer?: LoadResult | { error: string };
   shadebox: ServerResults;
   anvilResults: ServerResults;
+  /** Set when the run was stopped by its deadline (ms): the report holds what was measured until then. */
+  abortedAtDeadlineMs?: number;
   /** Shadebox / anvil, per metric (undefined when either side is missing). */
   ratios: Ratios;
   /** The newest earlier value of each ratio (bench-*.json in the result folder), before this run. */
@@ -360,6 +362,11 @@ export function formatTable(report: BenchReport): string {
   const st = report.settings;
   return [
     `Shadebox vs anvil${report.anvil.version ? ` ${report.anvil.version}` : ''} — ${m.cpus} cores (${m.cpuModel}), Node ${m.node}`,
+    ...(report.abortedAtDeadlineMs !== undefined
+      ? [
+          `warning: stopped by its deadline after ${report.abortedAtDeadlineMs / 1000} s — metrics not reached show "not run" (--deadline)`,
+        ]
+      : []),
     ...(m.loadAverageAtStart > 0.5
       ? [
           `warning: load average ${m.loadAverageAtStart.toFixed(2)} at start — other processes shared the cores`,

@@ -356,12 +356,6 @@ async function main(): Promise<number> {
     return 2;
   }
   installCleanup();
-  const deadline = setTimeout(() => {
-    console.error(`bench: still running after ${options.deadlineMs / 1000} s, aborting`);
-    killAllChildren();
-    process.exit(1);
-  }, options.deadlineMs);
-
   const started = new Date();
   const t0 = performance.now();
   const anvil = options.anvil ? locateAnvil() : ({ ok: false, reason: 'disabled with --no-anvil' } as const);
@@ -385,12 +379,76 @@ async function main(): Promise<number> {
 
   const shadebox: ServerResults = {};
   const anvilResults: ServerResults = {};
-  let profiles: ProfileSummary[] = [];
+  const profiles: ProfileSummary[] = [];
+
+  /** Builds, writes and prints the report of what was measured (all of it, or what the deadline left). */
+  const finish = (abortedAtDeadline: boolean) => {
+    const cpu = cpus();
+    // Read before this run writes its own report into the folder.
+    const previousRatios = readPreviousRatios(options.outDir, VIEW_WORKLOAD);
+    const ratios = computeRatios(shadebox, anvilResults);
+    const ratioChanges = compareRatios(ratios, previousRatios, TARGETS.ratioNoise, fullServerRun(shadebox));
+    const report: BenchReport = {
+      startedAt: started.toISOString(),
+      elapsedMs: Math.round(performance.now() - t0),
+      machine: {
+        cpus: cpu.length,
+        cpuModel: cpu[0]?.model ?? 'unknown',
+        totalMemoryBytes: totalmem(),
+        node: process.versions.node,
+        platform: `${process.platform}-${process.arch}`,
+        loadAverageAtStart,
+      },
+      settings: {
+        concurrency: options.concurrency,
+        warmupMs: options.warmupMs,
+        durationMs: options.durationMs,
+        coldStartRuns: options.coldStartRuns,
+        shadeboxLauncher: LAUNCHER_DESCRIPTIONS[options.launcher],
+        staleBuilds,
+        loadGenerator: LOAD_GENERATOR,
+      },
+      anvil: anvil.ok
+        ? {
+            available: true,
+            version: anvil.version,
+            path: relative(REPO_ROOT, anvil.path),
+            locatedBy: anvil.how,
+          }
+        : { available: false, reason: anvil.reason },
+      noopNodeServer,
+      shadebox,
+      anvilResults,
+      ...(abortedAtDeadline ? { abortedAtDeadlineMs: options.deadlineMs } : {}),
+      ratios,
+      previousRatios,
+      ratioChanges,
+      targets: {
+        ...TARGETS,
+        met: { ...targetsMet(shadebox), ...issue17TargetsMet(shadebox, anvilResults, ratios, ratioChanges) },
+      },
+      profiles,
+    };
+    const paths = writeReport(options.outDir, report);
+    console.log(formatTable(report));
+    for (const p of profiles) console.log(`\n${formatProfileSummary(p)}`);
+    console.log(
+      `\nJSON: ${relative(process.cwd(), paths.latest)} (and ${relative(process.cwd(), paths.stamped)})`,
+    );
+  };
+
+  const deadline = setTimeout(() => {
+    console.error(`bench: still running after ${options.deadlineMs / 1000} s, aborting`);
+    killAllChildren();
+    // What was measured so far still makes a report (the metrics not reached show "not run").
+    finish(true);
+    process.exit(1);
+  }, options.deadlineMs);
+
+  // The metrics measured on both sides first (Shadebox, then anvil, each alone), then the Shadebox-only
+  // ones, so that a run stopped by its deadline still holds the comparisons.
   try {
-    profiles = await benchShadebox(options, shadebox);
-    profiles.push(...(await benchShadeboxChainsig(options, shadebox)));
-    profiles.push(...(await benchShadeboxAgent(options, shadebox)));
-    await benchShadeboxArchival(options, shadebox);
+    profiles.push(...(await benchShadebox(options, shadebox)));
   } catch (error) {
     progress(`Shadebox server failed: ${(error as Error).message}`);
     shadebox.read ??= { error: (error as Error).message };
@@ -403,58 +461,15 @@ async function main(): Promise<number> {
       anvilResults.read ??= { error: (error as Error).message };
     }
   }
+  try {
+    profiles.push(...(await benchShadeboxChainsig(options, shadebox)));
+    profiles.push(...(await benchShadeboxAgent(options, shadebox)));
+    await benchShadeboxArchival(options, shadebox);
+  } catch (error) {
+    progress(`Shadebox-only phases failed: ${(error as Error).message}`);
+  }
 
-  const cpu = cpus();
-  // Read before this run writes its own report into the folder.
-  const previousRatios = readPreviousRatios(options.outDir, VIEW_WORKLOAD);
-  const ratios = computeRatios(shadebox, anvilResults);
-  const ratioChanges = compareRatios(ratios, previousRatios, TARGETS.ratioNoise, fullServerRun(shadebox));
-  const report: BenchReport = {
-    startedAt: started.toISOString(),
-    elapsedMs: Math.round(performance.now() - t0),
-    machine: {
-      cpus: cpu.length,
-      cpuModel: cpu[0]?.model ?? 'unknown',
-      totalMemoryBytes: totalmem(),
-      node: process.versions.node,
-      platform: `${process.platform}-${process.arch}`,
-      loadAverageAtStart,
-    },
-    settings: {
-      concurrency: options.concurrency,
-      warmupMs: options.warmupMs,
-      durationMs: options.durationMs,
-      coldStartRuns: options.coldStartRuns,
-      shadeboxLauncher: LAUNCHER_DESCRIPTIONS[options.launcher],
-      staleBuilds,
-      loadGenerator: LOAD_GENERATOR,
-    },
-    anvil: anvil.ok
-      ? {
-          available: true,
-          version: anvil.version,
-          path: relative(REPO_ROOT, anvil.path),
-          locatedBy: anvil.how,
-        }
-      : { available: false, reason: anvil.reason },
-    noopNodeServer,
-    shadebox,
-    anvilResults,
-    ratios,
-    previousRatios,
-    ratioChanges,
-    targets: {
-      ...TARGETS,
-      met: { ...targetsMet(shadebox), ...issue17TargetsMet(shadebox, anvilResults, ratios, ratioChanges) },
-    },
-    profiles,
-  };
-  const paths = writeReport(options.outDir, report);
-  console.log(formatTable(report));
-  for (const p of profiles) console.log(`\n${formatProfileSummary(p)}`);
-  console.log(
-    `\nJSON: ${relative(process.cwd(), paths.latest)} (and ${relative(process.cwd(), paths.stamped)})`,
-  );
+  finish(false);
   clearTimeout(deadline);
   const failed = [
     shadebox.coldStart,
