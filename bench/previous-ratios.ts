@@ -57,6 +57,7 @@ export interface RatioChange {
 
 interface StoredReport {
   startedAt?: string;
+  abortedAtDeadlineMs?: number;
   machine?: { loadAverageAtStart?: number };
   ratios?: Record<string, number | undefined>;
   shadebox?: {
@@ -92,6 +93,8 @@ export function readPreviousRatios(
     } catch {
       continue;
     }
+    // A run stopped by its deadline measured under conditions that did not let it finish: not a reference.
+    if (report.abortedAtDeadlineMs !== undefined) continue;
     for (const name of Object.keys(RATIO_DIRECTIONS) as RatioName[]) {
       const ratio = report.ratios?.[name];
       if (found[name] || typeof ratio !== 'number' || !Number.isFinite(ratio)) continue;

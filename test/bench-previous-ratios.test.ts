@@ -19,6 +19,11 @@ function folder(reports: Record<string, object>): string {
 
 test('each ratio comes from the newest earlier run that has it, of the same view workload and a full server run', () => {
   const dir = folder({
+    'bench-2026-11-24T08-30-00-000Z.json': {
+      startedAt: 'aborted',
+      abortedAtDeadlineMs: 1000,
+      ratios: { coldStartFirstAnswerMs: 30, readPerSecond: 0.1 },
+    },
     'bench-2026-11-24T08-00-00-000Z.json': {
       startedAt: 'newest',
       machine: { loadAverageAtStart: 0.4 },
