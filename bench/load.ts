@@ -51,6 +51,16 @@ export interface LoadResult {
   abandoned: number;
   /** How much each probe grew over the window (NaN when a reading failed). */
   deltas: Record<string, number>;
+  /**
+   * The window on the machine's monotonic clock, µs (`process.hrtime`, CLOCK_MONOTONIC: the clock of V8's CPU
+   * profiles in every process), so a server's profile can be cut to it.
+   */
+  window: { startMonotonicUs: number; endMonotonicUs: number };
+}
+
+/** The monotonic clock shared by every process of the machine, µs. */
+export function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }
 
 export async function runClosedLoop(options: LoadOptions): Promise<LoadResult> {
@@ -98,8 +108,10 @@ export async function runClosedLoop(options: LoadOptions): Promise<LoadResult> {
         .catch(() => Number.NaN),
     );
   await sleep(Math.max(0, windowStart - performance.now()));
+  const startMonotonicUs = monotonicUs();
   const atStart = read();
   await sleep(Math.max(0, windowEnd - performance.now()));
+  const endMonotonicUs = monotonicUs();
   const atEnd = read();
   stop = true;
   const drained = await Promise.race([
@@ -120,6 +132,7 @@ export async function runClosedLoop(options: LoadOptions): Promise<LoadResult> {
     sampleErrors: [...sampleErrors],
     abandoned: drained ? 0 : inFlight,
     deltas,
+    window: { startMonotonicUs, endMonotonicUs },
   };
 }
 

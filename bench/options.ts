@@ -15,7 +15,8 @@ export type Phase =
   | 'history'
   | 'store-size'
   | 'restart'
-  | 'sandbox';
+  | 'sandbox'
+  | 'install';
 const PHASES: readonly Phase[] = [
   'cold',
   'read',
@@ -27,11 +28,25 @@ const PHASES: readonly Phase[] = [
   'store-size',
   'restart',
   'sandbox',
+  'install',
 ];
-/** What runs without --only: the Shadebox-only archival metrics take minutes and are opt-in. */
-const DEFAULT_PHASES: readonly Phase[] = ['cold', 'read', 'transfers', 'contracts', 'chainsig', 'agent'];
+/**
+ * What runs without --only: the Shadebox-only archival metrics take minutes and are opt-in, as is `install`
+ * (a clone and a whole `npm install`).
+ */
+const DEFAULT_PHASES: readonly Phase[] = [
+  'cold',
+  'read',
+  'transfers',
+  'contracts',
+  'chainsig',
+  'agent',
+  'sandbox',
+];
 /** The deadline without --deadline: longer when an archival metric (minutes of block making) is asked for. */
-const DEFAULT_DEADLINE_S = 170;
+const DEFAULT_DEADLINE_S = 200;
+/** Added when `install` is listed: the clone, `npm install` (at most 600 s) and removing the clone. */
+const INSTALL_S = 660;
 const ARCHIVAL_DEADLINE_S = 900;
 /** Added when the chainsig phase runs: it measures the production signer too (its own node and requests). */
 const CHAINSIG_PRODUCTION_S = 180;
@@ -56,10 +71,11 @@ export const USAGE = `usage: npm run bench -- [options]
   --warmup <s>        warmup before each window (default 1)
   --concurrency <n>   connections for reads and view calls, signers for transfers and contract calls
                       (default 32)
-  --cold-runs <n>     cold starts per server, the median is reported (default 5)
-  --only <list>       comma-separated subset of: cold,read,transfers,contracts,chainsig,agent (the default), the opt-in
-                      Shadebox-only archival metrics history,store-size,restart (minutes each), and sandbox
-                      (the near-sandbox executable: init + run to the first GET /status, median of 10)
+  --cold-runs <n>     cold starts per server, the median is reported (default 10; from sources at most 5)
+  --only <list>       comma-separated subset of: cold,read,transfers,contracts,chainsig,agent,sandbox (the
+                      default; sandbox: the near-sandbox executable, init + run to the first GET /status,
+                      median of 10), the opt-in Shadebox-only archival metrics history,store-size,restart
+                      (minutes each), and install (npm install in a fresh clone of HEAD, about a minute)
   --no-anvil          measure Shadebox alone
   --launcher <l>      how the Shadebox server is started: cli (shadebox node --json, built dist/; the default
                       when packages/cli exists), cli-source (the same from sources via tsx) or script
@@ -67,8 +83,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --profile           write a CPU profile of the Shadebox server (node --cpu-prof) and summarize it; also of
                       the agent phase's measured shadebox up stack
   --out <dir>         where the JSON goes (default bench/results)
-  --deadline <s>      abort the whole run after this long (default 170; 900 with history, store-size or
-                      restart; 180 more with chainsig, which measures NEAR's production signer too)`;
+  --deadline <s>      abort the whole run after this long (default 200; 900 with history, store-size or
+                      restart; 180 more with chainsig, which measures NEAR's production signer too; 660 more
+                      with install)`;
 
 export function parseOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
@@ -77,7 +94,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       duration: { type: 'string', default: '5' },
       warmup: { type: 'string', default: '1' },
       concurrency: { type: 'string', default: '32' },
-      'cold-runs': { type: 'string', default: '5' },
+      'cold-runs': { type: 'string', default: '10' },
       only: { type: 'string' },
       'no-anvil': { type: 'boolean', default: false },
       launcher: { type: 'string' },
@@ -129,7 +146,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     values.deadline ??
     String(
       (archivalMetric ? ARCHIVAL_DEADLINE_S : DEFAULT_DEADLINE_S) +
-        (phases.has('chainsig') ? CHAINSIG_PRODUCTION_S : 0),
+        (phases.has('chainsig') ? CHAINSIG_PRODUCTION_S : 0) +
+        (phases.has('install') ? INSTALL_S : 0),
     );
   const outDir = values.out;
   return {

@@ -3,8 +3,8 @@
  * project's own code, by total (inclusive) time. Also runnable alone:
  *   node --import tsx bench/profile-summary.ts <file.cpuprofile> [top]
  */
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 interface ProfileNode {
@@ -32,12 +32,43 @@ export interface HotSpot {
 
 export interface ProfileSummary {
   file: string;
+  /** What the profile covers, when it is not the process's whole life (e.g. the view-call window). */
+  label?: string;
   sampledMs: number;
   /** Share of samples in which the process was idle (waiting on I/O). */
   idlePercent: number;
   bySelf: HotSpot[];
   /** The project's own functions (packages/) by inclusive time. */
   projectByTotal: HotSpot[];
+}
+
+/**
+ * Cuts a profile to the samples taken between `startUs` and `endUs` (V8's profile clock: the machine's
+ * monotonic clock, µs, as `process.hrtime` in any process) and writes it beside the original as
+ * `<prefix>.<original name>`; returns its path, or undefined when no sample falls in the window.
+ */
+export function sliceProfile(
+  file: string,
+  startUs: number,
+  endUs: number,
+  prefix: string,
+): string | undefined {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const samples: number[] = [];
+  const timeDeltas: number[] = [];
+  let t = profile.startTime;
+  let last = startUs;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i] ?? 0;
+    if (t < startUs || t > endUs) continue;
+    samples.push(profile.samples[i]);
+    timeDeltas.push(t - last);
+    last = t;
+  }
+  if (samples.length === 0) return undefined;
+  const out = join(dirname(file), `${prefix}.${basename(file)}`);
+  writeFileSync(out, JSON.stringify({ ...profile, startTime: startUs, endTime: endUs, samples, timeDeltas }));
+  return out;
 }
 
 export function summarizeProfile(file: string, repoRoot: string, top = 15): ProfileSummary {
@@ -110,7 +141,7 @@ export function formatProfileSummary(s: ProfileSummary): string {
   const row = (h: HotSpot) =>
     `  ${h.selfPercent.toFixed(1).padStart(5)}% self ${h.totalPercent.toFixed(1).padStart(5)}% total  ${h.where}`;
   return [
-    `CPU profile ${s.file}: ${(s.sampledMs / 1000).toFixed(1)} s sampled, ${s.idlePercent.toFixed(1)}% idle`,
+    `CPU profile${s.label ? ` of ${s.label}` : ''} ${s.file}: ${(s.sampledMs / 1000).toFixed(1)} s sampled, ${s.idlePercent.toFixed(1)}% idle`,
     ' hottest by self time:',
     ...s.bySelf.map(row),
     ' project functions by total time:',

@@ -13,9 +13,17 @@ import { cpuUse } from './metrics/cpu.js';
 import type { HistoryResult } from './metrics/history.js';
 import type { MemoryReading } from './metrics/memory.js';
 import type { NearSandboxStartResult } from './metrics/near-sandbox-start.js';
+import type { NpmInstallResult } from './metrics/npm-install.js';
 import type { RestartResult } from './metrics/restart.js';
 import type { StoreSizeResult } from './metrics/store-size.js';
 import type { TransferResult } from './metrics/transfers.js';
+import {
+  fullServerRun,
+  type PreviousRatio,
+  type RatioChange,
+  type RatioName,
+  type Ratios,
+} from './previous-ratios.js';
 import type { ProfileSummary } from './profile-summary.js';
 
 /** What one server achieved; a metric that could not be measured holds its error instead. */
@@ -27,7 +35,7 @@ export interface ServerResults {
   transfers?: TransferResult | { error: string };
   /** Contract calls to final: near-hello `setValue` | a storage contract's store (`contracts` phase). */
   contractCalls?: ContractResults['calls'];
-  /** View calls: near-hello `hello` over distinct requests | `eth_call` reading slot 0 (`contracts` phase). */
+  /** View calls: a storage read keyed by the request, over distinct requests (`contracts` phase). */
   viewCalls?: ContractResults['views'];
   /**
    * Shadebox only (`chainsig` phase, its own `--mpc` node): request_signature to EXECUTED, one at a time and
@@ -41,8 +49,12 @@ export interface ServerResults {
    * requests/s, request_signature through /call one at a time.
    */
   agent?: AgentResult | { error: string };
-  /** After the read and transfer runs, same process. */
+  /** After the read, transfer and contract runs, same process. */
   memoryAfterRun?: MemoryReading | { error: string };
+  /** The same process idle before any load: `afterMs` after its first answer (2 s). */
+  memoryIdle?: (MemoryReading & { afterMs: number }) | { error: string };
+  /** Shadebox only (opt-in `install` phase): `npm install` in a fresh clone of HEAD. */
+  npmInstall?: NpmInstallResult | { error: string };
   /** Shadebox only (opt-in, archival LMDB home): view_account at head − 10,000 against the head. */
   history?: HistoryResult | { error: string };
   /** Shadebox only (opt-in, archival LMDB home): store growth over 10,000 transfers. */
@@ -58,9 +70,22 @@ export const TARGETS = {
   transfersPerSecond: 500,
   contractCallsPerSecond: 300,
   viewCallsPerSecond: 5000,
+  /** Median ms from spawn to the ready line (an earlier target; issue 17's is `coldStartFirstAnswerMs`). */
   coldStartMs: 1000,
-  /** Median ms of `near-sandbox` init + run to the first answered GET /status. */
-  nearSandboxStartMs: 500,
+  /** Issue 17: median ms from spawn to the first answered JSON-RPC request (the built package). */
+  coldStartFirstAnswerMs: 200,
+  /** Median ms of `near-sandbox` init + run to the first answered GET /status (issue 17; was 500). */
+  nearSandboxStartMs: 200,
+  /** Issue 17: view calls/s over anvil's eth_call on the same workload, with p99 no worse than anvil's. */
+  viewCallsRatio: 1,
+  /** Issue 17: RSS of the idle node (the larger of just started and 2 s after start), bytes. */
+  rssIdleBytes: 50 * 1024 * 1024,
+  /** Issue 17: RSS of the node after the read, transfer and contract runs, bytes. */
+  rssAfterRunBytes: 150 * 1024 * 1024,
+  /** Issue 17: `npm install` on a fresh clone (opt-in `install` phase), ms. */
+  npmInstallMs: 30_000,
+  /** Issue 17: a ratio that moved the wrong way by more than this share since the previous run is flagged. */
+  ratioNoise: 0.1,
   /** Median ms of one request_signature to EXECUTED, sequential on an idle automine chain. */
   chainSignatureMedianMs: 100,
   /** Historical view_account req/s over head req/s. */
@@ -100,30 +125,38 @@ export interface BenchReport {
   noopNodeServer?: LoadResult | { error: string };
   shadebox: ServerResults;
   anvilResults: ServerResults;
+  /** Set when the run was stopped by its deadline (ms): the report holds what was measured until then. */
+  abortedAtDeadlineMs?: number;
   /** Shadebox / anvil, per metric (undefined when either side is missing). */
-  ratios: {
-    readPerSecond?: number;
-    transfersPerSecond?: number;
-    contractCallsPerSecond?: number;
-    viewCallsPerSecond?: number;
-    coldStartMs?: number;
-    rssAfterRunBytes?: number;
-  };
-  targets: typeof TARGETS & {
-    met: {
-      readPerSecond?: boolean;
-      transfersPerSecond?: boolean;
-      contractCallsPerSecond?: boolean;
-      viewCallsPerSecond?: boolean;
-      coldStartMs?: boolean;
-      chainSignatureMedianMs?: boolean;
-      historicalReadRatio?: boolean;
-      agentUpMs?: boolean;
-      agentGetAccountIdPerSecond?: boolean;
-      agentSignatureMedianMs?: boolean;
-    };
-  };
+  ratios: Ratios;
+  /** The newest earlier value of each ratio (bench-*.json in the result folder), before this run. */
+  previousRatios: Partial<Record<RatioName, PreviousRatio>>;
+  /** Each ratio against its previous value; `worse` when it moved the wrong way by more than the noise. */
+  ratioChanges: Partial<Record<RatioName, RatioChange>>;
+  targets: typeof TARGETS & { met: TargetsMet };
   profiles: ProfileSummary[];
+}
+
+export interface TargetsMet {
+  readPerSecond?: boolean;
+  transfersPerSecond?: boolean;
+  contractCallsPerSecond?: boolean;
+  viewCallsPerSecond?: boolean;
+  coldStartMs?: boolean;
+  coldStartFirstAnswerMs?: boolean;
+  nearSandboxStartMs?: boolean;
+  viewCallsRatio?: boolean;
+  viewP99NoWorseThanAnvil?: boolean;
+  rssIdleBytes?: boolean;
+  rssAfterRunBytes?: boolean;
+  npmInstallMs?: boolean;
+  /** No ratio moved the wrong way by more than the noise since the previous run. */
+  ratiosKept?: boolean;
+  chainSignatureMedianMs?: boolean;
+  historicalReadRatio?: boolean;
+  agentUpMs?: boolean;
+  agentGetAccountIdPerSecond?: boolean;
+  agentSignatureMedianMs?: boolean;
 }
 
 type Maybe<T> = T | { error: string } | undefined;
@@ -137,18 +170,59 @@ const ratio = (a: number | undefined, b: number | undefined) =>
     ? a / b
     : undefined;
 
-export function computeRatios(s: ServerResults, a: ServerResults): BenchReport['ratios'] {
+export function computeRatios(s: ServerResults, a: ServerResults): Ratios {
   return {
     readPerSecond: ratio(ok(s.read)?.perSecond, ok(a.read)?.perSecond),
     transfersPerSecond: ratio(ok(s.transfers)?.perSecond, ok(a.transfers)?.perSecond),
     contractCallsPerSecond: ratio(ok(s.contractCalls)?.perSecond, ok(a.contractCalls)?.perSecond),
     viewCallsPerSecond: ratio(ok(s.viewCalls)?.perSecond, ok(a.viewCalls)?.perSecond),
+    viewP99Ms: ratio(ok(s.viewCalls)?.latency.p99Ms, ok(a.viewCalls)?.latency.p99Ms),
     coldStartMs: ratio(ok(s.coldStart)?.medianMs, ok(a.coldStart)?.medianMs),
+    coldStartFirstAnswerMs: ratio(ok(s.coldStart)?.medianFirstAnswerMs, ok(a.coldStart)?.medianFirstAnswerMs),
+    rssIdleBytes: ratio(idleRss(s), idleRss(a)),
     rssAfterRunBytes: ratio(ok(s.memoryAfterRun)?.rssBytes, ok(a.memoryAfterRun)?.rssBytes),
   };
 }
 
-export function targetsMet(s: ServerResults): BenchReport['targets']['met'] {
+/** The idle RSS judged by the target: the larger of the just-started median and the 2-s-idle reading. */
+export function idleRss(s: ServerResults): number | undefined {
+  const readings = [ok(s.coldStart)?.idleRssBytes, ok(s.memoryIdle)?.rssBytes].filter(
+    (v): v is number => v !== undefined && Number.isFinite(v),
+  );
+  return readings.length > 0 ? Math.max(...readings) : undefined;
+}
+
+const atMost = (v: number | undefined, limit: number) => (v === undefined ? undefined : v <= limit);
+
+/** The issue-17 targets judged against anvil and the previous run (see `TARGETS`). */
+export function issue17TargetsMet(
+  s: ServerResults,
+  a: ServerResults,
+  ratios: Ratios,
+  changes: BenchReport['ratioChanges'],
+): TargetsMet {
+  const viewP99 = ok(s.viewCalls)?.latency.p99Ms;
+  const anvilViewP99 = ok(a.viewCalls)?.latency.p99Ms;
+  const compared = Object.values(changes);
+  // RSS "after the full benchmark" only when the read, transfer and contract runs all ran on the process.
+  const fullRun = fullServerRun(s);
+  return {
+    coldStartFirstAnswerMs: atMost(ok(s.coldStart)?.medianFirstAnswerMs, TARGETS.coldStartFirstAnswerMs),
+    nearSandboxStartMs: atMost(ok(s.nearSandboxStart)?.medianMs, TARGETS.nearSandboxStartMs),
+    viewCallsRatio:
+      ratios.viewCallsPerSecond === undefined
+        ? undefined
+        : ratios.viewCallsPerSecond >= TARGETS.viewCallsRatio,
+    viewP99NoWorseThanAnvil:
+      viewP99 === undefined || anvilViewP99 === undefined ? undefined : viewP99 <= anvilViewP99,
+    rssIdleBytes: atMost(idleRss(s), TARGETS.rssIdleBytes),
+    rssAfterRunBytes: fullRun ? atMost(ok(s.memoryAfterRun)?.rssBytes, TARGETS.rssAfterRunBytes) : undefined,
+    npmInstallMs: atMost(ok(s.npmInstall)?.installMs, TARGETS.npmInstallMs),
+    ratiosKept: compared.length === 0 ? undefined : compared.every((c) => !c?.worse),
+  };
+}
+
+export function targetsMet(s: ServerResults): TargetsMet {
   const read = ok(s.read)?.perSecond;
   const transfers = ok(s.transfers)?.perSecond;
   const calls = ok(s.contractCalls)?.perSecond;
@@ -178,6 +252,7 @@ export function targetsMet(s: ServerResults): BenchReport['targets']['met'] {
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n >= 100 ? `${Math.round(n)} ms` : `${n.toFixed(1)} ms`);
+const seconds = (n: number) => `${(n / 1000).toFixed(1)} s`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -193,7 +268,7 @@ export function formatTable(report: BenchReport): string {
   const s = report.shadebox;
   const a = report.anvilResults;
   const missing = report.anvil.available ? '' : 'anvil unavailable';
-  const fmtRatio = (r: number | undefined) => (r === undefined ? '-' : `${r.toFixed(2)}x`);
+  const fmtRatio = (name: RatioName) => ratioCell(report, name);
   const lat = (v: LoadResult) => `${ms(v.latency.p50Ms)} / ${ms(v.latency.p99Ms)}`;
   const blocks = (v: TransferResult) =>
     `${int(v.blocksPerSecond)} blocks/s, ${v.transfersPerBlock.toFixed(1)} tx/block`;
@@ -203,12 +278,12 @@ export function formatTable(report: BenchReport): string {
   };
   const errs = (v: LoadResult) => (v.errors > 0 ? ` (${v.errors} errors)` : '');
   const rows: string[][] = [
-    ['metric', 'Shadebox', 'anvil', 'Shadebox/anvil', 'target (Shadebox)'],
+    ['metric', 'Shadebox', 'anvil', 'Shadebox/anvil (previous run)', 'target (Shadebox)'],
     [
       'reads/s: view_account | eth_getBalance',
       cell(s.read, (v) => `${int(v.perSecond)} req/s${errs(v)}`),
       cell(a.read, (v) => `${int(v.perSecond)} req/s${errs(v)}`, missing),
-      fmtRatio(report.ratios.readPerSecond),
+      fmtRatio('readPerSecond'),
       `>= ${int(TARGETS.readPerSecond)} req/s${verdict(report.targets.met.readPerSecond)}`,
     ],
     ['  read latency p50 / p99', cell(s.read, lat), cell(a.read, lat, missing), '', ''],
@@ -217,7 +292,7 @@ export function formatTable(report: BenchReport): string {
       'transfers/s to final',
       cell(s.transfers, (v) => `${int(v.perSecond)} tx/s${errs(v)}`),
       cell(a.transfers, (v) => `${int(v.perSecond)} tx/s${errs(v)}`, missing),
-      fmtRatio(report.ratios.transfersPerSecond),
+      fmtRatio('transfersPerSecond'),
       `>= ${int(TARGETS.transfersPerSecond)} tx/s${verdict(report.targets.met.transfersPerSecond)}`,
     ],
     ['  transfer latency p50 / p99', cell(s.transfers, lat), cell(a.transfers, lat, missing), '', ''],
@@ -233,35 +308,41 @@ export function formatTable(report: BenchReport): string {
     ...chainsigRows(report),
     ...agentRows(report, lat, cpu, errs),
     [
-      `cold start to ready (median of ${report.settings.coldStartRuns})`,
-      cell(s.coldStart, (v) => ms(v.medianMs)),
-      cell(a.coldStart, (v) => ms(v.medianMs), missing),
-      fmtRatio(report.ratios.coldStartMs),
-      `<= ${int(TARGETS.coldStartMs)} ms${verdict(report.targets.met.coldStartMs)}`,
-    ],
-    ['  from sources via tsx (median)', cell(s.coldStartFromSource, (v) => ms(v.medianMs)), '', '', ''],
-    [
-      '  to first RPC answer (median)',
+      `cold start to first answered request (median of ${report.settings.coldStartRuns})`,
       cell(s.coldStart, (v) => ms(v.medianFirstAnswerMs)),
       cell(a.coldStart, (v) => ms(v.medianFirstAnswerMs), missing),
+      fmtRatio('coldStartFirstAnswerMs'),
+      `<= ${int(TARGETS.coldStartFirstAnswerMs)} ms${verdict(report.targets.met.coldStartFirstAnswerMs)}`,
+    ],
+    [
+      '  to ready line (median)',
+      cell(s.coldStart, (v) => ms(v.medianMs)),
+      cell(a.coldStart, (v) => ms(v.medianMs), missing),
+      fmtRatio('coldStartMs'),
+      `<= ${int(TARGETS.coldStartMs)} ms${verdict(report.targets.met.coldStartMs)}`,
+    ],
+    [
+      '  from sources via tsx: first answer | ready line (median)',
+      cell(s.coldStartFromSource, (v) => `${ms(v.medianFirstAnswerMs)} | ${ms(v.medianMs)}`),
+      '',
       '',
       '',
     ],
     [
-      'RSS after the run (peak)',
+      'RSS after the run: read, transfers, contracts (peak)',
       cell(s.memoryAfterRun, (v) => `${mib(v.rssBytes)} (${mib(v.peakRssBytes)})`),
       cell(a.memoryAfterRun, (v) => `${mib(v.rssBytes)} (${mib(v.peakRssBytes)})`, missing),
-      fmtRatio(report.ratios.rssAfterRunBytes),
-      '',
+      fmtRatio('rssAfterRunBytes'),
+      `<= ${mib(TARGETS.rssAfterRunBytes)}${verdict(report.targets.met.rssAfterRunBytes)}`,
     ],
     [
-      '  RSS idle, just started',
-      cell(s.coldStart, (v) => mib(v.idleRssBytes)),
-      cell(a.coldStart, (v) => mib(v.idleRssBytes), missing),
-      '',
-      '',
+      'RSS idle: just started (median) | 2 s after start',
+      idleCell(s),
+      idleCell(a, missing),
+      fmtRatio('rssIdleBytes'),
+      `<= ${mib(TARGETS.rssIdleBytes)} (the larger)${verdict(report.targets.met.rssIdleBytes)}`,
     ],
-    ...archivalRows(s, cpu, lat),
+    ...archivalRows(s, cpu, lat, report.targets.met),
     [
       '  no-op node:http server, same load',
       cell(report.noopNodeServer, (v) => `${int(v.perSecond)} req/s, server ${cpu(v)}`),
@@ -281,6 +362,11 @@ export function formatTable(report: BenchReport): string {
   const st = report.settings;
   return [
     `Shadebox vs anvil${report.anvil.version ? ` ${report.anvil.version}` : ''} — ${m.cpus} cores (${m.cpuModel}), Node ${m.node}`,
+    ...(report.abortedAtDeadlineMs !== undefined
+      ? [
+          `warning: stopped by its deadline after ${report.abortedAtDeadlineMs / 1000} s — metrics not reached show "not run" (--deadline)`,
+        ]
+      : []),
     ...(m.loadAverageAtStart > 0.5
       ? [
           `warning: load average ${m.loadAverageAtStart.toFixed(2)} at start — other processes shared the cores`,
@@ -296,7 +382,10 @@ export function formatTable(report: BenchReport): string {
     ...rows.slice(1).map(line),
     '',
     'ratio = Shadebox / anvil: above 1 is better for rates, below 1 is better for times and memory.',
+    `(previous run) = the same ratio in the newest earlier report that has it (bench-*.json in the result folder); WORSE = it moved the wrong way by more than ${Math.round(TARGETS.ratioNoise * 100)}%.`,
     `load generator: ${st.loadGenerator}`,
+    '',
+    ...issue17Summary(report),
     ...(report.anvil.available ? [] : [`anvil unavailable: ${report.anvil.reason ?? ''}`]),
   ].join('\n');
 }
@@ -309,7 +398,7 @@ function contractRows(
   cpu: (v: LoadResult) => string,
   blocks: (v: TransferResult) => string,
   errs: (v: LoadResult) => string,
-  fmtRatio: (r: number | undefined) => string,
+  fmtRatio: (name: RatioName) => string,
   missing: string,
 ): string[][] {
   const s = report.shadebox;
@@ -321,7 +410,7 @@ function contractRows(
         'contract calls/s to final: setValue | SSTORE',
         cellOf(s.contractCalls, (v) => `${int(v.perSecond)} calls/s${errs(v)}`),
         cellOf(a.contractCalls, (v) => `${int(v.perSecond)} calls/s${errs(v)}`, missing),
-        fmtRatio(report.ratios.contractCallsPerSecond),
+        fmtRatio('contractCallsPerSecond'),
         `>= ${int(TARGETS.contractCallsPerSecond)} calls/s${verdict(report.targets.met.contractCallsPerSecond)}`,
       ],
       [
@@ -350,13 +439,26 @@ function contractRows(
   if (s.viewCalls || a.viewCalls) {
     rows.push(
       [
-        'view calls/s: call_function hello | eth_call',
+        'view calls/s: call_function kv get | eth_call SLOAD',
         cellOf(s.viewCalls, (v) => `${int(v.perSecond)} req/s${errs(v)}`),
         cellOf(a.viewCalls, (v) => `${int(v.perSecond)} req/s${errs(v)}`, missing),
-        fmtRatio(report.ratios.viewCallsPerSecond),
-        `>= ${int(TARGETS.viewCallsPerSecond)} req/s${verdict(report.targets.met.viewCallsPerSecond)}`,
+        fmtRatio('viewCallsPerSecond'),
+        `>= ${TARGETS.viewCallsRatio.toFixed(1)}x anvil${verdict(report.targets.met.viewCallsRatio)}; >= ${int(TARGETS.viewCallsPerSecond)} req/s${verdict(report.targets.met.viewCallsPerSecond)}`,
       ],
-      ['  view latency p50 / p99', cellOf(s.viewCalls, lat), cellOf(a.viewCalls, lat, missing), '', ''],
+      [
+        '  view latency p50 / p99',
+        cellOf(s.viewCalls, lat),
+        cellOf(a.viewCalls, lat, missing),
+        fmtRatio('viewP99Ms'),
+        `p99 <= anvil's${verdict(report.targets.met.viewP99NoWorseThanAnvil)}`,
+      ],
+      [
+        '  distinct requests, each checked',
+        cellOf(s.viewCalls, (v) => `${int(v.distinctRequests)} (setup ${ms(v.setupMs)})`),
+        cellOf(a.viewCalls, (v) => `${int(v.distinctRequests)} (setup ${ms(v.setupMs)})`, missing),
+        '',
+        '',
+      ],
       ['  server CPU per view, busy', cellOf(s.viewCalls, cpu), cellOf(a.viewCalls, cpu, missing), '', ''],
     );
   }
@@ -464,6 +566,7 @@ function archivalRows(
   s: ServerResults,
   cpu: (v: LoadResult) => string,
   lat: (v: LoadResult) => string,
+  met: TargetsMet,
 ): string[][] {
   const rows: string[][] = [];
   if (s.history) {
@@ -524,7 +627,7 @@ function archivalRows(
       cell(s.nearSandboxStart, (v) => `${ms(v.medianMs)} (init ${ms(v.medianInitMs)}, ${v.runs} runs)`),
       '-',
       '',
-      '',
+      `<= ${TARGETS.nearSandboxStartMs} ms${verdict(met.nearSandboxStartMs)}`,
     ]);
   }
   if (s.restart) {
@@ -540,7 +643,67 @@ function archivalRows(
       '',
     ]);
   }
+  if (s.npmInstall) {
+    rows.push([
+      'npm install on a fresh clone of HEAD',
+      cell(
+        s.npmInstall,
+        (v) =>
+          `${seconds(v.installMs)} (clone ${seconds(v.cloneMs)}; npm cache ${v.cacheState}, +${mib(v.cacheBytesAfter - v.cacheBytesBefore)} after)`,
+      ),
+      '-',
+      '',
+      `< ${int(TARGETS.npmInstallMs / 1000)} s${verdict(met.npmInstallMs)}`,
+    ]);
+  }
   return rows;
+}
+
+/** The ratio cell: current ratio, then the previous run's with WORSE when it moved the wrong way. */
+function ratioCell(report: BenchReport, name: RatioName): string {
+  const r = report.ratios[name];
+  const now = r === undefined ? '-' : `${r.toFixed(2)}x`;
+  const change = report.ratioChanges[name];
+  const before = report.previousRatios[name];
+  if (!before) return now;
+  return `${now} (${before.ratio.toFixed(2)}x${change?.worse ? ' WORSE' : ''})`;
+}
+
+function idleCell(r: ServerResults, missing = ''): string {
+  const justStarted = ok(r.coldStart)?.idleRssBytes;
+  const settled = ok(r.memoryIdle)?.rssBytes;
+  if (justStarted === undefined && settled === undefined) return missing || 'not run';
+  const show = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? '-' : mib(v));
+  return `${show(justStarted)} | ${show(settled)}`;
+}
+
+/** Issue 17's targets, one line each: measured value, target, met or MISSED (or not measured). */
+function issue17Summary(report: BenchReport): string[] {
+  const s = report.shadebox;
+  const a = report.anvilResults;
+  const met = report.targets.met;
+  const v = ok(s.viewCalls);
+  const av = ok(a.viewCalls);
+  const worse = Object.entries(report.ratioChanges)
+    .filter(([, c]) => c?.worse)
+    .map(
+      ([name, c]) =>
+        `${name} ${c?.previous.toFixed(2)}x -> ${c?.current.toFixed(2)}x (previous run ${c?.previousStartedAt.slice(0, 16)}, load ${c?.previousLoadAverage?.toFixed(1) ?? '?'})`,
+    );
+  const state = (m: boolean | undefined) => (m === undefined ? 'not measured' : m ? 'met' : 'MISSED');
+  const fmt = (n: number | undefined, f: (n: number) => string) => (n === undefined ? '-' : f(n));
+  const r = report.ratios;
+  return [
+    'issue 17 targets:',
+    `  view calls/s >= 1.0x anvil's eth_call (same workload): ${fmt(r.viewCallsPerSecond, (x) => `${x.toFixed(2)}x`)} (${fmt(v?.perSecond, int)} vs ${fmt(av?.perSecond, int)} req/s): ${state(met.viewCallsRatio)}`,
+    `  view p99 no worse than anvil's: ${fmt(v?.latency.p99Ms, ms)} vs ${fmt(av?.latency.p99Ms, ms)}: ${state(met.viewP99NoWorseThanAnvil)}`,
+    `  cold start to the first answered request <= ${TARGETS.coldStartFirstAnswerMs} ms (median of ${report.settings.coldStartRuns}): ${fmt(ok(s.coldStart)?.medianFirstAnswerMs, ms)} (anvil ${fmt(ok(a.coldStart)?.medianFirstAnswerMs, ms)}): ${state(met.coldStartFirstAnswerMs)}`,
+    `  near-sandbox init + run to GET /status <= ${TARGETS.nearSandboxStartMs} ms (median): ${fmt(ok(s.nearSandboxStart)?.medianMs, ms)}: ${state(met.nearSandboxStartMs)}`,
+    `  RSS idle <= ${mib(TARGETS.rssIdleBytes)}: ${fmt(idleRss(s), mib)} (anvil ${fmt(idleRss(a), mib)}): ${state(met.rssIdleBytes)}`,
+    `  RSS after the full benchmark <= ${mib(TARGETS.rssAfterRunBytes)}: ${fmt(ok(s.memoryAfterRun)?.rssBytes, mib)} (anvil ${fmt(ok(a.memoryAfterRun)?.rssBytes, mib)}): ${state(met.rssAfterRunBytes)}`,
+    `  every ratio kept (within ${Math.round(TARGETS.ratioNoise * 100)}% of the previous run; this run's load ${report.machine.loadAverageAtStart.toFixed(1)}): ${Object.keys(report.ratioChanges).length} compared${worse.length > 0 ? `, worse: ${worse.join('; ')}` : ''}: ${state(met.ratiosKept)}`,
+    `  npm install on a fresh clone < ${TARGETS.npmInstallMs / 1000} s (--only install): ${fmt(ok(s.npmInstall)?.installMs, seconds)}: ${state(met.npmInstallMs)}`,
+  ];
 }
 
 /** Writes latest.json and bench-<timestamp>.json into `dir`; returns both paths. */

@@ -5,14 +5,17 @@
  * `hello.<root>`, created by the root in one transaction (CreateAccount + Transfer + AddKey + DeployContract).
  * Calls: `concurrency` signers (createSigners) each keep one `setValue({"value": <distinct>})` with 30 Tgas in
  * flight through `send_tx` `wait_until: "FINAL"`, counted when the outcome is SuccessValue.
- * Views: `query` `call_function` `hello({"name": "n<k>"})` at `finality: "final"`, k cycling over 5,000
- * distinct request bodies (more than the node's per-head read cache holds, and each repeats only after the
- * 4,999 others), every answer checked to carry `result.result` bytes and no `result.error`.
+ * Views (view-workload.ts): the storage-reading contract on `kv.<root>`, filled with `VIEW_KEYS` entries by
+ * the signers; `query` `call_function` `get(<key>)` at `finality: "final"` over the `VIEW_KEYS` distinct
+ * request bodies in turn (more than the node's per-head read cache holds, and each repeats only after all
+ * the others), every answer checked to be the 32 bytes stored under its key.
  *
  * anvil: a hand-assembled storage contract (runtime below) is deployed with `eth_sendTransaction {from, data}`
  * and checked (eth_getCode, a store, an eth_call reading it back). Calls: each dev account sends
  * `eth_sendTransaction {from, to, data: <32-byte word>}` and reads the receipt until it is there with status
- * 0x1. Views: `eth_call {to, data: "0x"}`, which returns slot 0.
+ * 0x1. Views: a second hand-assembled contract returns the slot named by its calldata; `VIEW_KEYS` slots are
+ * set with `anvil_setStorageAt`, then `eth_call {to, data: <slot>}` over the `VIEW_KEYS` distinct bodies in
+ * turn, every answer checked to be the slot's value.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,16 +23,32 @@ import { viewFunction } from '@shadebox/near-client';
 import { fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
 import type { LoadResult } from '../load.js';
 import { runClosedLoop } from '../load.js';
-import { createSigners, rootSigner, sendFinal } from '../near-signers.js';
+import { createSigners, type NearSigner, rootSigner, sendFinal } from '../near-signers.js';
 import { PooledRpcClient } from '../rpc.js';
 import { REPO_ROOT } from '../shadebox-node.js';
 import { serverProbes } from './cpu.js';
 import { measureReadThroughput } from './read-throughput.js';
 import type { TransferOptions, TransferResult } from './transfers.js';
+import {
+  checkKvAnswer,
+  entryKey,
+  ethCallBody,
+  FILL_BATCH,
+  fillArgs,
+  kvContractWasm,
+  kvViewBody,
+  SLOAD_INIT,
+  SLOAD_RUNTIME,
+  slotValue,
+  slotWord,
+  VIEW_KEYS,
+} from './view-workload.js';
 
 export const NEAR_HELLO_WASM = join(REPO_ROOT, 'node_modules', 'near-hello', 'dist', 'main.wasm');
 /** Distinct view requests: more than the read cache's 4,096 entries, so none is answered from it. */
-export const VIEW_BODIES = 5000;
+export const VIEW_BODIES = VIEW_KEYS;
+/** What the view rows measure, kept in the JSON so that a later run compares ratios of the same workload. */
+export const VIEW_WORKLOAD = `storage read keyed by args over ${VIEW_KEYS} distinct requests (kv get | SLOAD)`;
 const CALL_GAS = 30n * TGAS;
 
 /**
@@ -45,9 +64,18 @@ export interface ContractCallResult extends TransferResult {
   contract: string;
 }
 
+export interface ViewCallResult extends LoadResult {
+  contract: string;
+  distinctRequests: number;
+  /** `VIEW_WORKLOAD`. */
+  workload: string;
+  /** Deploying and filling the view contract, ms (not timed in the rate). */
+  setupMs: number;
+}
+
 export interface ContractResults {
   calls: ContractCallResult | { error: string };
-  views: (LoadResult & { contract: string; distinctRequests: number }) | { error: string };
+  views: ViewCallResult | { error: string };
 }
 
 const withBlocks = (result: LoadResult, setupMs: number, contract: string): ContractCallResult => {
@@ -64,34 +92,6 @@ const withBlocks = (result: LoadResult, setupMs: number, contract: string): Cont
 const errorOf = (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) });
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
-
-interface CallFunctionAnswer {
-  result?: number[];
-  error?: string;
-}
-
-export function helloViewBody(contract: string, k: number): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id: 'bench',
-    method: 'query',
-    params: {
-      request_type: 'call_function',
-      finality: 'final',
-      account_id: contract,
-      method_name: 'hello',
-      args_base64: Buffer.from(JSON.stringify({ name: `n${k}` })).toString('base64'),
-    },
-  });
-}
-
-/** Throws unless a `call_function` answer carries result bytes and no error. */
-function checkCallFunction(result: unknown): void {
-  const r = result as CallFunctionAnswer;
-  if (r.error !== undefined || !Array.isArray(r.result)) {
-    throw new Error(`call_function: ${JSON.stringify(r).slice(0, 200)}`);
-  }
-}
 
 /** A view call at `finality: "final"`; its result as text. */
 async function viewText(client: PooledRpcClient, contract: string, method: string, args: object) {
@@ -161,14 +161,17 @@ export async function measureShadeboxContracts(
 
     let views: ContractResults['views'];
     try {
-      const bodies = Array.from({ length: VIEW_BODIES }, (_, k) => helloViewBody(contract, k));
+      const viewSetupStart = performance.now();
+      const kv = await deployKvContract(client, root, signers);
+      const bodies = Array.from({ length: VIEW_KEYS }, (_, k) => kvViewBody(kv, k));
+      const setupMs = performance.now() - viewSetupStart;
       const result = await measureReadThroughput(rpcUrl, pid, bodies, {
         concurrency: options.concurrency,
         warmupMs: options.warmupMs,
         durationMs: options.durationMs,
-        validate: checkCallFunction,
+        validate: checkKvAnswer,
       });
-      views = { ...result, contract, distinctRequests: bodies.length };
+      views = { ...result, contract: kv, distinctRequests: bodies.length, workload: VIEW_WORKLOAD, setupMs };
     } catch (error) {
       views = errorOf(error);
     }
@@ -177,6 +180,54 @@ export async function measureShadeboxContracts(
     await client.pool.destroy();
     await side.pool.destroy();
   }
+}
+
+/**
+ * Creates `kv.<root>` with the storage-reading contract, fills its `VIEW_KEYS` entries (`fill` calls of
+ * `FILL_BATCH`, each signer sending its share one after another, all to FINAL) and checks the first and the
+ * last entry with a view. Returns the account.
+ */
+async function deployKvContract(
+  client: PooledRpcClient,
+  root: { accountId: string; secretKey: string },
+  signers: NearSigner[],
+): Promise<string> {
+  const kv = `kv.${root.accountId}`;
+  await sendFinal(rootSigner(client, root), kv, [
+    { type: 'CreateAccount' },
+    // Storage staking: about 76 bytes per entry (4 + 32 + 40), 2.5 MB for 32,768 entries.
+    { type: 'Transfer', deposit: 50n * ONE_NEAR },
+    { type: 'AddKey', publicKey: KeyPair.fromRandom('ed25519').publicKey, accessKey: fullAccessKey() },
+    { type: 'DeployContract', code: await kvContractWasm() },
+  ]);
+  const batches = Math.ceil(VIEW_KEYS / FILL_BATCH);
+  await Promise.all(
+    signers.map(async (signer, s) => {
+      for (let b = s; b < batches; b += signers.length) {
+        const from = b * FILL_BATCH;
+        await sendFinal(signer, kv, [
+          {
+            type: 'FunctionCall',
+            methodName: 'fill',
+            args: fillArgs(from, Math.min(FILL_BATCH, VIEW_KEYS - from)),
+            gas: 300n * TGAS,
+            deposit: 0n,
+          },
+        ]);
+      }
+    }),
+  );
+  for (const k of [0, VIEW_KEYS - 1]) {
+    const answer = await client.call('query', {
+      request_type: 'call_function',
+      finality: 'final',
+      account_id: kv,
+      method_name: 'get',
+      args_base64: entryKey(k).toString('base64'),
+    });
+    checkKvAnswer(answer, k);
+  }
+  return kv;
 }
 
 interface EthReceipt {
@@ -253,21 +304,26 @@ export async function measureAnvilContracts(
 
     let views: ContractResults['views'];
     try {
-      const body = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'eth_call',
-        params: [{ to: contract, data: '0x' }, 'latest'],
-      });
-      const result = await measureReadThroughput(rpcUrl, pid, body, {
+      const viewSetupStart = performance.now();
+      const reader = await deployAnvilSlotReader(client, rpcUrl, accounts[0]);
+      const bodies = Array.from({ length: VIEW_KEYS }, (_, k) => ethCallBody(reader, k));
+      const expected = Array.from({ length: VIEW_KEYS }, (_, k) => slotValue(k));
+      const setupMs = performance.now() - viewSetupStart;
+      const result = await measureReadThroughput(rpcUrl, pid, bodies, {
         concurrency: options.concurrency,
         warmupMs: options.warmupMs,
         durationMs: options.durationMs,
-        validate: (r) => {
-          if (typeof r !== 'string' || r.length !== 66) throw new Error(`eth_call answered ${String(r)}`);
+        validate: (r, k) => {
+          if (r !== expected[k]) throw new Error(`eth_call of slot ${k} answered ${String(r)}`);
         },
       });
-      views = { ...result, contract, distinctRequests: 1 };
+      views = {
+        ...result,
+        contract: reader,
+        distinctRequests: bodies.length,
+        workload: VIEW_WORKLOAD,
+        setupMs,
+      };
     } catch (error) {
       views = errorOf(error);
     }
@@ -276,4 +332,40 @@ export async function measureAnvilContracts(
     await client.pool.destroy();
     await side.pool.destroy();
   }
+}
+
+/**
+ * Deploys the slot-reading contract on anvil, sets its `VIEW_KEYS` slots with `anvil_setStorageAt` (JSON-RPC
+ * batches of 1,024) and checks its code and the first and last slot with `eth_call`. Returns its address.
+ */
+async function deployAnvilSlotReader(client: PooledRpcClient, rpcUrl: string, from: string): Promise<string> {
+  const hash = await client.call<string>('eth_sendTransaction', [{ from, data: SLOAD_INIT }]);
+  const reader = (await receipt(client, hash)).contractAddress;
+  if (!reader) throw new Error('the deployment receipt has no contractAddress');
+  const code = await client.call<string>('eth_getCode', [reader, 'latest']);
+  if (code.toLowerCase() !== `0x${SLOAD_RUNTIME}`) throw new Error(`eth_getCode answered ${code}`);
+  for (let from = 0; from < VIEW_KEYS; from += 1024) {
+    const batch = Array.from({ length: Math.min(1024, VIEW_KEYS - from) }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: from + i,
+      method: 'anvil_setStorageAt',
+      params: [reader, slotWord(from + i), slotValue(from + i)],
+    }));
+    const res = await client.pool.request({
+      path: new URL(rpcUrl).pathname,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(batch),
+    });
+    const answers = (await res.body.json()) as Array<{ result?: unknown; error?: unknown }>;
+    const failed = answers.find((a) => a.result !== true);
+    if (answers.length !== batch.length || failed) {
+      throw new Error(`anvil_setStorageAt: ${JSON.stringify(failed ?? answers.length).slice(0, 200)}`);
+    }
+  }
+  for (const k of [0, VIEW_KEYS - 1]) {
+    const value = await client.call<string>('eth_call', [{ to: reader, data: slotWord(k) }, 'latest']);
+    if (value !== slotValue(k)) throw new Error(`eth_call of slot ${k} answered ${value}`);
+  }
+  return reader;
 }

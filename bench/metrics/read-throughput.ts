@@ -13,8 +13,11 @@ export interface ReadThroughputOptions {
   concurrency: number;
   warmupMs: number;
   durationMs: number;
-  /** Checks each answer's `result` further; throws to count the request as an error. */
-  validate?: (result: unknown) => void;
+  /**
+   * Checks each answer's `result` further (`index`: which of the bodies it answers); throws to count the
+   * request as an error.
+   */
+  validate?: (result: unknown, index: number) => void;
 }
 
 /**
@@ -39,14 +42,15 @@ export async function measureReadThroughput(
       drainTimeoutMs: 5000,
       probes: serverProbes(pid),
       operation: async (worker) => {
-        const request = requests[next];
+        const index = next;
+        const request = requests[index];
         next = (next + 1) % requests.length;
         const { status, body } = await clients.request(worker, request);
         const message = JSON.parse(body.toString('utf8')) as { result?: unknown; error?: unknown };
         if (status !== 200 || message.result === undefined) {
           throw new Error(`HTTP ${status}: ${JSON.stringify(message.error ?? message).slice(0, 200)}`);
         }
-        options.validate?.(message.result);
+        options.validate?.(message.result, index);
       },
     });
   } finally {
