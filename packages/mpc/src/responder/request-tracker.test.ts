@@ -148,6 +148,47 @@ describe('RequestTracker', () => {
     assert.equal(stats.responded, 2);
   });
 
+  test('needsCheck: no view while the answer is under way or freshly answered; assumed requests are never answered', async () => {
+    let cycle = 1;
+    let release: () => void = () => {};
+    const stats = newResponderStats();
+    let sends = 0;
+    const t = new RequestTracker({
+      stats,
+      log: {},
+      retryBaseMs: 40,
+      retryMaxMs: 1000,
+      reanswerAfterMs: 30,
+      sign: (r) => respondTo(rootKeys, r),
+      send: () => {
+        sends++;
+        return new Promise<undefined>((res) => {
+          release = () => res(undefined);
+        });
+      },
+      currentCycle: () => cycle,
+      onAnswered: () => {},
+    });
+    const r = request('h');
+    assert.equal(t.needsCheck(r), true, 'an unknown request is read');
+    t.seen([r], cycle);
+    assert.equal(t.needsCheck(r), false, 'not while its answer is under way');
+    release();
+    await settle();
+    assert.equal(stats.responded, 1);
+    assert.equal(t.needsCheck(r), false, 'not right after its answer');
+    // Taken as pending without a view, cycles later and past reanswerAfterMs: kept, not answered again.
+    await new Promise((res) => setTimeout(res, 40));
+    cycle = 5;
+    t.seen([], cycle, [r]);
+    await settle();
+    assert.equal(sends, 1);
+    assert.equal(stats.inFlight, 1);
+    assert.equal(t.needsCheck(r), true, 'read again once a second answer could be due');
+    t.seen([], cycle);
+    assert.equal(stats.inFlight, 0, 'gone once a view no longer lists it');
+  });
+
   test('stop waits for the sends under way and starts no more', async () => {
     let release: () => void = () => {};
     const stats = newResponderStats();

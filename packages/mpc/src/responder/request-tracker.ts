@@ -58,11 +58,16 @@ export class RequestTracker {
     this.#o = options;
   }
 
-  /** Takes the requests pending as read in poll cycle `cycle`, and starts the answers that are due. */
-  seen(requests: PendingSignatureRequest[], cycle: number): void {
+  /**
+   * Takes the requests pending as read in poll cycle `cycle`, and starts the answers that are due. `assumed`
+   * are requests not read again this cycle (`needsCheck` said so): they are kept as they are, never answered
+   * on that account.
+   */
+  seen(requests: PendingSignatureRequest[], cycle: number, assumed: PendingSignatureRequest[] = []): void {
     const { stats, reanswerAfterMs } = this.#o;
     const now = Date.now();
     const present = new Set<string>();
+    const unread = new Set(assumed.map((request) => JSON.stringify(request)));
     for (const request of requests) {
       const key = JSON.stringify(request);
       present.add(key);
@@ -85,6 +90,7 @@ export class RequestTracker {
       }
     }
     for (const [key, t] of this.#tracked) {
+      if (unread.has(key)) continue;
       if (!present.has(key)) {
         // Gone from the contract (answered, or timed out): unless a send is still under way, forget it.
         if (t.state !== 'sending') this.#tracked.delete(key);
@@ -93,6 +99,34 @@ export class RequestTracker {
       if (t.state === 'new' || (t.state === 'backoff' && now >= t.retryAt)) this.#startSend(t);
     }
     stats.inFlight = this.#tracked.size;
+  }
+
+  /**
+   * Whether the contract must be asked again whether `request` is pending. Not while its answer is under way or
+   * waiting for a retry, nor after it was answered until a second answer could be due (it arrived again, or
+   * `reanswerAfterMs` passed): the caller takes it as still pending, so a request costs a view when found and
+   * one after its answer, not one per block — and no view delays the blocks that finish the answer.
+   */
+  needsCheck(request: PendingSignatureRequest): boolean {
+    const t = this.#tracked.get(JSON.stringify(request));
+    if (t === undefined) return true;
+    const now = Date.now();
+    switch (t.state) {
+      case 'new':
+        return true;
+      case 'sending':
+        return false;
+      case 'backoff':
+        return now >= t.retryAt;
+      case 'done': {
+        const arrived = this.#o.arrivedAtCycle?.(request);
+        return (
+          (arrived !== undefined && arrived > t.doneAtCycle) || now - t.doneAtMs >= this.#o.reanswerAfterMs
+        );
+      }
+      case 'rejected':
+        return now - t.firstSeenMs >= this.#o.reanswerAfterMs;
+    }
   }
 
   /** When an answer is due: 0 for one now, the ms until the next retry, or Infinity for none. */

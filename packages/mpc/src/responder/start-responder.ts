@@ -56,6 +56,12 @@ export interface ResponderOptions {
    */
   subscribeToBlocks?: (listener: () => void) => () => void;
   idlePollMs?: number;
+  /**
+   * The `fetch` its JSON-RPC client uses (default the global one). A node in the same process gives its own
+   * (`RunningNode.fetch`): the responder then reads and answers a block's requests before the next block is
+   * made, so its `respond` is in that next block.
+   */
+  fetch?: typeof fetch;
   log?: ResponderLogger;
 }
 
@@ -72,7 +78,7 @@ export interface RunningResponder {
 export async function startResponder(options: ResponderOptions): Promise<RunningResponder> {
   const { signerContractId, responderAccountId, rootKeys, log = {} } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 25;
-  const rpc = new RpcClient(options.rpcUrl);
+  const rpc = new RpcClient(options.rpcUrl, options.fetch ? { fetch: options.fetch } : {});
   const keyPair = KeyPair.fromString(options.responderSecretKey);
   const pool = new KeyPool(rpc, responderAccountId, [keyPair]);
   const stats = newResponderStats();
@@ -100,8 +106,9 @@ export async function startResponder(options: ResponderOptions): Promise<Running
     log,
     // Answers are signed with the newest block's hash.
     onHead: (hash) => pool.useBlockHash(hash),
-    onPending: (requests, cycle) => tracker.seen(requests, cycle),
+    onPending: (requests, cycle, assumed) => tracker.seen(requests, cycle, assumed),
     dueInMs: () => tracker.dueInMs(),
+    needsCheck: (request) => tracker.needsCheck(request),
   });
   const tracker: RequestTracker = new RequestTracker({
     stats,
