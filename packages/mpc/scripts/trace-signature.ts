@@ -12,7 +12,8 @@
  * A diagnostic, not a benchmark (`npm run bench -- --only chainsig` measures): the client runs in the node's
  * process here, and the tracing costs a little.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { parseArgs } from 'node:util';
 import { KeyPool, RpcClient, sendTransaction } from '@shadebox/near-client';
 import { type Logger, silentLogger, startNode } from '@shadebox/node';
@@ -24,6 +25,10 @@ const { values } = parseArgs({
     'signer-wasm': { type: 'string' },
     n: { type: 'string', short: 'n', default: '20' },
     verbose: { type: 'boolean', short: 'v', default: false },
+    /** The responder over HTTP, as against a node in another process. */
+    http: { type: 'boolean', default: false },
+    /** Writes a CPU profile of the requests (not the setup) to this file. */
+    profile: { type: 'string' },
   },
 });
 const count = Number(values.n);
@@ -70,8 +75,9 @@ const log = {
 const node = await startNode({ memory: true, rpcPort: 0, log: silentLogger });
 // The responder's calls: through the node's in-process JSON-RPC, or over HTTP where there is none.
 const realFetch = globalThis.fetch;
-if (node.fetch) node.fetch = traced(node.fetch);
-else globalThis.fetch = traced(realFetch);
+globalThis.fetch = traced(realFetch);
+if (values.http) (node as { fetch?: typeof fetch }).fetch = undefined;
+else if (node.fetch) node.fetch = traced(node.fetch);
 const signerWasm = values['signer-wasm'] ? new Uint8Array(readFileSync(values['signer-wasm'])) : undefined;
 const cs = await startChainSignaturesOn(node, { log, ...(signerWasm ? { signerWasm } : {}) });
 
@@ -134,9 +140,21 @@ const STEPS: Array<[string, RegExp]> = [
   ['yield callback', /^block \d+:.*@signer/],
   ['answer read', /^answer read/],
 ];
+const session = values.profile ? new Session() : undefined;
+const post = (method: string, params?: object) =>
+  new Promise<unknown>((resolve, reject) =>
+    session!.post(method, params, (err, result) => (err ? reject(err) : resolve(result))),
+  );
+if (session) {
+  session.connect();
+  await post('Profiler.enable');
+  await post('Profiler.start');
+}
 const stepTimes = new Map<string, number[]>(STEPS.map(([name]) => [name, []]));
 const blockCounts: number[] = [];
 const totals: number[] = [];
+const cpuMs: number[] = [];
+const rpcCalls: number[] = [];
 const WARMUP = 2;
 for (let i = 0; i < count + WARMUP; i++) {
   const payload = crypto.getRandomValues(new Uint8Array(32));
@@ -145,13 +163,17 @@ for (let i = 0; i < count + WARMUP; i++) {
   ]);
   // Sent as soon as the previous one answered, as in the benchmark's one-at-a-time row.
   events = [];
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   mark('send_tx EXECUTED posted');
   const outcome = await sendTransaction(client, tx.base64, 'EXECUTED');
   mark(`answer read (${outcome.final_execution_status})`);
   agent.useBlockHash(outcome.transaction_outcome.block_hash);
   const total = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   if (i < WARMUP) continue;
+  cpuMs.push((cpu.user + cpu.system) / 1000);
+  rpcCalls.push(events.filter((e) => e.what.startsWith('  rpc>')).length);
   const timeline = events.sort((a, b) => a.t - b.t);
   totals.push(total);
   if (values.verbose || i === WARMUP) {
@@ -193,7 +215,15 @@ for (const [name] of STEPS) {
   );
   previous = m;
 }
+out(`the responder's JSON-RPC calls per request: median ${median(rpcCalls)}`);
 out(`blocks from the tx's block to the callback's: median ${median(blockCounts)}`);
 out(`total: median ${median(totals).toFixed(1)} ms, min ${Math.min(...totals).toFixed(1)} ms`);
+// CPU time depends far less on what else runs on the machine than the wall clock does.
+out(`CPU of this process per request (client included): median ${median(cpuMs).toFixed(1)} ms`);
+if (session) {
+  const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+  writeFileSync(values.profile!, JSON.stringify(profile));
+  out(`CPU profile of the requests: ${values.profile}`);
+}
 await cs.stop();
 await node.stop();

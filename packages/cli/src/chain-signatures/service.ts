@@ -34,8 +34,9 @@ export interface ChainSignaturesOptions {
   signerWasm?: Uint8Array;
   /** Where to read such a build (`--signer-wasm`, `--signer-from`); a remote's code is cached in the home. */
   signerSource?: SignerSource;
-  /** New-block notifications of a node in this process: the responder then polls only when a block is made. */
-  subscribeToBlocks?: (listener: () => void) => () => void;
+  /** New-block notifications of a node in this process (with the block's height and hash): the responder then
+   * polls only when a block is made. */
+  subscribeToBlocks?: (listener: (head?: { height: number; hash: string }) => void) => () => void;
   /** The node's JSON-RPC answered in this process (`RunningNode.fetch`), for the responder. */
   fetch?: typeof fetch;
 }

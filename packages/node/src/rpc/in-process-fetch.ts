@@ -22,9 +22,19 @@ export function inProcessFetch(
       const pending = handleJsonRpc(ctx, body, onError);
       answer = pending instanceof Promise ? await pending : pending;
     }
-    return new Response(answer.body, {
-      status: answer.status,
-      headers: { 'content-type': answer.contentType },
-    });
+    return answerOf(answer);
   }) as typeof fetch;
+}
+
+/** The answer as the part of a `Response` a JSON-RPC client reads (status, headers, text, json), without the
+ * cost of a real one (a body stream, encoding) on every call. */
+function answerOf(answer: HttpAnswer): Response {
+  return {
+    ok: answer.status >= 200 && answer.status < 300,
+    status: answer.status,
+    statusText: '',
+    headers: new Headers({ 'content-type': answer.contentType }),
+    text: () => Promise.resolve(answer.body),
+    json: () => Promise.resolve().then(() => JSON.parse(answer.body)),
+  } as Response;
 }
