@@ -15,7 +15,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { parseArgs } from 'node:util';
-import { KeyPool, RpcClient, sendTransaction } from '@shadebox/near-client';
+import { ChainUnavailableError, KeyPool, RpcClient, sendTransaction } from '@shadebox/near-client';
 import { type Logger, silentLogger, startNode } from '@shadebox/node';
 import { fullAccessKey, hexEncode, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
 import { startChainSignaturesOn } from '../../cli/src/chain-signatures/service.js';
@@ -29,9 +29,12 @@ const { values } = parseArgs({
     http: { type: 'boolean', default: false },
     /** Writes a CPU profile of the requests (not the setup) to this file. */
     profile: { type: 'string' },
+    /** Agents sending at once, each one request at a time (-n each): prints the rate instead of timelines. */
+    agents: { type: 'string', default: '1' },
   },
 });
 const count = Number(values.n);
+const agentCount = Number(values.agents);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 interface Event {
@@ -66,7 +69,10 @@ const log = {
   debug: (obj: object, msg?: string) =>
     mark(`  responder: ${msg ?? ''} ${JSON.stringify(obj).slice(0, 100)}`),
   info: () => {},
-  warn: (obj: object, msg?: string) => mark(`  responder WARN: ${msg} ${JSON.stringify(obj).slice(0, 200)}`),
+  warn: (obj: object, msg?: string) => {
+    mark(`  responder WARN: ${msg} ${JSON.stringify(obj).slice(0, 200)}`);
+    process.stderr.write(`responder WARN: ${msg} ${JSON.stringify(obj).slice(0, 300)}\n`);
+  },
   error: (obj: object, msg?: string) =>
     mark(`  responder ERROR: ${msg} ${JSON.stringify(obj).slice(0, 200)}`),
   child: () => log,
@@ -102,11 +108,9 @@ node.chain.on('executed', (block: { height: number }, results: Array<{ outcomes:
   mark(`block ${block.height}${done.length ? `: ${done.join(', ')}` : ''}`);
 });
 
-const client = new RpcClient(node.rpcUrl, { fetch: realFetch });
+const client = new RpcClient(node.rpcUrl, { fetch: realFetch, timeoutMs: 120_000 });
 const [root] = node.accounts;
 const rootPool = new KeyPool(client, root.accountId, [KeyPair.fromString(root.secretKey)]);
-const agentKey = KeyPair.fromRandom('ed25519');
-const agentId = `agent0.${root.accountId}`;
 const call = (methodName: string, args: unknown) => ({
   type: 'FunctionCall' as const,
   methodName,
@@ -114,19 +118,97 @@ const call = (methodName: string, args: unknown) => ({
   gas: 100n * TGAS,
   deposit: 0n,
 });
-await rootPool.send(
-  agentId,
-  [
-    { type: 'CreateAccount' },
-    { type: 'Transfer', deposit: 100n * ONE_NEAR },
-    { type: 'AddKey', publicKey: agentKey.publicKey, accessKey: fullAccessKey() },
-  ],
-  { waitUntil: 'FINAL' },
-);
 const codehash = 'c'.repeat(64);
 await rootPool.send(cs.agentContractId, [call('approve_codehash', { codehash })], { waitUntil: 'FINAL' });
-const agent = new KeyPool(client, agentId, [agentKey]);
-await agent.send(cs.agentContractId, [call('register_agent', { codehash })], { waitUntil: 'FINAL' });
+const agents: KeyPool[] = [];
+for (let i = 0; i < agentCount; i++) {
+  const key = KeyPair.fromRandom('ed25519');
+  const id = `agent${i}.${root.accountId}`;
+  await rootPool.send(
+    id,
+    [
+      { type: 'CreateAccount' },
+      { type: 'Transfer', deposit: 100n * ONE_NEAR },
+      { type: 'AddKey', publicKey: key.publicKey, accessKey: fullAccessKey() },
+    ],
+    { waitUntil: 'FINAL' },
+  );
+  const pool = new KeyPool(client, id, [key]);
+  await pool.send(cs.agentContractId, [call('register_agent', { codehash })], { waitUntil: 'FINAL' });
+  agents.push(pool);
+}
+const agent = agents[0];
+
+/** One request from `pool`: ms from posting send_tx to its answer; throws unless it succeeded. */
+async function requestFrom(pool: KeyPool): Promise<number> {
+  const payload = crypto.getRandomValues(new Uint8Array(32));
+  const tx = await pool.sign(cs.agentContractId, [
+    call('request_signature', { path: 'trace', payload: hexEncode(payload), key_type: 'Ecdsa' }),
+  ]);
+  const t0 = performance.now();
+  let outcome: Awaited<ReturnType<typeof sendTransaction>>;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      outcome =
+        attempt === 0
+          ? await sendTransaction(client, tx.base64, 'EXECUTED')
+          : await client.call('tx', { signed_tx_base64: tx.base64, wait_until: 'EXECUTED' });
+      break;
+    } catch (err) {
+      // The node's own wait ran out (a loaded machine): ask again.
+      if (!(err instanceof ChainUnavailableError) || attempt >= 10) throw err;
+    }
+  }
+  if (outcome.status?.SuccessValue === undefined) throw new Error(JSON.stringify(outcome.status));
+  pool.useBlockHash(outcome.transaction_outcome.block_hash);
+  return performance.now() - t0;
+}
+
+if (agentCount > 1) {
+  // Every agent at once, each one request at a time: the rate, and what the responder and the chain did.
+  await Promise.all(agents.map(async (pool) => requestFrom(pool)));
+  events = [];
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const latencies: number[] = [];
+  await Promise.all(
+    agents.map(async (pool) => {
+      for (let i = 0; i < count; i++) latencies.push(await requestFrom(pool));
+    }),
+  );
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  latencies.sort((a, b) => a - b);
+  const n = latencies.length;
+  out(`${agentCount} agents x ${count} requests: ${((n / wall) * 1000).toFixed(1)} req/s`);
+  out(
+    `  latency p50 ${latencies[Math.floor(n / 2)].toFixed(0)} ms, p99 ${latencies[Math.floor(n * 0.99)].toFixed(0)} ms`,
+  );
+  out(
+    `  blocks ${events.filter((e) => e.what.startsWith('block ')).length}, responder calls ${events.filter((e) => e.what.startsWith('  rpc>')).length} (views ${events.filter((e) => /rpc> query get_pending/.test(e.what)).length})`,
+  );
+  // Requests parked in a block whose answers are not all in the next block (the responder fell behind).
+  const blockEvents = events.filter((e) => e.what.startsWith('block '));
+  const countIn = (what: string, re: RegExp) => (what.match(re) ?? []).length;
+  let late = 0;
+  let carried = 0;
+  blockEvents.forEach((b, i) => {
+    const parked = countIn(b.what, /\bsign@/g) + carried;
+    const answered = i + 1 < blockEvents.length ? countIn(blockEvents[i + 1].what, /tx->mpc-responder/g) : 0;
+    carried = Math.max(0, parked - answered);
+    late += carried;
+  });
+  out(`  requests not answered in the block after their yield (summed over blocks): ${late}`);
+  const blockTimes = events.filter((e) => e.what.startsWith('block ')).map((e) => e.t);
+  const gaps = blockTimes.slice(1).map((t, i) => t - blockTimes[i]);
+  out(
+    `  longest time between two blocks ${Math.max(...gaps).toFixed(0)} ms; gaps of 500 ms or more: ${gaps.filter((g) => g >= 500).length}`,
+  );
+  out(`  CPU of this process per request: ${((cpu.user + cpu.system) / 1000 / n).toFixed(1)} ms`);
+  await cs.stop();
+  await node.stop();
+  process.exit(0);
+}
 
 /** The steps of one request, each the first event matching it (after the one before). */
 const STEPS: Array<[string, RegExp]> = [
