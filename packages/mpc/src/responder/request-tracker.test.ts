@@ -32,7 +32,7 @@ const invalidNonce = rpcErrorOf('send_tx', {
 /** A tracker whose sends follow `outcomes` in turn (an Error rejects), recorded in `sent`. */
 function tracker(
   outcomes: Array<'ok' | Error>,
-  options: { reanswerAfterMs?: number; retryBaseMs?: number; cycle?: () => number } = {},
+  options: { reanswerAfterMs?: number; retryBaseMs?: number; cycle?: () => number; now?: () => number } = {},
 ) {
   const stats = newResponderStats();
   const sent: Array<{ request: PendingSignatureRequest; response: SignatureResponse }> = [];
@@ -54,6 +54,7 @@ function tracker(
     onAnswered: () => {
       answered++;
     },
+    ...(options.now ? { now: options.now } : {}),
   });
   return { t, stats, sent, warnings, answered: () => answered };
 }
@@ -62,7 +63,8 @@ const settle = () => new Promise((r) => setImmediate(r));
 
 describe('RequestTracker', () => {
   test('answers a new request once while it stays listed, and forgets it when it leaves', async () => {
-    const { t, stats, sent, answered } = tracker(['ok']);
+    // A still clock: however slow the machine, no second answer becomes due.
+    const { t, stats, sent, answered } = tracker(['ok'], { now: () => 1_000_000 });
     const r = request('a');
     t.seen([r], 1);
     assert.equal(stats.requestsSeen, 1);
@@ -150,12 +152,14 @@ describe('RequestTracker', () => {
 
   test('needsCheck: no view while the answer is under way or freshly answered; assumed requests are never answered', async () => {
     let cycle = 1;
+    let clock = 1_000_000;
     let release: () => void = () => {};
     const stats = newResponderStats();
     let sends = 0;
     const t = new RequestTracker({
       stats,
       log: {},
+      now: () => clock,
       retryBaseMs: 40,
       retryMaxMs: 1000,
       reanswerAfterMs: 30,
@@ -178,7 +182,7 @@ describe('RequestTracker', () => {
     assert.equal(stats.responded, 1);
     assert.equal(t.needsCheck(r), false, 'not right after its answer');
     // Taken as pending without a view, cycles later and past reanswerAfterMs: kept, not answered again.
-    await new Promise((res) => setTimeout(res, 40));
+    clock += 40;
     cycle = 5;
     t.seen([], cycle, [r]);
     await settle();

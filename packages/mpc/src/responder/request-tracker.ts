@@ -35,6 +35,8 @@ export interface RequestTrackerOptions {
   currentCycle(): number;
   /** Called after each answer that executed. */
   onAnswered(): void;
+  /** The clock, in ms (default `Date.now`; tests set their own). */
+  now?(): number;
 }
 
 interface Tracked {
@@ -58,6 +60,10 @@ export class RequestTracker {
     this.#o = options;
   }
 
+  #now(): number {
+    return this.#o.now ? this.#o.now() : Date.now();
+  }
+
   /**
    * Takes the requests pending as read in poll cycle `cycle`, and starts the answers that are due. `assumed`
    * are requests not read again this cycle (`needsCheck` said so): they are kept as they are, never answered
@@ -65,7 +71,7 @@ export class RequestTracker {
    */
   seen(requests: PendingSignatureRequest[], cycle: number, assumed: PendingSignatureRequest[] = []): void {
     const { stats, reanswerAfterMs } = this.#o;
-    const now = Date.now();
+    const now = this.#now();
     const present = new Set<string>();
     const unread = new Set(assumed.map((request) => JSON.stringify(request)));
     for (const request of requests) {
@@ -110,7 +116,7 @@ export class RequestTracker {
   needsCheck(request: PendingSignatureRequest): boolean {
     const t = this.#tracked.get(JSON.stringify(request));
     if (t === undefined) return true;
-    const now = Date.now();
+    const now = this.#now();
     switch (t.state) {
       case 'new':
         return true;
@@ -131,7 +137,7 @@ export class RequestTracker {
 
   /** When an answer is due: 0 for one now, the ms until the next retry, or Infinity for none. */
   dueInMs(): number {
-    const now = Date.now();
+    const now = this.#now();
     let due = Number.POSITIVE_INFINITY;
     for (const t of this.#tracked.values()) {
       if (t.state === 'new') return 0;
@@ -167,17 +173,17 @@ export class RequestTracker {
       );
       return;
     }
-    const sendStarted = Date.now();
+    const sendStarted = this.#now();
     t.attempts++;
     try {
       const executedIn = await this.#o.send(t.request, response);
-      const latency = Date.now() - t.firstSeenMs;
+      const latency = this.#now() - t.firstSeenMs;
       recordAnswer(stats, latency);
       t.state = 'done';
       t.doneAtCycle = typeof executedIn === 'number' ? executedIn : this.#o.currentCycle();
-      t.doneAtMs = Date.now();
+      t.doneAtMs = this.#now();
       log.debug?.(
-        { domain_id: t.request.domain_id, latency_ms: latency, send_ms: Date.now() - sendStarted },
+        { domain_id: t.request.domain_id, latency_ms: latency, send_ms: this.#now() - sendStarted },
         'mpc responder: responded',
       );
       this.#o.onAnswered();
@@ -191,7 +197,7 @@ export class RequestTracker {
       } else {
         const delay = Math.min(this.#o.retryMaxMs, this.#o.retryBaseMs * 2 ** Math.min(t.attempts - 1, 16));
         t.state = 'backoff';
-        t.retryAt = Date.now() + delay;
+        t.retryAt = this.#now() + delay;
         log.warn?.(
           { attempts: t.attempts, retry_in_ms: delay, err: (err as Error).message },
           'mpc responder: respond failed',
