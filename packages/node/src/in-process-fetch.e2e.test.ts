@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { silentLogger } from '../logger.js';
-import { startNode } from '../start-node.js';
+import { silentLogger } from './logger.js';
+import { startNode } from './start-node.js';
 
 const post = (body: unknown) => ({
   method: 'POST',

@@ -6,7 +6,7 @@
  * executed), every JSON-RPC call of the responder, and the answer. Prints the first request's timeline (all of
  * them with -v), then the median of each step over the requests and the blocks a request spans.
  *
- *   node --conditions=source --import tsx packages/mpc/scripts/trace-signature.ts \
+ *   node --conditions=source --import tsx packages/mpc/scripts/trace-signature.bench.ts \
  *     [--signer-wasm ../shared/corpus/mpc/signer-3_13_0.wasm] [-n 20] [-v]
  *
  * A diagnostic, not a benchmark (`npm run bench -- --only chainsig` measures): the client runs in the node's
