@@ -60,7 +60,9 @@ describe('examples/evm-agent', () => {
     const { stdout } = await run(process.execPath, ['--conditions=source', '--import', TSX, AGENT], {
       cwd: REPO_ROOT,
       env,
-      timeout: 20_000,
+      // The example loads tsx, viem and the workspace from source, then waits for a signature: on a loaded
+      // machine that takes tens of seconds. The bound only catches a hang.
+      timeout: 300_000,
     });
     const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as Output;
 

@@ -25,6 +25,7 @@ import {
 import { loadRuntimeConfig } from './config/runtime-config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startRpcServer } from './rpc/http-server.js';
+import { inProcessFetch } from './rpc/in-process-fetch.js';
 import { ReadCache } from './rpc/read-cache.js';
 import { runtimeParamsFrom } from './runtime/runtime-params.js';
 import type { KeyValueStore } from './store/key-value-store.js';
@@ -102,6 +103,9 @@ export interface RunningNode {
   devAccounts: Array<{ accountId: string; publicKey: string; secretKey: string }>;
   chain: Chain;
   producer: BlockProducer;
+  /** The JSON-RPC of `rpcUrl` answered in this process, without a socket (rpc/in-process-fetch.ts): a `fetch`
+   * for the services beside the node (the MPC responder). */
+  fetch: typeof fetch;
   stop(): Promise<void>;
 }
 
@@ -263,6 +267,11 @@ async function startLocked(
     })),
     chain,
     producer,
+    fetch: inProcessFetch(
+      ctx,
+      () => stopped !== undefined,
+      (e) => log.error({ err: e }, 'rpc method failed'),
+    ),
     stop() {
       // Every request gets an answer before the store closes: new ones are refused (503) at once; the chain
       // stops moving, which ends a running fast-forward and every wait on a transaction with

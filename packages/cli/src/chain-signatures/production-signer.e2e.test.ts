@@ -64,7 +64,8 @@ function derivedEd25519(rootNaj: string, tweak: Uint8Array): Uint8Array {
 async function stack() {
   const node = await startNode({ memory: true, rpcPort: 0, log: silentLogger });
   const g = node.accounts[0];
-  const rpc = new RpcClient(node.rpcUrl);
+  // Patient: deploying a signer build (megabytes of Wasm) can hold a loaded machine's node for seconds.
+  const rpc = new RpcClient(node.rpcUrl, 120_000);
   const root = new KeyPool(rpc, g.accountId, [KeyPair.fromString(g.secretKey)]);
   const aliceKey = KeyPair.fromRandom('ed25519');
   const alice = new KeyPool(rpc, `alice.${g.accountId}`, [aliceKey]);
@@ -80,7 +81,15 @@ async function stack() {
  * machine); the outcome's status. */
 async function sendPatiently(pool: KeyPool, receiverId: string, actions: Action[]): Promise<Json> {
   const signed = await pool.sign(receiverId, actions);
-  await sendTransaction(pool.rpc, signed.bytes, 'NONE');
+  // Handing the same signed transaction over again is harmless (the node takes a known one as sent).
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await sendTransaction(pool.rpc, signed.bytes, 'NONE');
+      break;
+    } catch (err) {
+      if (!(err instanceof ChainUnavailableError) || attempt >= 10) throw err;
+    }
+  }
   for (let attempt = 0; ; attempt++) {
     try {
       const outcome = await pool.rpc.call<Json>('tx', {

@@ -34,8 +34,11 @@ export interface ChainSignaturesOptions {
   signerWasm?: Uint8Array;
   /** Where to read such a build (`--signer-wasm`, `--signer-from`); a remote's code is cached in the home. */
   signerSource?: SignerSource;
-  /** New-block notifications of a node in this process: the responder then polls only when a block is made. */
-  subscribeToBlocks?: (listener: () => void) => () => void;
+  /** New-block notifications of a node in this process (with the block's height and hash): the responder then
+   * polls only when a block is made. */
+  subscribeToBlocks?: (listener: (head?: { height: number; hash: string }) => void) => () => void;
+  /** The node's JSON-RPC answered in this process (`RunningNode.fetch`), for the responder. */
+  fetch?: typeof fetch;
 }
 
 export async function startChainSignatures(o: ChainSignaturesOptions): Promise<ChainSignatures> {
@@ -71,6 +74,7 @@ export async function startChainSignatures(o: ChainSignaturesOptions): Promise<C
         heightFile: o.home === null ? undefined : join(o.home, 'mpc_responder.json'),
         log: o.log,
         subscribeToBlocks: o.subscribeToBlocks,
+        ...(o.fetch ? { fetch: o.fetch } : {}),
       });
   return {
     mpcContractId: accounts.signer.accountId,
@@ -84,8 +88,9 @@ export async function startChainSignatures(o: ChainSignaturesOptions): Promise<C
 }
 
 /**
- * Chain signatures on a node running in this process: its RPC, home and genesis account, and its new-block
- * notifications for the responder (which then reads the chain only when a block is made).
+ * Chain signatures on a node running in this process: its RPC (answered in process for the responder), home
+ * and genesis account, and its new-block notifications for the responder (which then reads the chain only
+ * when a block is made, and answers before the next block).
  */
 export function startChainSignaturesOn(
   node: RunningNode,
@@ -100,6 +105,7 @@ export function startChainSignaturesOn(
     rpcUrl: node.rpcUrl,
     home: node.home,
     root: { accountId: root.accountId, secretKey: root.secretKey },
+    fetch: node.fetch,
     subscribeToBlocks: (listener) => {
       node.chain.on('block', listener);
       return () => {

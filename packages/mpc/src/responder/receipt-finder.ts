@@ -42,7 +42,7 @@ export interface ReceiptFinderOptions {
   blockPollMs: number;
   /** With `subscribeToBlocks`: the longest pause between two reads, in ms. */
   idlePollMs: number;
-  subscribeToBlocks?: (listener: () => void) => () => void;
+  subscribeToBlocks?: (listener: (head?: BlockHead) => void) => () => void;
   /** Blocks read back on a start without a saved height. */
   lookbackBlocks: number;
   /** Blocks a found request may take to become pending before it is dropped. */
@@ -54,10 +54,19 @@ export interface ReceiptFinderOptions {
   log: ResponderLogger;
   /** The head's hash, at every `block` read. */
   onHead(hash: string): void;
-  /** The requests pending at one height; the cycle is that height. */
-  onPending(requests: PendingSignatureRequest[], cycle: number): void;
+  /** The requests pending at one height (the cycle), and those taken as still pending without a view. */
+  onPending(requests: PendingSignatureRequest[], cycle: number, assumed: PendingSignatureRequest[]): void;
   /** When the bookkeeping wants the next check: 0 at once, else in ms (Infinity: no need). */
   dueInMs(): number;
+  /** Whether a request already seen pending needs the view again (default: always); one that does not is
+   * taken as still pending. */
+  needsCheck?(request: PendingSignatureRequest): boolean;
+}
+
+/** The block a notification names: the head then, so the cycle it starts need not read it. */
+export interface BlockHead {
+  height: number;
+  hash: string;
 }
 
 interface Candidate {
@@ -91,6 +100,8 @@ export class ReceiptFinder {
   #running: Promise<void> = Promise.resolve();
   #wake: (() => void) | null = null;
   #blockMade = false;
+  /** The newest block notified since the last cycle began. */
+  #notifiedHead: BlockHead | undefined;
   #unsubscribe: (() => void) | undefined;
 
   constructor(options: ReceiptFinderOptions) {
@@ -119,7 +130,14 @@ export class ReceiptFinder {
     this.#scanned =
       saved !== undefined ? Math.min(saved, head.height) : Math.max(0, head.height - this.#o.lookbackBlocks);
     this.#savedHeight = saved ?? -1;
-    this.#unsubscribe = this.#o.subscribeToBlocks?.(() => {
+    this.#unsubscribe = this.#o.subscribeToBlocks?.((head) => {
+      if (
+        typeof head?.height === 'number' &&
+        typeof head.hash === 'string' &&
+        head.height > (this.#notifiedHead?.height ?? -1)
+      ) {
+        this.#notifiedHead = { height: head.height, hash: head.hash };
+      }
       this.#blockMade = true;
       this.wake();
     });
@@ -215,8 +233,14 @@ export class ReceiptFinder {
   async #checkPending(height: number): Promise<void> {
     const { rpc, signerContractId, flavor, abortOnStop, confirmBlocks } = this.#o;
     this.#cycle = height;
-    const entries = [...this.#candidates];
     const pending: PendingSignatureRequest[] = [];
+    const assumed: PendingSignatureRequest[] = [];
+    // A request whose answer is under way, or answered and not yet due for a second look, costs no view.
+    const entries = [...this.#candidates].filter(([, c]) => {
+      if (!c.everPending || (this.#o.needsCheck?.(c.request) ?? true)) return true;
+      assumed.push(c.request);
+      return false;
+    });
     for (let i = 0; i < entries.length; i += VIEW_CONCURRENCY) {
       const batch = entries.slice(i, i + VIEW_CONCURRENCY);
       const answers = await Promise.all(
@@ -234,7 +258,7 @@ export class ReceiptFinder {
         }
       });
     }
-    this.#o.onPending(pending, height);
+    this.#o.onPending(pending, height, assumed);
   }
 
   /** Saves the lowest height still to be handled minus one (when it moved). */
@@ -257,8 +281,17 @@ export class ReceiptFinder {
     let failing = false;
     while (!this.#stopped) {
       let more = false;
+      // Blocks made from here on are read by this cycle or, when made during it, the next.
+      this.#blockMade = false;
+      const notified = this.#notifiedHead;
+      this.#notifiedHead = undefined;
       try {
-        const head = await this.#readHead();
+        // A notified head needs no read (one call less per block); the safeguard's cycles read it.
+        let head: BlockHead;
+        if (notified) {
+          head = notified;
+          this.#o.onHead(head.hash);
+        } else head = await this.#readHead();
         const read = await this.#scan(head.height);
         more = this.#scanned < head.height;
         if (read || this.#o.dueInMs() === 0 || Date.now() - lastCheck >= pollIntervalMs) {
@@ -266,7 +299,7 @@ export class ReceiptFinder {
           if (this.#candidates.size > 0) await this.#checkPending(head.height);
           else {
             this.#cycle = head.height;
-            this.#o.onPending([], head.height);
+            this.#o.onPending([], head.height, []);
           }
           stats.polls++;
         }
@@ -287,16 +320,15 @@ export class ReceiptFinder {
         if (!this.#stopped) await this.#sleep(Math.max(pollIntervalMs, 100));
         continue;
       }
-      if (!this.#stopped && !more) await this.#sleep(this.#nextDelay());
+      // No pause (not even a timer's turn) when a block was made meanwhile: with the node's in-process RPC the
+      // next cycle then runs before the next block is made.
+      if (this.#stopped || more || (this.#unsubscribe && this.#blockMade)) continue;
+      await this.#sleep(this.#nextDelay());
     }
   }
 
   #nextDelay(): number {
     if (!this.#unsubscribe) return this.#o.blockPollMs;
-    if (this.#blockMade) {
-      this.#blockMade = false;
-      return 0;
-    }
     return Math.min(this.#o.idlePollMs, this.#o.dueInMs());
   }
 

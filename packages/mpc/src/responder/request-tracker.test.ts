@@ -32,7 +32,7 @@ const invalidNonce = rpcErrorOf('send_tx', {
 /** A tracker whose sends follow `outcomes` in turn (an Error rejects), recorded in `sent`. */
 function tracker(
   outcomes: Array<'ok' | Error>,
-  options: { reanswerAfterMs?: number; retryBaseMs?: number; cycle?: () => number } = {},
+  options: { reanswerAfterMs?: number; retryBaseMs?: number; cycle?: () => number; now?: () => number } = {},
 ) {
   const stats = newResponderStats();
   const sent: Array<{ request: PendingSignatureRequest; response: SignatureResponse }> = [];
@@ -54,6 +54,7 @@ function tracker(
     onAnswered: () => {
       answered++;
     },
+    ...(options.now ? { now: options.now } : {}),
   });
   return { t, stats, sent, warnings, answered: () => answered };
 }
@@ -62,7 +63,8 @@ const settle = () => new Promise((r) => setImmediate(r));
 
 describe('RequestTracker', () => {
   test('answers a new request once while it stays listed, and forgets it when it leaves', async () => {
-    const { t, stats, sent, answered } = tracker(['ok']);
+    // A still clock: however slow the machine, no second answer becomes due.
+    const { t, stats, sent, answered } = tracker(['ok'], { now: () => 1_000_000 });
     const r = request('a');
     t.seen([r], 1);
     assert.equal(stats.requestsSeen, 1);
@@ -146,6 +148,49 @@ describe('RequestTracker', () => {
     assert.equal(sent.length, 2);
     assert.equal(stats.requestsSeen, 2);
     assert.equal(stats.responded, 2);
+  });
+
+  test('needsCheck: no view while the answer is under way or freshly answered; assumed requests are never answered', async () => {
+    let cycle = 1;
+    let clock = 1_000_000;
+    let release: () => void = () => {};
+    const stats = newResponderStats();
+    let sends = 0;
+    const t = new RequestTracker({
+      stats,
+      log: {},
+      now: () => clock,
+      retryBaseMs: 40,
+      retryMaxMs: 1000,
+      reanswerAfterMs: 30,
+      sign: (r) => respondTo(rootKeys, r),
+      send: () => {
+        sends++;
+        return new Promise<undefined>((res) => {
+          release = () => res(undefined);
+        });
+      },
+      currentCycle: () => cycle,
+      onAnswered: () => {},
+    });
+    const r = request('h');
+    assert.equal(t.needsCheck(r), true, 'an unknown request is read');
+    t.seen([r], cycle);
+    assert.equal(t.needsCheck(r), false, 'not while its answer is under way');
+    release();
+    await settle();
+    assert.equal(stats.responded, 1);
+    assert.equal(t.needsCheck(r), false, 'not right after its answer');
+    // Taken as pending without a view, cycles later and past reanswerAfterMs: kept, not answered again.
+    clock += 40;
+    cycle = 5;
+    t.seen([], cycle, [r]);
+    await settle();
+    assert.equal(sends, 1);
+    assert.equal(stats.inFlight, 1);
+    assert.equal(t.needsCheck(r), true, 'read again once a second answer could be due');
+    t.seen([], cycle);
+    assert.equal(stats.inFlight, 0, 'gone once a view no longer lists it');
   });
 
   test('stop waits for the sends under way and starts no more', async () => {

@@ -35,6 +35,8 @@ export interface RequestTrackerOptions {
   currentCycle(): number;
   /** Called after each answer that executed. */
   onAnswered(): void;
+  /** The clock, in ms (default `Date.now`; tests set their own). */
+  now?(): number;
 }
 
 interface Tracked {
@@ -58,11 +60,20 @@ export class RequestTracker {
     this.#o = options;
   }
 
-  /** Takes the requests pending as read in poll cycle `cycle`, and starts the answers that are due. */
-  seen(requests: PendingSignatureRequest[], cycle: number): void {
+  #now(): number {
+    return this.#o.now ? this.#o.now() : Date.now();
+  }
+
+  /**
+   * Takes the requests pending as read in poll cycle `cycle`, and starts the answers that are due. `assumed`
+   * are requests not read again this cycle (`needsCheck` said so): they are kept as they are, never answered
+   * on that account.
+   */
+  seen(requests: PendingSignatureRequest[], cycle: number, assumed: PendingSignatureRequest[] = []): void {
     const { stats, reanswerAfterMs } = this.#o;
-    const now = Date.now();
+    const now = this.#now();
     const present = new Set<string>();
+    const unread = new Set(assumed.map((request) => JSON.stringify(request)));
     for (const request of requests) {
       const key = JSON.stringify(request);
       present.add(key);
@@ -85,6 +96,7 @@ export class RequestTracker {
       }
     }
     for (const [key, t] of this.#tracked) {
+      if (unread.has(key)) continue;
       if (!present.has(key)) {
         // Gone from the contract (answered, or timed out): unless a send is still under way, forget it.
         if (t.state !== 'sending') this.#tracked.delete(key);
@@ -95,9 +107,37 @@ export class RequestTracker {
     stats.inFlight = this.#tracked.size;
   }
 
+  /**
+   * Whether the contract must be asked again whether `request` is pending. Not while its answer is under way or
+   * waiting for a retry, nor after it was answered until a second answer could be due (it arrived again, or
+   * `reanswerAfterMs` passed): the caller takes it as still pending, so a request costs a view when found and
+   * one after its answer, not one per block — and no view delays the blocks that finish the answer.
+   */
+  needsCheck(request: PendingSignatureRequest): boolean {
+    const t = this.#tracked.get(JSON.stringify(request));
+    if (t === undefined) return true;
+    const now = this.#now();
+    switch (t.state) {
+      case 'new':
+        return true;
+      case 'sending':
+        return false;
+      case 'backoff':
+        return now >= t.retryAt;
+      case 'done': {
+        const arrived = this.#o.arrivedAtCycle?.(request);
+        return (
+          (arrived !== undefined && arrived > t.doneAtCycle) || now - t.doneAtMs >= this.#o.reanswerAfterMs
+        );
+      }
+      case 'rejected':
+        return now - t.firstSeenMs >= this.#o.reanswerAfterMs;
+    }
+  }
+
   /** When an answer is due: 0 for one now, the ms until the next retry, or Infinity for none. */
   dueInMs(): number {
-    const now = Date.now();
+    const now = this.#now();
     let due = Number.POSITIVE_INFINITY;
     for (const t of this.#tracked.values()) {
       if (t.state === 'new') return 0;
@@ -133,17 +173,17 @@ export class RequestTracker {
       );
       return;
     }
-    const sendStarted = Date.now();
+    const sendStarted = this.#now();
     t.attempts++;
     try {
       const executedIn = await this.#o.send(t.request, response);
-      const latency = Date.now() - t.firstSeenMs;
+      const latency = this.#now() - t.firstSeenMs;
       recordAnswer(stats, latency);
       t.state = 'done';
       t.doneAtCycle = typeof executedIn === 'number' ? executedIn : this.#o.currentCycle();
-      t.doneAtMs = Date.now();
+      t.doneAtMs = this.#now();
       log.debug?.(
-        { domain_id: t.request.domain_id, latency_ms: latency, send_ms: Date.now() - sendStarted },
+        { domain_id: t.request.domain_id, latency_ms: latency, send_ms: this.#now() - sendStarted },
         'mpc responder: responded',
       );
       this.#o.onAnswered();
@@ -157,7 +197,7 @@ export class RequestTracker {
       } else {
         const delay = Math.min(this.#o.retryMaxMs, this.#o.retryBaseMs * 2 ** Math.min(t.attempts - 1, 16));
         t.state = 'backoff';
-        t.retryAt = Date.now() + delay;
+        t.retryAt = this.#now() + delay;
         log.warn?.(
           { attempts: t.attempts, retry_in_ms: delay, err: (err as Error).message },
           'mpc responder: respond failed',

@@ -458,6 +458,46 @@ describe('responder', () => {
     }
   });
 
+  test("with the node's in-process RPC and block notifications, the respond is in the block after the yield", async () => {
+    const { signer, responder } = await deploySigner('-next');
+    const user = await root.createAccount(`user-next.${root.accountId}`);
+    const running = await respondFor(signer, responder, {
+      fetch: node.fetch,
+      subscribeToBlocks: (listener) => {
+        node.chain.on('block', listener);
+        return () => {
+          node.chain.off('block', listener);
+        };
+      },
+    });
+    try {
+      await caughtUp(running);
+      for (const [i, path] of ['next-1', 'next-2'].entries()) {
+        const payload = bytesToHex(new Uint8Array(32).fill(0x60 + i));
+        const tx = await sendSign(user, signer, { path, payload_v2: { Ecdsa: payload }, domain_id: 0 });
+        const { response } = await resultOf(tx);
+        checkResponse(rootKeys, ecdsaRequest(user.accountId, path, payload), response!);
+        // The `sign` receipt parked the yield in block H; the responder read H, checked the request and sent
+        // `respond` before the producer made H + 1, which includes it.
+        const outcome = await rpc.call<Json>('tx', { tx_hash: tx.hash, sender_account_id: user.accountId });
+        const yieldBlock = await rpc.call<Json>('block', {
+          block_id: outcome.receipts_outcome[0].block_hash,
+        });
+        const next = await rpc.call<Json>('block', { block_id: yieldBlock.header.height + 1 });
+        const included = await Promise.all(
+          next.chunks.map((c: Json) => rpc.call<Json>('chunk', { chunk_id: c.chunk_hash })),
+        );
+        const responds = included
+          .flatMap((c: Json) => c.transactions)
+          .filter((t: Json) => t.signer_id === responder.accountId && t.receiver_id === signer.accountId);
+        assert.equal(responds.length, 1, `a respond in block ${yieldBlock.header.height + 1}`);
+      }
+      assert.equal(running.stats.responded, 2);
+    } finally {
+      await running.stop();
+    }
+  });
+
   test('50 concurrent requests from several predecessors: each answered once', async () => {
     const { signer, responder } = await deploySigner('-many');
     const users = await Promise.all(

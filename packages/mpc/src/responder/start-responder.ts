@@ -13,7 +13,7 @@ import { KeyPool, RpcClient, viewAccessKey } from '@shadebox/near-client';
 import { KeyPair, TGAS } from '@shadebox/primitives';
 import type { RootKeys } from '../root-keys.js';
 import { AbortOnStop } from './abort-on-stop.js';
-import { ReceiptFinder } from './receipt-finder.js';
+import { type BlockHead, ReceiptFinder } from './receipt-finder.js';
 import { RequestTracker } from './request-tracker.js';
 import { sendRespond } from './respond-transaction.js';
 import type { ResponderLogger } from './responder-logger.js';
@@ -50,12 +50,19 @@ export interface ResponderOptions {
   /** A request still pending this long after its `respond` executed is answered again. Default 1000. */
   reanswerAfterMs?: number;
   /**
-   * Calls `listener` whenever the chain has a new block and returns the unsubscribe; for a node in the same
-   * process. With it, the responder reads blocks and pending requests only on new blocks, when a retry is
-   * due, and every `idlePollMs` (default 1000) as a safeguard, instead of every `blockPollMs`.
+   * Calls `listener` whenever the chain has a new block (with its height and hash, or nothing) and returns the
+   * unsubscribe; for a node in the same process. With it, the responder reads blocks and pending requests
+   * only on new blocks, when a retry is due, and every `idlePollMs` (default 1000) as a safeguard, instead of
+   * every `blockPollMs`.
    */
-  subscribeToBlocks?: (listener: () => void) => () => void;
+  subscribeToBlocks?: (listener: (head?: BlockHead) => void) => () => void;
   idlePollMs?: number;
+  /**
+   * The `fetch` its JSON-RPC client uses (default the global one). A node in the same process gives its own
+   * (`RunningNode.fetch`): the responder then reads and answers a block's requests before the next block is
+   * made, so its `respond` is in that next block.
+   */
+  fetch?: typeof fetch;
   log?: ResponderLogger;
 }
 
@@ -72,7 +79,7 @@ export interface RunningResponder {
 export async function startResponder(options: ResponderOptions): Promise<RunningResponder> {
   const { signerContractId, responderAccountId, rootKeys, log = {} } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 25;
-  const rpc = new RpcClient(options.rpcUrl);
+  const rpc = new RpcClient(options.rpcUrl, options.fetch ? { fetch: options.fetch } : {});
   const keyPair = KeyPair.fromString(options.responderSecretKey);
   const pool = new KeyPool(rpc, responderAccountId, [keyPair]);
   const stats = newResponderStats();
@@ -100,8 +107,9 @@ export async function startResponder(options: ResponderOptions): Promise<Running
     log,
     // Answers are signed with the newest block's hash.
     onHead: (hash) => pool.useBlockHash(hash),
-    onPending: (requests, cycle) => tracker.seen(requests, cycle),
+    onPending: (requests, cycle, assumed) => tracker.seen(requests, cycle, assumed),
     dueInMs: () => tracker.dueInMs(),
+    needsCheck: (request) => tracker.needsCheck(request),
   });
   const tracker: RequestTracker = new RequestTracker({
     stats,
