@@ -80,6 +80,9 @@ export interface StartNodeOptions {
   log?: Logger;
   /** The command line the home's lock names (default: this process's). */
   lockCommand?: string;
+  /** Worker threads for `call_function` views, started on the first view; 0 runs views on the RPC's thread.
+   * Default: one per core beside the RPC's (at most 4), or `SHADEBOX_VIEW_WORKERS`. */
+  viewWorkers?: number;
 }
 
 export interface RunningNode {
@@ -197,6 +200,7 @@ async function startLocked(
       port,
       maxBodyBytes: home.config.rpc.limits_config.json_payload_max_size,
       log,
+      viewWorkers: options.viewWorkers,
     });
   } catch (error) {
     gc?.stop();
