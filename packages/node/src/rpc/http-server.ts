@@ -53,7 +53,11 @@ export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions)
   if (!ctx.viewWorkers && workers > 0) {
     ctx.viewWorkers = new ViewWorkerPool(
       workers,
-      { protocolVersion: ctx.chain.params.protocolVersion, chainId: ctx.chain.params.chainId },
+      {
+        protocolVersion: ctx.chain.params.protocolVersion,
+        chainId: ctx.chain.params.chainId,
+        validatorStakes: ctx.chain.validatorStakes(),
+      },
       (error) => options.log.warn({ err: error }, 'view worker failed; its views run on the RPC thread'),
     );
   }

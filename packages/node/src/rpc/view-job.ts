@@ -30,7 +30,8 @@ export interface ViewJob {
   epochHeight: bigint;
   randomSeed: Uint8Array;
   shardId: number;
-  validatorStakes: ReadonlyMap<string, bigint>;
+  /** The validators' stakes, when they are not those the worker was started with. */
+  validatorStakes?: ReadonlyMap<string, bigint>;
   /** Every contract data entry of the account at the block: full state keys and values. */
   data: Array<[Uint8Array, Uint8Array]>;
 }
@@ -75,7 +76,11 @@ class JobState extends StateUpdate {
 }
 
 /** Runs `job` with `params` (the worker's own, with its own contract cache). */
-export function runViewJob(job: ViewJob, params: RuntimeParams): ViewJobAnswer {
+export function runViewJob(
+  job: ViewJob,
+  params: RuntimeParams,
+  validatorStakes: ReadonlyMap<string, bigint>,
+): ViewJobAnswer {
   const state = new JobState(job);
   const out = callFunction(
     {
@@ -85,7 +90,7 @@ export function runViewJob(job: ViewJob, params: RuntimeParams): ViewJobAnswer {
       blockTimestamp: job.blockTimestamp,
       epochHeight: job.epochHeight,
       randomSeed: job.randomSeed,
-      validatorStakes: job.validatorStakes,
+      validatorStakes: job.validatorStakes ?? validatorStakes,
       shardId: job.shardId,
     },
     job.accountId,

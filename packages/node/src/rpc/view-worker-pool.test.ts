@@ -96,6 +96,7 @@ describe('view calls on a worker thread answer as the RPC thread does', { timeou
   const pool = new ViewWorkerPool(1, {
     protocolVersion: ctx.chain.params.protocolVersion,
     chainId: ctx.chain.params.chainId,
+    validatorStakes: ctx.chain.validatorStakes(),
   });
 
   async function answer(body: string, onWorker: boolean): Promise<string> {
@@ -210,6 +211,7 @@ describe('view calls on a worker thread answer as the RPC thread does', { timeou
     const fresh = new ViewWorkerPool(1, {
       protocolVersion: ctx.chain.params.protocolVersion,
       chainId: ctx.chain.params.chainId,
+      validatorStakes: ctx.chain.validatorStakes(),
     });
     try {
       await fresh.warmUp();

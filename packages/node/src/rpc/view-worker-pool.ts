@@ -136,9 +136,10 @@ export class ViewWorkerPool {
       epochHeight: facts.epochHeight,
       randomSeed: facts.randomSeeds[shardId],
       shardId,
-      validatorStakes: chain.validatorStakes(),
       data,
     };
+    const stakes = chain.validatorStakes();
+    if (stakes !== this.init.validatorStakes) job.validatorStakes = stakes;
     if (!target.codes.has(codeHash)) {
       const code = chain.stateValue(contractCodeKey(accountId), block.height);
       if (!code) return undefined;

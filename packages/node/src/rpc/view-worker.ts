@@ -11,16 +11,18 @@ import { runViewJob, type ViewJob, type ViewJobAnswer } from './view-job.js';
 export interface ViewWorkerData {
   protocolVersion: number;
   chainId: string;
+  /** The validators' stakes (the genesis set), for jobs that do not carry their own. */
+  validatorStakes: ReadonlyMap<string, bigint>;
 }
 
-const { protocolVersion, chainId } = workerData as ViewWorkerData;
+const { protocolVersion, chainId, validatorStakes } = workerData as ViewWorkerData;
 const params = runtimeParamsFrom(loadRuntimeConfig(protocolVersion), chainId);
 const port = parentPort!;
 
 port.on('message', (job: ViewJob) => {
   let answer: ViewJobAnswer;
   try {
-    answer = runViewJob(job, params);
+    answer = runViewJob(job, params, validatorStakes);
   } catch {
     // Whatever failed here fails the same way on the RPC's thread, which reports it as it always does.
     answer = { id: job.id, kind: 'needs-state' };
