@@ -18,7 +18,7 @@ import type { Chain } from '../chain/chain.js';
 import type { BlockRecord } from '../chain/records.js';
 import { decodeAccount } from '../state/account.js';
 import { contractCodeKey, contractDataPrefix } from '../state/state-keys.js';
-import { viewBlockFacts, viewCall } from './methods/view-call.js';
+import { type ViewBlockFacts, viewBlockFacts, viewCall } from './methods/view-call.js';
 import type { ViewJob, ViewJobAnswer } from './view-job.js';
 import type { ViewWorkerData } from './view-worker.js';
 
@@ -29,8 +29,8 @@ export const MAX_DATA_BYTES = 16 * 1024;
 const MAX_IN_FLIGHT = 64;
 /** Code hashes remembered as sent to a worker (its contract cache holds 256; a miss is asked for again). */
 const MAX_SENT_CODES = 256;
-/** Snapshots of contract data kept for the current head. */
-const MAX_SNAPSHOTS = 1024;
+/** Targets (account at a block) kept for the current head. */
+const MAX_TARGETS = 1024;
 /** Workers that failed before the pool gives up and runs every view on the RPC's thread. */
 const MAX_FAILURES = 3;
 
@@ -52,6 +52,17 @@ interface Pending {
   inThread: () => RawAnswer;
   /** The contract's code, for a resend when the worker asks for it. */
   loadCode: () => Uint8Array | undefined;
+}
+
+/** An account at a block, as its jobs carry it. */
+interface ViewTarget {
+  accountBytes: Uint8Array;
+  /** The code hash as latin1 text. */
+  codeHash: string;
+  shardId: number;
+  facts: ViewBlockFacts;
+  /** Every data entry of the contract at the block: full state keys and values. */
+  data: Array<[Uint8Array, Uint8Array]>;
 }
 
 interface PoolWorker {
@@ -76,9 +87,9 @@ export class ViewWorkerPool {
   private closed = false;
   private failures = 0;
   private nextId = 1;
-  /** Contract data by block hash and account, for the current head (null: too large to ship). */
-  private snapshots = new Map<string, Array<[Uint8Array, Uint8Array]> | null>();
-  private snapshotsHead = '';
+  /** Views' targets by block hash and account, for the current head (null: a job cannot carry it). */
+  private readonly targets = new Map<string, ViewTarget | null>();
+  private targetsHead = '';
   /** Views answered by a worker, and views a worker handed back to the RPC's thread. */
   readonly stats = { byWorker: 0, handedBack: 0 };
 
@@ -116,18 +127,13 @@ export class ViewWorkerPool {
     if (!this.started) this.start();
     const target = this.pick();
     if (!target) return undefined;
-    const account = decodeAccount(accountBytes);
-    // A global contract's code is read from its shard's state: left to the RPC's thread.
-    if (account.globalContract || account.codeHash.every((b) => b === 0)) return undefined;
-    const data = this.contractData(chain, block, accountId);
-    if (!data) return undefined;
-    const facts = viewBlockFacts(chain, block);
-    const shardId = chain.shardOf(accountId);
-    const codeHash = latin1(account.codeHash);
+    const view = this.targetOf(chain, block, accountId, accountBytes);
+    if (!view) return undefined;
+    const { facts, shardId, codeHash } = view;
     const job: ViewJob = {
       id: this.nextId++,
       accountId,
-      accountBytes: compact(accountBytes),
+      accountBytes: view.accountBytes,
       method,
       args: compact(args),
       blockHash: facts.hash,
@@ -136,7 +142,7 @@ export class ViewWorkerPool {
       epochHeight: facts.epochHeight,
       randomSeed: facts.randomSeeds[shardId],
       shardId,
-      data,
+      data: view.data,
     };
     const stakes = chain.validatorStakes();
     if (stakes !== this.init.validatorStakes) job.validatorStakes = stakes;
@@ -263,35 +269,55 @@ export class ViewWorkerPool {
     if (entry.codes.size > MAX_SENT_CODES) entry.codes.delete(entry.codes.values().next().value as string);
   }
 
-  /** Every data entry of the contract at the block, or undefined when there are too many to ship. */
-  private contractData(
+  /**
+   * What every job for this account at this block carries (kept until the head moves), or undefined when a
+   * job cannot carry it: a global contract (its code is read from its shard's state), no code, or more
+   * contract data than MAX_DATA_ENTRIES / MAX_DATA_BYTES.
+   */
+  private targetOf(
     chain: Chain,
     block: BlockRecord,
     accountId: string,
-  ): Array<[Uint8Array, Uint8Array]> | undefined {
+    accountBytes: Uint8Array,
+  ): ViewTarget | undefined {
     const head = chain.head.hash;
-    if (head !== this.snapshotsHead) {
-      this.snapshots.clear();
-      this.snapshotsHead = head;
+    if (head !== this.targetsHead) {
+      this.targets.clear();
+      this.targetsHead = head;
     }
     const key = `${block.hash}\u0000${accountId}`;
-    const known = this.snapshots.get(key);
+    const known = this.targets.get(key);
     if (known !== undefined) return known ?? undefined;
-    let entries: Array<[Uint8Array, Uint8Array]> | null = [];
+    const target = this.makeTarget(chain, block, accountId, accountBytes);
+    if (this.targets.size >= MAX_TARGETS) this.targets.clear();
+    this.targets.set(key, target);
+    return target ?? undefined;
+  }
+
+  private makeTarget(
+    chain: Chain,
+    block: BlockRecord,
+    accountId: string,
+    accountBytes: Uint8Array,
+  ): ViewTarget | null {
+    const account = decodeAccount(accountBytes);
+    if (account.globalContract || account.codeHash.every((b) => b === 0)) return null;
+    const data: Array<[Uint8Array, Uint8Array]> = [];
     let bytes = 0;
-    for (const { key: k, value } of chain.state.scan(contractDataPrefix(accountId), block.height, {
+    for (const { key, value } of chain.state.scan(contractDataPrefix(accountId), block.height, {
       limit: MAX_DATA_ENTRIES + 1,
     })) {
-      bytes += k.length + value.length;
-      if (entries.length === MAX_DATA_ENTRIES || bytes > MAX_DATA_BYTES) {
-        entries = null;
-        break;
-      }
-      entries.push([compact(k), compact(value)]);
+      bytes += key.length + value.length;
+      if (data.length === MAX_DATA_ENTRIES || bytes > MAX_DATA_BYTES) return null;
+      data.push([compact(key), compact(value)]);
     }
-    if (this.snapshots.size >= MAX_SNAPSHOTS) this.snapshots.clear();
-    this.snapshots.set(key, entries);
-    return entries ?? undefined;
+    return {
+      accountBytes: compact(accountBytes),
+      codeHash: latin1(account.codeHash),
+      shardId: chain.shardOf(accountId),
+      facts: viewBlockFacts(chain, block),
+      data,
+    };
   }
 }
 
