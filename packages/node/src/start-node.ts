@@ -89,6 +89,9 @@ export interface StartNodeOptions {
   /** Bounds of the chain's in-memory caches of parsed blocks, transactions, receipts and outcomes, in
    * entries and bytes. Default: 1,024 blocks / 2 MiB, and 8,192 records / 2 MiB of each other kind. */
   cacheLimits?: ChainCacheLimits;
+  /** Worker threads for `call_function` views, started on the first view; 0 runs views on the RPC's thread.
+   * Default: one per core beside the RPC's (at most 4), or `SHADEBOX_VIEW_WORKERS`. */
+  viewWorkers?: number;
 }
 
 export interface RunningNode {
@@ -214,6 +217,7 @@ async function startLocked(
       port,
       maxBodyBytes: home.config.rpc.limits_config.json_payload_max_size,
       log,
+      viewWorkers: options.viewWorkers,
     });
   } catch (error) {
     gc?.stop();

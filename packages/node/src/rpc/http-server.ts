@@ -14,6 +14,7 @@ import { defaultExplorerDir, ExplorerRoutes } from './explorer-routes.js';
 import { type HttpAnswer, handleJsonRpc, requestIdOf, shuttingDownAnswer } from './jsonrpc.js';
 import { health, networkInfo, status } from './methods/node-info.js';
 import type { RpcContext } from './rpc-context.js';
+import { defaultViewWorkers, ViewWorkerPool } from './view-worker-pool.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -24,6 +25,9 @@ export interface RpcServerOptions {
   log: Logger;
   /** The built explorer page (rpc/explorer-routes.ts); default: `@shadebox/explorer`'s dist/. */
   explorerDir?: string;
+  /** Worker threads for `call_function` views, started on the first view (rpc/view-worker-pool.ts); 0 runs
+   * them on the RPC's thread. Default: `defaultViewWorkers()`. A context that has a pool keeps it. */
+  viewWorkers?: number;
 }
 
 export interface RpcServer {
@@ -45,6 +49,19 @@ export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions)
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const counters = { requests: 0, errors: 0 };
   const extra = new ExplorerRoutes(ctx, options.explorerDir ?? defaultExplorerDir());
+  const workers = options.viewWorkers ?? defaultViewWorkers();
+  if (!ctx.viewWorkers && workers > 0) {
+    ctx.viewWorkers = new ViewWorkerPool(
+      workers,
+      {
+        protocolVersion: ctx.chain.params.protocolVersion,
+        chainId: ctx.chain.params.chainId,
+        validatorStakes: ctx.chain.validatorStakes(),
+      },
+      (error) => options.log.warn({ err: error }, 'view worker failed; its views run on the RPC thread'),
+    );
+  }
+  const pool = ctx.viewWorkers;
   const server: Server = createServer((req, res) => {
     counters.requests++;
     route(ctx, req, res, maxBody, options.log, counters, extra).catch((error) => {
@@ -89,9 +106,10 @@ export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions)
       extra.endStreams();
       front.beginStop();
     },
-    close: () => {
+    close: async () => {
       extra.endStreams();
-      return front.close();
+      await front.close();
+      await pool?.close();
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Chain } from '../chain/chain.js';
 import type { TransactionService } from '../chain/transaction-service.js';
 import type { RuntimeConfig } from '../config/runtime-config.js';
 import type { ReadCache } from './read-cache.js';
+import type { ViewWorkerPool } from './view-worker-pool.js';
 
 export interface RpcContext {
   chain: Chain;
@@ -21,6 +22,8 @@ export interface RpcContext {
   txTimeoutMs: number;
   /** Answers of read methods for the current head (rpc/read-cache.ts); absent = no caching. */
   readCache?: ReadCache;
+  /** Worker threads that run `call_function` views (rpc/view-worker-pool.ts); absent = on the RPC's thread. */
+  viewWorkers?: ViewWorkerPool;
 }
 
 /** A method's result: a value to serialise, or JSON text to splice in as is. */

@@ -152,8 +152,11 @@ export function query(ctx: RpcContext, params: unknown) {
     }
     case 'call_function': {
       if (!accountBytes) throw unknownAccount(accountId, at);
-      const result = viewCall(ctx.chain, block, accountId, accountBytes, fields.methodName!, fields.args!);
-      return { ...result, ...at };
+      const { methodName, args } = fields as Required<QueryFields>;
+      return (
+        ctx.viewWorkers?.run(ctx.chain, block, accountId, accountBytes, methodName, args) ??
+        viewCall(ctx.chain, block, accountId, accountBytes, methodName, args)
+      );
     }
     case 'view_global_contract_code':
     case 'view_global_contract_code_by_account_id':

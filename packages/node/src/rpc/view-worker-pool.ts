@@ -1,0 +1,346 @@
+/**
+ * `call_function` views on worker threads, so that views use the cores the RPC's thread leaves idle. The
+ * RPC's thread still parses the request, resolves the block and reads the account; a worker runs the
+ * contract (rpc/view-worker.ts) and writes the answer's text, which is the text the RPC's thread would have
+ * written (rpc/view-job.ts runs the same state viewer; the tests compare both paths).
+ *
+ * A worker gets everything by value: the block's facts, the account, the contract's data at the block (only
+ * while it is small: MAX_DATA_ENTRIES, MAX_DATA_BYTES) and the code the first time it runs it. A view the
+ * worker cannot run alone (a global contract, state outside the contract's data, a contract with more data)
+ * runs on the RPC's thread, as does every view while the workers start, when they are all busy, and after one
+ * fails. Workers start on the first view, not with the node, so a node that serves no views pays nothing.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { Chain } from '../chain/chain.js';
+import type { BlockRecord } from '../chain/records.js';
+import { decodeAccount } from '../state/account.js';
+import { contractCodeKey, contractDataPrefix } from '../state/state-keys.js';
+import { type ViewBlockFacts, viewBlockFacts, viewCall } from './methods/view-call.js';
+import type { ViewJob, ViewJobAnswer } from './view-job.js';
+import type { ViewWorkerData } from './view-worker.js';
+
+/** A contract whose data at the block has more entries or bytes than this runs on the RPC's thread. */
+export const MAX_DATA_ENTRIES = 64;
+export const MAX_DATA_BYTES = 16 * 1024;
+/** Jobs a worker may have queued before new views run on the RPC's thread instead. */
+const MAX_IN_FLIGHT = 64;
+/** Code hashes remembered as sent to a worker (its contract cache holds 256; a miss is asked for again). */
+const MAX_SENT_CODES = 256;
+/** Targets (account at a block) kept for the current head. */
+const MAX_TARGETS = 1024;
+/** Workers that failed before the pool gives up and runs every view on the RPC's thread. */
+const MAX_FAILURES = 3;
+
+/** The default size: one worker per core beside the RPC's thread (at most 4); `SHADEBOX_VIEW_WORKERS` sets it. */
+export function defaultViewWorkers(): number {
+  const set = process.env.SHADEBOX_VIEW_WORKERS;
+  if (set !== undefined && /^\d+$/.test(set)) return Number(set);
+  return Math.min(4, Math.max(0, availableParallelism() - 1));
+}
+
+type RawAnswer = { rawJson: string };
+
+interface Pending {
+  job: ViewJob;
+  codeHash: string;
+  resolve: (answer: RawAnswer) => void;
+  reject: (error: unknown) => void;
+  /** The same view on the RPC's thread. */
+  inThread: () => RawAnswer;
+  /** The contract's code, for a resend when the worker asks for it. */
+  loadCode: () => Uint8Array | undefined;
+}
+
+/** An account at a block, as its jobs carry it. */
+interface ViewTarget {
+  accountBytes: Uint8Array;
+  /** The code hash as latin1 text. */
+  codeHash: string;
+  shardId: number;
+  facts: ViewBlockFacts;
+  /** Every data entry of the contract at the block: full state keys and values. */
+  data: Array<[Uint8Array, Uint8Array]>;
+}
+
+interface PoolWorker {
+  worker: Worker;
+  ready: boolean;
+  inFlight: Map<number, Pending>;
+  /** Code hashes (latin1) this worker was sent, oldest first. */
+  codes: Set<string>;
+}
+
+/** The bytes in an ArrayBuffer of their own: a message copies a view's whole buffer (Node's small Buffers are
+ * views into one shared 8 KiB pool). */
+const compact = (bytes: Uint8Array) =>
+  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+
+const latin1 = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+
+export class ViewWorkerPool {
+  private readonly workers: PoolWorker[] = [];
+  private started = false;
+  private closed = false;
+  private failures = 0;
+  private nextId = 1;
+  /** Views' targets by block hash and account, for the current head (null: a job cannot carry it). */
+  private readonly targets = new Map<string, ViewTarget | null>();
+  private targetsHead = '';
+  /** Views answered by a worker, and views a worker handed back to the RPC's thread. */
+  readonly stats = { byWorker: 0, handedBack: 0 };
+
+  constructor(
+    readonly size: number,
+    private readonly init: ViewWorkerData,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
+
+  /** Workers started and ready. */
+  get readyWorkers(): number {
+    return this.workers.filter((w) => w.ready).length;
+  }
+
+  /** Starts the workers now rather than on the first view; resolves once `count` of them are ready. */
+  async warmUp(count = this.size): Promise<void> {
+    if (!this.started) this.start();
+    while (!this.closed && this.readyWorkers < count && this.workers.length >= count)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  /**
+   * Runs the view on a worker: its answer, or undefined when the RPC's thread should run it now (no worker
+   * ready or free, or a view a worker cannot run alone).
+   */
+  run(
+    chain: Chain,
+    block: BlockRecord,
+    accountId: string,
+    accountBytes: Uint8Array,
+    method: string,
+    args: Uint8Array,
+  ): Promise<RawAnswer> | undefined {
+    if (this.closed || this.size === 0) return undefined;
+    if (!this.started) this.start();
+    const target = this.pick();
+    if (!target) return undefined;
+    const view = this.targetOf(chain, block, accountId, accountBytes);
+    if (!view) return undefined;
+    const { facts, shardId, codeHash } = view;
+    const job: ViewJob = {
+      id: this.nextId++,
+      accountId,
+      accountBytes: view.accountBytes,
+      method,
+      args: compact(args),
+      blockHash: facts.hash,
+      height: facts.height,
+      blockTimestamp: facts.blockTimestamp,
+      epochHeight: facts.epochHeight,
+      randomSeed: facts.randomSeeds[shardId],
+      shardId,
+      data: view.data,
+    };
+    const stakes = chain.validatorStakes();
+    if (stakes !== this.init.validatorStakes) job.validatorStakes = stakes;
+    if (!target.codes.has(codeHash)) {
+      const code = chain.stateValue(contractCodeKey(accountId), block.height);
+      if (!code) return undefined;
+      job.code = compact(code);
+    }
+    const inThread = () => viewCall(chain, block, accountId, accountBytes, method, args);
+    const loadCode = () => chain.stateValue(contractCodeKey(accountId), block.height);
+    return new Promise<RawAnswer>((resolve, reject) => {
+      target.inFlight.set(job.id, { job, codeHash, resolve, reject, inThread, loadCode });
+      if (job.code) this.remember(target, codeHash);
+      target.worker.postMessage(job);
+    });
+  }
+
+  /** Ends the workers; views they had not answered run on the RPC's thread. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const workers = this.workers.splice(0);
+    for (const w of workers) this.settleInThread(w);
+    await Promise.all(workers.map((w) => w.worker.terminate()));
+  }
+
+  private start(): void {
+    this.started = true;
+    for (let i = 0; i < this.size; i++) this.spawn();
+  }
+
+  private spawn(): void {
+    let worker: Worker;
+    try {
+      const entry = workerEntry();
+      if (!entry) {
+        // No worker module here (a bundle without it): every view runs on the RPC's thread.
+        this.failures = MAX_FAILURES;
+        return;
+      }
+      worker = new Worker(entry.script, { ...entry.options, workerData: this.init });
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    // The workers never keep the process alive: the node's stop ends them, and so does its exit.
+    worker.unref();
+    const entry: PoolWorker = { worker, ready: false, inFlight: new Map(), codes: new Set() };
+    this.workers.push(entry);
+    worker.on('message', (message: ViewJobAnswer | 'ready') => {
+      if (message === 'ready') {
+        entry.ready = true;
+        return;
+      }
+      this.settle(entry, message);
+    });
+    const gone = (error?: unknown) => {
+      const at = this.workers.indexOf(entry);
+      if (at < 0) return;
+      this.workers.splice(at, 1);
+      this.settleInThread(entry);
+      if (this.closed) return;
+      this.fail(error ?? new Error('view worker exited'));
+      if (this.failures < MAX_FAILURES) this.spawn();
+    };
+    worker.on('error', gone);
+    worker.on('exit', () => gone());
+  }
+
+  private fail(error: unknown): void {
+    this.failures++;
+    this.onError(error);
+  }
+
+  /** The ready worker with the fewest views queued, unless all have MAX_IN_FLIGHT. */
+  private pick(): PoolWorker | undefined {
+    let best: PoolWorker | undefined;
+    for (const w of this.workers) {
+      if (!w.ready || w.inFlight.size >= MAX_IN_FLIGHT) continue;
+      if (!best || w.inFlight.size < best.inFlight.size) best = w;
+    }
+    return best;
+  }
+
+  private settle(entry: PoolWorker, answer: ViewJobAnswer): void {
+    const pending = entry.inFlight.get(answer.id);
+    if (!pending) return;
+    if (answer.kind === 'needs-code') {
+      // Evicted from the worker's cache: send the job again with the code.
+      entry.codes.delete(pending.codeHash);
+      const code = pending.loadCode();
+      if (code && !pending.job.code) {
+        pending.job.code = compact(code);
+        this.remember(entry, pending.codeHash);
+        entry.worker.postMessage(pending.job);
+        return;
+      }
+    }
+    entry.inFlight.delete(answer.id);
+    if (answer.kind === 'answer') {
+      this.stats.byWorker++;
+      pending.resolve({ rawJson: answer.rawJson });
+    } else this.runInThread(pending);
+  }
+
+  private settleInThread(entry: PoolWorker): void {
+    const pending = [...entry.inFlight.values()];
+    entry.inFlight.clear();
+    for (const p of pending) this.runInThread(p);
+  }
+
+  private runInThread(pending: Pending): void {
+    this.stats.handedBack++;
+    try {
+      pending.resolve(pending.inThread());
+    } catch (error) {
+      pending.reject(error);
+    }
+  }
+
+  private remember(entry: PoolWorker, codeHash: string): void {
+    entry.codes.delete(codeHash);
+    entry.codes.add(codeHash);
+    if (entry.codes.size > MAX_SENT_CODES) entry.codes.delete(entry.codes.values().next().value as string);
+  }
+
+  /**
+   * What every job for this account at this block carries (kept until the head moves), or undefined when a
+   * job cannot carry it: a global contract (its code is read from its shard's state), no code, or more
+   * contract data than MAX_DATA_ENTRIES / MAX_DATA_BYTES.
+   */
+  private targetOf(
+    chain: Chain,
+    block: BlockRecord,
+    accountId: string,
+    accountBytes: Uint8Array,
+  ): ViewTarget | undefined {
+    const head = chain.head.hash;
+    if (head !== this.targetsHead) {
+      this.targets.clear();
+      this.targetsHead = head;
+    }
+    const key = `${block.hash}\u0000${accountId}`;
+    const known = this.targets.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const target = this.makeTarget(chain, block, accountId, accountBytes);
+    if (this.targets.size >= MAX_TARGETS) this.targets.clear();
+    this.targets.set(key, target);
+    return target ?? undefined;
+  }
+
+  private makeTarget(
+    chain: Chain,
+    block: BlockRecord,
+    accountId: string,
+    accountBytes: Uint8Array,
+  ): ViewTarget | null {
+    const account = decodeAccount(accountBytes);
+    if (account.globalContract || account.codeHash.every((b) => b === 0)) return null;
+    const data: Array<[Uint8Array, Uint8Array]> = [];
+    let bytes = 0;
+    for (const { key, value } of chain.state.scan(contractDataPrefix(accountId), block.height, {
+      limit: MAX_DATA_ENTRIES + 1,
+    })) {
+      bytes += key.length + value.length;
+      if (data.length === MAX_DATA_ENTRIES || bytes > MAX_DATA_BYTES) return null;
+      data.push([compact(key), compact(value)]);
+    }
+    return {
+      accountBytes: compact(accountBytes),
+      codeHash: latin1(account.codeHash),
+      shardId: chain.shardOf(accountId),
+      facts: viewBlockFacts(chain, block),
+      data,
+    };
+  }
+}
+
+/**
+ * The worker's module, `@shadebox/node/view-worker`: the built file, or the TypeScript source when the node
+ * runs from sources, loaded through tsx, which the worker registers first. Resolved through the package, so
+ * a bundle of the node finds it in the installed package; undefined when it is not there.
+ */
+function workerEntry(): { script: URL | string; options: WorkerOptions } | undefined {
+  let url: URL;
+  try {
+    url = new URL(import.meta.resolve('@shadebox/node/view-worker'));
+  } catch {
+    url = new URL(import.meta.url.endsWith('.ts') ? './view-worker.ts' : './view-worker.js', import.meta.url);
+  }
+  if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) return undefined;
+  if (!url.pathname.endsWith('.ts')) return { script: url, options: {} };
+  let tsx: string;
+  try {
+    tsx = import.meta.resolve('tsx/esm/api');
+  } catch {
+    return undefined;
+  }
+  const script = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`;
+  return { script, options: { eval: true, execArgv: ['--conditions=source'] } };
+}
