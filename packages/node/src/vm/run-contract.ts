@@ -243,7 +243,7 @@ export function runContract(args: RunContractArgs): VMOutcome {
 
 function outcome(vm: VMLogic, error?: FunctionCallError): VMOutcome {
   const profile = vm.profiler.profile;
-  setWasmGas(profile, vm.gas.burnt);
+  if (!vm.ctx.isView) setWasmGas(profile, vm.gas.burnt);
   return {
     balance: vm.balance,
     storageUsage: vm.storageUsage,
