@@ -7,25 +7,27 @@
  *     by the responder, then the `respond` call it sent runs again through `runContract` on the state just
  *     before it ran (the request still pending), the writes dropped each time.
  * Prints µs per call (wall and process CPU). Not a test: run it on an idle machine, e.g.
- *   node --import tsx bench/vm-micro.ts [--n 5000] [--rounds 5] [--only hello,getValue,signerView,respond]
- *   node --cpu-prof --cpu-prof-dir bench/results/profiles --import tsx bench/vm-micro.ts --only hello
+ *   node --import tsx packages/node/src/vm-micro.bench.ts [--n 5000] [--rounds 5] [--only hello,getValue,signerView,respond]
+ *   node --cpu-prof --cpu-prof-dir bench/results/profiles --import tsx packages/node/src/vm-micro.bench.ts --only hello
  * (then `node --import tsx bench/profile-summary.ts <file>`).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { KeyPool, RpcClient, sendTransaction, viewFunction } from '@shadebox/near-client';
 import { fullAccessKey, KeyPair, ONE_NEAR, parsePublicKey, TGAS } from '@shadebox/primitives';
-import { startChainSignaturesOn } from '../packages/cli/dist/chain-signatures/service.js';
-import { silentLogger } from '../packages/node/dist/logger.js';
-import { viewCall } from '../packages/node/dist/rpc/methods/view-call.js';
-import { accountContractCode } from '../packages/node/dist/runtime/account-contract-code.js';
-import { contractExternal } from '../packages/node/dist/runtime/contract-external.js';
-import { startNode } from '../packages/node/dist/start-node.js';
-import { accountKey } from '../packages/node/dist/state/state-keys.js';
-import { getAccount } from '../packages/node/dist/state/typed-state.js';
-import { runContract } from '../packages/node/dist/vm/run-contract.js';
-import { REPO_ROOT } from './shadebox-node.js';
+import { startChainSignaturesOn } from '../../cli/src/chain-signatures/service.js';
+import { silentLogger } from './logger.js';
+import { viewCall } from './rpc/methods/view-call.js';
+import { accountContractCode } from './runtime/account-contract-code.js';
+import { contractExternal } from './runtime/contract-external.js';
+import { startNode } from './start-node.js';
+import { accountKey } from './state/state-keys.js';
+import { getAccount } from './state/typed-state.js';
+import { runContract } from './vm/run-contract.js';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 const { values } = parseArgs({
   options: {
