@@ -8,6 +8,7 @@
 
 import type { ContractCache } from './contract-cache.js';
 import { setWasmGas } from './gas-profile.js';
+import { type HostFn, hostCall } from './host-call.js';
 import { hostFunctionEnabled } from './host-function-gates.js';
 import { HOST_SIGNATURES } from './host-signatures.js';
 import { hostFunctions } from './imports/host-functions.js';
@@ -38,8 +39,6 @@ export interface RunContractArgs {
   actionHash: Uint8Array;
   cache: ContractCache;
 }
-
-type HostFn = (...args: never[]) => unknown;
 
 /**
  * The host side of the VM, made once per contract cache: one reusable VMLogic, its host functions, and per
@@ -114,7 +113,7 @@ class Host {
   }
 
   /** The `env` imports of `contract`: each host function checked against its signature and wrapped to keep
-   * the gas counter in step with the instance and to read i64 arguments as u64. */
+   * the gas counter in step with the instance and to read i64 arguments as u64 (host-call.ts). */
   link(contract: PreparedContract): Record<string, HostFn> | LinkError {
     const known = this.linked.get(contract);
     if (known) return known;
@@ -133,18 +132,7 @@ class Host {
         env = new LinkError(`incompatible import type for \`env::${imp.name}\``);
         break;
       }
-      env[imp.name] = (...a: unknown[]) => {
-        const g = vm.remainingGas;
-        if (g) vm.gas.syncFromWasm(g);
-        try {
-          // V8 hands i64 arguments over as signed BigInts; the host functions take them as u64.
-          for (let i = 0; i < a.length; i++)
-            if (typeof a[i] === 'bigint') a[i] = BigInt.asUintN(64, a[i] as bigint);
-          return fn(...(a as never[]));
-        } finally {
-          if (g) vm.gas.syncToWasm(g);
-        }
-      };
+      env[imp.name] = hostCall(vm, fn, imp.params);
     }
     this.linked.set(contract, env);
     return env;
@@ -255,7 +243,7 @@ export function runContract(args: RunContractArgs): VMOutcome {
 
 function outcome(vm: VMLogic, error?: FunctionCallError): VMOutcome {
   const profile = vm.profiler.profile;
-  setWasmGas(profile, vm.gas.burnt);
+  if (!vm.ctx.isView) setWasmGas(profile, vm.gas.burnt);
   return {
     balance: vm.balance,
     storageUsage: vm.storageUsage,

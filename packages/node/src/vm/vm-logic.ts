@@ -10,7 +10,7 @@ import { type Fee, type FeeContext, type FeeTable, sendFee } from '../config/fee
 import type { LimitConfig } from '../config/runtime-config.js';
 import type { ExtCosts } from './ext-costs.js';
 import { GasCounter } from './gas-counter.js';
-import { emptyGasProfile, ProfileRecorder } from './gas-profile.js';
+import { emptyGasProfile, type GasProfile, ProfileRecorder } from './gas-profile.js';
 import type { HostFunctionSwitches } from './host-function-gates.js';
 import { ReceiptManager } from './receipt-manager.js';
 import { Registers } from './registers.js';
@@ -42,6 +42,13 @@ export interface VMConfig {
 }
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** The profile of every view call: empty, and frozen so nothing books into it. */
+const VIEW_PROFILE: GasProfile = Object.freeze({
+  ...emptyGasProfile(),
+  actions: Object.freeze(emptyGasProfile().actions) as bigint[],
+  ext: Object.freeze(emptyGasProfile().ext) as bigint[],
+});
 
 /**
  * One object serves call after call (calls never overlap: the VM runs synchronously), so the host functions
@@ -83,9 +90,15 @@ export class VMLogic {
   begin(ctx: VMContext, ext: External, actionHash: Uint8Array): void {
     this.ctx = ctx;
     this.ext = ext;
-    this.profiler.profile = emptyGasProfile();
+    // A view's gas profile is never shown: views keep none (run-contract.ts leaves it empty).
+    this.profiler.profile = ctx.isView ? VIEW_PROFILE : emptyGasProfile();
     this.profiler.pendingExt = -1;
-    this.gas = new GasCounter(ctx.prepaidGas, this.config.maxGasBurnt, ctx.isView, this.profiler);
+    this.gas = new GasCounter(
+      ctx.prepaidGas,
+      this.config.maxGasBurnt,
+      ctx.isView,
+      ctx.isView ? undefined : this.profiler,
+    );
     this.registers = new Registers(this.gas, this.taggedCosts, this.config.limits);
     this.receipts = new ReceiptManager(actionHash, ctx.blockHeight);
     this.promises = [];
