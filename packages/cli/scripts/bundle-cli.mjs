@@ -123,8 +123,33 @@ export async function bundle({ train = true } = {}) {
     if (/[^\x00-\x7f]/.test(body)) throw new Error(`bundle-cli: ${name}'s bundle is not ASCII`);
     writeFileSync(join(out, `${name}.js`), `// bundle ${id}\n${body}`);
   }
+  await bundleViewWorker(esbuild);
   if (train) await trainCodeCaches();
   return true;
+}
+
+/**
+ * The view worker (packages/node/src/rpc/view-worker.ts) as bundle/view-worker.js, a plain CommonJS file: the
+ * node bundled in `shadebox.js` finds its worker beside its own file (`./view-worker.js` from its URL), so
+ * view calls use worker threads from the bundle as they do from dist/.
+ */
+async function bundleViewWorker(esbuild) {
+  const entry = join(cli, '..', 'node', 'dist', 'rpc', 'view-worker.js');
+  if (!existsSync(entry)) return;
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile: join(out, 'view-worker.js'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    charset: 'ascii',
+    minifyWhitespace: true,
+    plugins: [lazyLmdbPlugin, contractsBesideTheirFiles],
+    define: { 'import.meta.url': '__bundle_url' },
+    banner: { js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+    logLevel: 'warning',
+  });
 }
 
 /**

