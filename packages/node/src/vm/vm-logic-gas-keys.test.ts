@@ -13,6 +13,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { base58Decode } from '@shadebox/primitives';
+import { ACTION_COST_INDEX } from './gas-profile.js';
 import { buildVMLogic, type TestVMLogic, u128le } from './test-support/vm-logic-builder.js';
 import { HostError } from './vm-errors.js';
 
@@ -58,6 +59,10 @@ describe('promise_batch_action_transfer_to_gas_key', () => {
     const exec = 242_878_557_650n;
     assert.equal(d.burnt, ext + send);
     assert.equal(d.used, ext + send + exec);
+    // The gas profile books the burnt send fees as nearcore's pay_action_accumulated does: base and per byte.
+    const actions = logic.vm.profiler.profile.actions;
+    assert.equal(actions[ACTION_COST_INDEX.gas_key_transfer_base], 115_123_062_500n);
+    assert.equal(actions[ACTION_COST_INDEX.gas_key_byte], 59_357_464n * 33n);
     assert.deepEqual(logic.actionReceipts[0].actions, [
       { type: 'TransferToGasKey', publicKey: { keyType: 0, data: PK.subarray(1) }, deposit: 7n },
     ]);

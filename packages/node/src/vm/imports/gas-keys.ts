@@ -8,6 +8,7 @@
  * burnt now (send) and what is reserved for the receiver (execution). A key that does not decode fails with
  * InvalidPublicKey only after the fees are paid; a nonce count above u16 fails with IntegerOverflow.
  */
+
 import type { Action } from '@shadebox/primitives';
 import {
   gasKeyAddKeyExecFee,
@@ -15,6 +16,7 @@ import {
   gasKeyTransferExecFee,
   gasKeyTransferSendFee,
 } from '../../config/gas-key-fees.js';
+import { ACTION_COST_INDEX } from '../gas-profile.js';
 import { hostError } from '../vm-errors.js';
 import type { VMLogic } from '../vm-logic.js';
 import type { HostFunction } from './host-functions.js';
@@ -40,8 +42,10 @@ export function gasKeyImports(vm: VMLogic, receiptOf: ReceiptOf): Record<string,
   function payAddGasKeyFees(index: number, sir: boolean, pkLen: bigint, numNonces: number): void {
     const send = gasKeyAddKeySendFee(fees, sir);
     const exec = gasKeyAddKeyExecFee(fees, receiverIdLen(index), pkLen, numNonces);
-    vm.gas.deduct(send, send + exec.base);
-    vm.gas.deduct(0n, exec.perByte);
+    // Booked in the gas profile as nearcore's pay_gas_key_add_key_fees: the send part under the nonce writes,
+    // the per-byte reservation (nothing burnt) under the gas-key bytes.
+    vm.gas.deductAction(ACTION_COST_INDEX.gas_key_nonce_write_base, send, send + exec.base);
+    vm.gas.deductAction(ACTION_COST_INDEX.gas_key_byte, 0n, exec.perByte);
   }
 
   return {
@@ -58,8 +62,8 @@ export function gasKeyImports(vm: VMLogic, receiptOf: ReceiptOf): Record<string,
       const { index, sir } = receiptOf(promiseIdx);
       const send = gasKeyTransferSendFee(fees, sir, pkLen);
       const exec = gasKeyTransferExecFee(fees, receiverIdLen(index), pkLen);
-      vm.gas.deduct(send.base, send.base + exec.base);
-      vm.gas.deduct(send.perByte, send.perByte + exec.perByte);
+      vm.gas.deductAction(ACTION_COST_INDEX.gas_key_transfer_base, send.base, send.base + exec.base);
+      vm.gas.deductAction(ACTION_COST_INDEX.gas_key_byte, send.perByte, send.perByte + exec.perByte);
       vm.deductBalance(amount);
       const action: Action = { type: 'TransferToGasKey', publicKey: publicKey.decode(), deposit: amount };
       vm.receipts.append(index, action);
