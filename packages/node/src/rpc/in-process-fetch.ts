@@ -13,13 +13,17 @@ export function inProcessFetch(
   isStopping: () => boolean,
   onError: (e: unknown) => void,
 ): typeof fetch {
+  // Views asked in process run on this thread, never on a view worker (rpc/view-worker-pool.ts): a worker
+  // answers on a later turn of the event loop, after the producer may have made the next block. The context
+  // is otherwise the node's own (its fields read through the prototype).
+  const inThread: RpcContext = Object.create(ctx, { viewWorkers: { value: undefined } });
   return (async (_url: unknown, init?: { body?: unknown; signal?: AbortSignal | null }) => {
     init?.signal?.throwIfAborted();
     const body = typeof init?.body === 'string' ? init.body : '';
     let answer: HttpAnswer;
     if (isStopping()) answer = shuttingDownAnswer(requestIdOf(body));
     else {
-      const pending = handleJsonRpc(ctx, body, onError);
+      const pending = handleJsonRpc(inThread, body, onError);
       answer = pending instanceof Promise ? await pending : pending;
     }
     return answerOf(answer);
