@@ -76,6 +76,21 @@ const contractsBesideTheirFiles = {
   },
 };
 
+/** esbuild's options for every file of bundle/: one CommonJS file, ASCII, lmdb loaded lazily. */
+const COMMONJS_BUNDLE = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  charset: 'ascii',
+  minifyWhitespace: true,
+  plugins: [lazyLmdbPlugin, contractsBesideTheirFiles],
+  // ES modules read import.meta.url; in the bundle it is the bundle's own URL.
+  define: { 'import.meta.url': '__bundle_url' },
+  banner: { js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+  logLevel: 'warning',
+};
+
 const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {';
 const WRAPPER_TAIL = '\n})';
 
@@ -100,21 +115,7 @@ export async function bundle({ train = true } = {}) {
   // The bundles are CommonJS bodies (bin/launch.js runs them); this keeps Node from taking them for ES modules.
   writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
   for (const { name, entry } of BUNDLES) {
-    const result = await esbuild.build({
-      entryPoints: [entry],
-      bundle: true,
-      write: false,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      charset: 'ascii',
-      minifyWhitespace: true,
-      plugins: [lazyLmdbPlugin, contractsBesideTheirFiles],
-      // ES modules read import.meta.url; in the bundle it is the bundle's own URL.
-      define: { 'import.meta.url': '__bundle_url' },
-      banner: { js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
-      logLevel: 'warning',
-    });
+    const result = await esbuild.build({ ...COMMONJS_BUNDLE, entryPoints: [entry], write: false });
     const code = result.outputFiles[0].text;
     if (/\bimport\(/.test(code)) throw new Error(`bundle-cli: ${name}'s bundle still calls import()`);
     const body = `${WRAPPER_HEAD}\n${code}${WRAPPER_TAIL}\n`;
@@ -136,20 +137,7 @@ export async function bundle({ train = true } = {}) {
 async function bundleViewWorker(esbuild) {
   const entry = join(cli, '..', 'node', 'dist', 'rpc', 'view-worker.js');
   if (!existsSync(entry)) return;
-  await esbuild.build({
-    entryPoints: [entry],
-    outfile: join(out, 'view-worker.js'),
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    charset: 'ascii',
-    minifyWhitespace: true,
-    plugins: [lazyLmdbPlugin, contractsBesideTheirFiles],
-    define: { 'import.meta.url': '__bundle_url' },
-    banner: { js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
-    logLevel: 'warning',
-  });
+  await esbuild.build({ ...COMMONJS_BUNDLE, entryPoints: [entry], outfile: join(out, 'view-worker.js') });
 }
 
 /**
