@@ -135,6 +135,18 @@ const MAIN = `(module
     (i64.store8 (i32.const 8192) (i64.add (i64.const 48) (i64.extend_i32_u
       (call $yield_resume (i64.const 32) (i64.const 4096) (i64.sub (local.get $n) (i64.const 32)) (i64.const 4128)))))
     (call $value_return (i64.const 1) (i64.const 8192)))
+  ;; input K: yields to "cb" with arguments K and resumes that yield in the same call with payload "now";
+  ;; stores K -> data id, returns '0' + promise_yield_resume's answer
+  (func (export "yield_resume_now") (local $n i64)
+    (local.set $n (call $load_input))
+    (drop (call $yield_create (i64.const 2) (i64.const 48) (local.get $n) (i64.const 4096)
+      (i64.const 10000000000000) (i64.const 0) (i64.const 1)))
+    (call $read_register (i64.const 1) (i64.const 8192))
+    (drop (call $storage_write (local.get $n) (i64.const 4096) (i64.const 32) (i64.const 8192) (i64.const 2)))
+    (i64.store (i32.const 8300) (i64.const 0x776f6e))
+    (i64.store8 (i32.const 8400) (i64.add (i64.const 48) (i64.extend_i32_u
+      (call $yield_resume (i64.const 32) (i64.const 8192) (i64.const 3) (i64.const 8300)))))
+    (call $value_return (i64.const 1) (i64.const 8400)))
   ;; callback, input K: K -> '0'+results count, '0'+promise_result(0), data
   (func (export "cb") (local $n i64) (local $r i64) (local $len i64)
     (local.set $n (call $load_input))
@@ -629,6 +641,14 @@ describe('hand-written WAT contracts (real node, automine)', () => {
     assert.deepEqual(callOutcome(await call('resume', bytes(id, 'again'))).status, {
       SuccessValue: b64('0'),
     });
+  });
+
+  it('a yield resumed in the call that created it: resume answers 1 and the callback sees the payload', async () => {
+    // nearcore records the yield's status when it is created, so a resume finds it before its receipt is stored
+    // (the next block): the same call, or another receipt of the same block.
+    const result = await call('yield_resume_now', bytes('y3'));
+    assert.deepEqual(callOutcome(result).status, { SuccessValue: b64('1') }, 'resume answers 1');
+    assert.equal(await waitForCallback('y3'), '111now', 'one result, Successful, the payload');
   });
 
   it('resuming an unknown data id answers 0', async () => {

@@ -109,9 +109,8 @@ export class RequestTracker {
 
   /**
    * Whether the contract must be asked again whether `request` is pending. Not while its answer is under way or
-   * waiting for a retry, nor after it was answered until a second answer could be due (it arrived again, or
-   * `reanswerAfterMs` passed): the caller takes it as still pending, so a request costs a view when found and
-   * one after its answer, not one per block — and no view delays the blocks that finish the answer.
+   * waiting for a retry: the caller takes it as still pending, so no view delays the blocks that finish the
+   * answer. Once answered, every cycle until the contract no longer lists it (a view or two).
    */
   needsCheck(request: PendingSignatureRequest): boolean {
     const t = this.#tracked.get(JSON.stringify(request));
@@ -124,14 +123,11 @@ export class RequestTracker {
         return false;
       case 'backoff':
         return now >= t.retryAt;
-      case 'done': {
-        const arrived = this.#o.arrivedAtCycle?.(request);
-        return (
-          (arrived !== undefined && arrived > t.doneAtCycle) || now - t.doneAtMs >= this.#o.reanswerAfterMs
-        );
-      }
+      case 'done':
       case 'rejected':
-        return now - t.firstSeenMs >= this.#o.reanswerAfterMs;
+        // Asked again every block until the contract no longer lists it: an identical request that parked its
+        // yield after the answer ran is only seen this way, and `seen` decides whether it is due again.
+        return true;
     }
   }
 

@@ -20,6 +20,7 @@ import {
   getPostponedReceiptId,
   getPromiseYieldIndices,
   getPromiseYieldReceipt,
+  getPromiseYieldStatus,
   getPromiseYieldTimeout,
   getReceivedData,
   hasPromiseYieldReceipt,
@@ -27,6 +28,7 @@ import {
   removePostponedReceipt,
   removePostponedReceiptId,
   removePromiseYieldReceipt,
+  removePromiseYieldStatus,
   removePromiseYieldTimeout,
   setPendingDataCount,
   setPostponedReceipt,
@@ -199,10 +201,15 @@ function applyReceipt(
   }
   if (inner.kind === 'Data') {
     if (inner.isPromiseResume) {
+      // A timeout's resume (no data) after a resume was sent: the sent one wakes the yield (nearcore checks the
+      // yield's status).
+      if (inner.data === null && getPromiseYieldStatus(state, accountId, inner.dataId) === 'ResumeInitiated')
+        return;
       const yielded = getPromiseYieldReceipt(state, accountId, inner.dataId);
       // A second resume (or one after the timeout) finds nothing to wake: it is dropped.
       if (!yielded) return;
       removePromiseYieldReceipt(state, accountId, inner.dataId);
+      removePromiseYieldStatus(state, accountId, inner.dataId);
       setReceivedData(state, accountId, inner.dataId, inner.data);
       executeActionReceipt(params, block, state, yielded, out);
       return;

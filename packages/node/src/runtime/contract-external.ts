@@ -3,7 +3,11 @@
  * the validators' stakes and its waiting yields. Writes go to the receipt's pending state layer, so a failed
  * receipt drops them with everything else.
  */
-import { hasPromiseYieldReceipt } from '../state/receipt-state.js';
+import {
+  hasPromiseYieldReceipt,
+  hasPromiseYieldStatus,
+  setPromiseYieldStatus,
+} from '../state/receipt-state.js';
 import { contractDataKey } from '../state/state-keys.js';
 import type { StateUpdate } from '../state/state-update.js';
 import {
@@ -30,7 +34,14 @@ export function contractExternal(
     storageRemove: options.readOnly ? readOnly : (k) => state.remove(key(k)),
     validatorStake: (id) => validatorStakes.get(id),
     validatorTotalStake: () => [...validatorStakes.values()].reduce((a, b) => a + b, 0n),
-    yieldIsPending: (dataId) => hasPromiseYieldReceipt(state, accountId, dataId),
+    yieldIsPending: (dataId) =>
+      hasPromiseYieldReceipt(state, accountId, dataId) || hasPromiseYieldStatus(state, accountId, dataId),
+    yieldCreated: options.readOnly
+      ? readOnly
+      : (dataId) => setPromiseYieldStatus(state, accountId, dataId, 'Yielded'),
+    yieldResumed: options.readOnly
+      ? readOnly
+      : (dataId) => setPromiseYieldStatus(state, accountId, dataId, 'ResumeInitiated'),
     yieldIdDataId: (yieldId) => getYieldIdDataId(state, accountId, yieldId),
     setYieldIdMapping: options.readOnly
       ? readOnly

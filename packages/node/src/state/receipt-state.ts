@@ -137,6 +137,40 @@ export function removePromiseYieldReceipt(state: StateUpdate, accountId: string,
   state.remove(accountRecordKey(C.PromiseYieldReceipt, accountId, dataId));
 }
 
+/** nearcore's `PromiseYieldStatus`, borsh: 0 `Yielded` (set when the yield is created, before its receipt is
+ * stored), 1 `ResumeInitiated` (a resume was sent: a timeout's resume then finds nothing to do). */
+export type PromiseYieldStatus = 'Yielded' | 'ResumeInitiated';
+
+export function getPromiseYieldStatus(
+  state: StateUpdate,
+  accountId: string,
+  dataId: Uint8Array,
+): PromiseYieldStatus | undefined {
+  const bytes = state.get(accountRecordKey(C.PromiseYieldStatus, accountId, dataId));
+  if (!bytes) return undefined;
+  return bytes[0] === 1 ? 'ResumeInitiated' : 'Yielded';
+}
+
+export function hasPromiseYieldStatus(state: StateUpdate, accountId: string, dataId: Uint8Array): boolean {
+  return state.has(accountRecordKey(C.PromiseYieldStatus, accountId, dataId));
+}
+
+export function setPromiseYieldStatus(
+  state: StateUpdate,
+  accountId: string,
+  dataId: Uint8Array,
+  status: PromiseYieldStatus,
+): void {
+  state.set(
+    accountRecordKey(C.PromiseYieldStatus, accountId, dataId),
+    Uint8Array.of(status === 'Yielded' ? 0 : 1),
+  );
+}
+
+export function removePromiseYieldStatus(state: StateUpdate, accountId: string, dataId: Uint8Array): void {
+  state.remove(accountRecordKey(C.PromiseYieldStatus, accountId, dataId));
+}
+
 export interface PromiseYieldIndices {
   firstIndex: bigint;
   nextAvailableIndex: bigint;

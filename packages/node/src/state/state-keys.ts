@@ -18,6 +18,8 @@ export const StateColumn = {
   PromiseYieldIndices: 10,
   PromiseYieldTimeout: 11,
   PromiseYieldReceipt: 12,
+  /** nearcore's `PromiseYieldStatus` (col 20): a yield created and not yet delivered, or its resume sent. */
+  PromiseYieldStatus: 20,
 } as const;
 
 /** nearcore uses the column byte itself as the access-key separator and ',' for contract data. */

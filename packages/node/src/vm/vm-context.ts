@@ -44,8 +44,13 @@ export interface External {
   storageHas(key: Uint8Array): boolean;
   validatorStake(accountId: string): bigint | undefined;
   validatorTotalStake(): bigint;
-  /** Whether a yielded promise with this data id is waiting on the current account. */
+  /** Whether a yielded promise with this data id is waiting on the current account: its receipt is stored, or
+   * it was created and its receipt is still on its way (nearcore's `PromiseYieldStatus`). */
   yieldIsPending(dataId: Uint8Array): boolean;
+  /** Records a yield just created (status `Yielded`), so a resume before its receipt is stored finds it. */
+  yieldCreated(dataId: Uint8Array): void;
+  /** Records that a resume of the yield was sent (status `ResumeInitiated`). */
+  yieldResumed(dataId: Uint8Array): void;
   /** The data id of the waiting yield created with `yieldId` (`YieldWithId`), if any. */
   yieldIdDataId(yieldId: Uint8Array): Uint8Array | undefined;
   /** Records that the yield waiting on `dataId` was created with `yieldId`. */

@@ -364,6 +364,7 @@ export function promiseImports(vm: VMLogic) {
       vm.payActionBase(fees.function_call_base, true);
       vm.payActionPerByte(fees.function_call_byte, bytes, true);
       const { index, dataId } = vm.receipts.createPromiseYieldReceipt(vm.ctx.currentAccountId);
+      vm.ext.yieldCreated(dataId);
       const idx = pushPromise({ kind: 'Receipt', index });
       vm.receipts.appendFunctionCall(
         index,
@@ -393,6 +394,7 @@ export function promiseImports(vm: VMLogic) {
       if (dataId.length !== 32) throw hostError.dataIdMalformed();
       if (!vm.ext.yieldIsPending(dataId)) return 0;
       vm.receipts.submitResumeData(dataId, payload);
+      vm.ext.yieldResumed(dataId);
       return 1;
     },
     promise_results_count(): bigint {

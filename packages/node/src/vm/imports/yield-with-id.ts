@@ -51,6 +51,7 @@ export function yieldWithIdImports(vm: VMLogic, helpers: YieldWithIdHelpers) {
       if (vm.ext.yieldIdDataId(yieldId) !== undefined) return U64_MAX;
       const { index, dataId } = vm.receipts.createPromiseYieldReceipt(vm.ctx.currentAccountId);
       vm.ext.setYieldIdMapping(yieldId, dataId);
+      vm.ext.yieldCreated(dataId);
       vm.gas.prepay(gas);
       helpers.payForNewReceipt(true, [true]);
       const idx = helpers.pushPromise({ kind: 'Receipt', index });
@@ -79,6 +80,7 @@ export function yieldWithIdImports(vm: VMLogic, helpers: YieldWithIdHelpers) {
       const dataId = vm.ext.yieldIdDataId(yieldId);
       if (dataId === undefined || !vm.ext.yieldIsPending(dataId)) return 0;
       vm.receipts.submitResumeData(dataId, payload);
+      vm.ext.yieldResumed(dataId);
       vm.ext.removeYieldIdMappings(dataId);
       return 1;
     },

@@ -138,8 +138,16 @@ export class MemoryExternal implements External {
     for (const stake of this.validators.values()) total += stake;
     return total;
   }
+  /** Data id (hex) → nearcore's `PromiseYieldStatus` of yields created or resumed by the calls. */
+  readonly yieldStatus = new Map<string, 'Yielded' | 'ResumeInitiated'>();
   yieldIsPending(dataId: Uint8Array): boolean {
-    return this.pendingYields.has(hex(dataId));
+    return this.pendingYields.has(hex(dataId)) || this.yieldStatus.has(hex(dataId));
+  }
+  yieldCreated(dataId: Uint8Array): void {
+    this.yieldStatus.set(hex(dataId), 'Yielded');
+  }
+  yieldResumed(dataId: Uint8Array): void {
+    this.yieldStatus.set(hex(dataId), 'ResumeInitiated');
   }
   /** Yield id (hex) → data id, and back, of yields created with an id. */
   readonly yieldIds = new Map<string, Uint8Array>();
