@@ -172,6 +172,14 @@ describe('near-sandbox --version and --help', () => {
     const init = await exitOf(start(['--home', home, 'init', '--chain-id', 'built'], true));
     assert.equal(init.code, 0, init.stderr);
     assert.equal((await readJson(join(home, 'genesis.json'))).chain_id, 'built');
+    // `init` runs its own small bundle (src/near-sandbox/init-main.ts): its usage errors are the full entry's,
+    // and what it does not run (help) is left to the full entry.
+    const bad = await exitOf(start(['--home', await tempDir(), 'init', '--num-shards', 'none'], true));
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /invalid value 'none' for --num-shards/);
+    const help = await exitOf(start(['init', '--help'], true));
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^Usage: near-sandbox/);
   });
 
   test('run by its path, it starts Node without NODE_EXTRA_CA_CERTS (it opens no TLS connection)', async () => {

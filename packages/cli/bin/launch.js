@@ -19,10 +19,16 @@ const { loadBundle } = require('./run-bundle.js');
  * @param {string} source the TypeScript entry, relative to this folder (`../src/main.ts`)
  * @param {string} [bundle] a bundle of the built entry (packages/cli/scripts/bundle-cli.mjs), exporting its
  *   `main`, run instead of it when it is at least as new
+ * @param {{ bundle: string, when: (argv: string[]) => boolean }} [small] a smaller bundle tried first when
+ *   `when(argv)`: its `main` returns true when it ran the command, false when it left it to `bundle`
  */
-async function launch(name, built, source, bundle) {
+async function launch(name, built, source, bundle, small) {
   const fromSource = process.env.SHADEBOX_FROM_SOURCE === '1';
   if (!fromSource && bundle !== undefined && wantsBundle() && isFreshBundle(bundle, built)) {
+    const argv = process.argv.slice(2);
+    if (small?.when(argv) && isFreshBundle(small.bundle, built)) {
+      if (await loadBundle(join(__dirname, small.bundle), { cacheAtExit: true }).main(argv)) return;
+    }
     await loadBundle(join(__dirname, bundle)).main();
   } else if (!fromSource && isBuilt(built)) {
     await import(pathToFileURL(join(__dirname, built)).href);

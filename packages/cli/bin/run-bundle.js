@@ -6,8 +6,9 @@
 // The cache file starts with one line naming what it was made for: the bundle (the sha256 on the bundle's first
 // line), Node's version and the architecture; any other bundle or Node ignores it, and V8 rejects data it did not
 // make itself. A start that finds no usable cache writes one, a second after it began, with what its start
-// compiled (a command that ends sooner writes none: `npm install` and `npm run build` leave one, made by a
-// `shadebox node` and a `near-sandbox run`). It is written to a temporary file and renamed, so concurrent starts
+// compiled (a command that ends sooner writes none, except a bundle loaded with `cacheAtExit`, which writes it as
+// the process exits: `npm install` and `npm run build` leave one, made by a `shadebox node`, a `near-sandbox init`
+// and a `near-sandbox run`). It is written to a temporary file and renamed, so concurrent starts
 // never read half a cache.
 const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
@@ -17,8 +18,11 @@ const vm = require('node:vm');
 
 const WRITE_AFTER_MS = 1000;
 
-/** Compiles and runs the bundle `file` (an absolute path); returns its exports. */
-function loadBundle(file) {
+/**
+ * Compiles and runs the bundle `file` (an absolute path); returns its exports. `cacheAtExit`: a bundle whose
+ * command ends within the second (near-sandbox's `init`) writes its missing cache as the process exits instead.
+ */
+function loadBundle(file, { cacheAtExit = false } = {}) {
   // ASCII only (scripts/bundle-cli.mjs checks): latin1 gives V8 a one-byte string, half the memory of utf8's.
   const source = readFileSync(file, 'latin1');
   const bundleId = source.slice('// bundle '.length, source.indexOf('\n'));
@@ -27,7 +31,8 @@ function loadBundle(file) {
   const cachedData = readCache(places, header);
   const script = new vm.Script(source, { filename: file, cachedData });
   if (cachedData === undefined || script.cachedDataRejected) {
-    setTimeout(() => writeCache(script, places, header), WRITE_AFTER_MS).unref();
+    if (cacheAtExit) process.once('exit', () => writeCache(script, places, header));
+    else setTimeout(() => writeCache(script, places, header), WRITE_AFTER_MS).unref();
   }
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));

@@ -38,6 +38,12 @@ export const BUNDLES = [
     entry: join(cli, 'dist', 'near-sandbox', 'main.js'),
     bin: join(cli, 'bin', 'near-sandbox.js'),
   },
+  // `near-sandbox init` alone (bin/near-sandbox.js runs it first when its arguments hold `init`).
+  {
+    name: 'near-sandbox-init',
+    entry: join(cli, 'dist', 'near-sandbox', 'init-main.js'),
+    bin: join(cli, 'bin', 'near-sandbox.js'),
+  },
 ];
 
 // `import { open } from 'lmdb'` (packages/node/src/store/lmdb-store.ts) becomes this module: lmdb and its
@@ -141,9 +147,9 @@ async function bundleViewWorker(esbuild) {
 }
 
 /**
- * Runs each executable once, as a user would, so that it writes its code cache (bin/code-cache.js: a run that
- * finds none writes one a second after it started, with the functions its start compiled). Failing here only
- * costs the first real run the cache: it writes one itself.
+ * Runs each executable once, as a user would, so that it writes its code cache (bin/run-bundle.js: a run that
+ * finds none writes one a second after it started, with the functions its start compiled; `near-sandbox init`,
+ * which ends sooner, as it exits). Failing here only costs the first real run the cache: it writes one itself.
  */
 async function trainCodeCaches() {
   const home = mkdtempSync(join(tmpdir(), 'shadebox-bundle-'));
@@ -217,7 +223,8 @@ async function bundlesFresh() {
   const { default: launch } = await import('../bin/launch.js');
   return (
     launch.isFreshBundle('../bundle/shadebox.js', '../dist/main.js') &&
-    launch.isFreshBundle('../bundle/near-sandbox.js', '../dist/near-sandbox/entry.js')
+    launch.isFreshBundle('../bundle/near-sandbox.js', '../dist/near-sandbox/entry.js') &&
+    launch.isFreshBundle('../bundle/near-sandbox-init.js', '../dist/near-sandbox/entry.js')
   );
 }
 

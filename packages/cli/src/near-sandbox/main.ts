@@ -11,12 +11,11 @@
  *
  * Start-up is measured (init + run to the first answered GET /status): each command loads only what it uses.
  */
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import { EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { UsageError } from '../usage-error.js';
 import { cliVersion } from '../version.js';
-import { COMMAND, flagValue, parseNeardArgs } from './neard-args.js';
+import { runAsProcess, sandboxHome, withUsageErrors } from './command-runner.js';
+import { COMMAND, parseNeardArgs } from './neard-args.js';
 
 /** The protocol version the node runs (the node's PROTOCOL_VERSION; a test keeps them equal). */
 export const SANDBOX_PROTOCOL_VERSION = 86;
@@ -54,16 +53,8 @@ export function versionLine(): string {
   return `near-sandbox (release ${v}) (build shadebox-${v}) (rustc none, TypeScript) (protocol ${SANDBOX_PROTOCOL_VERSION}) (db 1)\n`;
 }
 
-export async function runNearSandbox(argv: readonly string[]): Promise<number> {
-  try {
-    return await dispatch(argv);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.line}\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
-  }
+export function runNearSandbox(argv: readonly string[]): Promise<number> {
+  return withUsageErrors(() => dispatch(argv));
 }
 
 async function dispatch(argv: readonly string[]): Promise<number> {
@@ -77,7 +68,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     process.stdout.write(NEAR_SANDBOX_HELP);
     return EXIT_OK;
   }
-  const home = resolve(flagValue(args, 'home') ?? join(homedir(), '.near'));
+  const home = sandboxHome(args);
   switch (command) {
     case undefined:
       process.stderr.write(NEAR_SANDBOX_HELP);
@@ -103,14 +94,6 @@ async function dispatch(argv: readonly string[]): Promise<number> {
 }
 
 /** The process entry (bin/near-sandbox.js imports the built copy of this module's sibling entry.ts). */
-export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  let code: number;
-  try {
-    code = await runNearSandbox(argv);
-  } catch (error) {
-    process.stderr.write(`${COMMAND}: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-    code = EXIT_FAILURE;
-  }
-  process.exitCode = code;
-  setTimeout(() => process.exit(code), 2000).unref();
+export function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  return runAsProcess(() => dispatch(argv));
 }
