@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { KeyPair, publicKeyToString } from '@shadebox/primitives';
-import { DEV_ACCOUNT_BALANCE, DEV_ACCOUNTS_FILE, deriveDevAccounts } from './dev-accounts.js';
+import { DEFAULT_SEED_DEV_ACCOUNTS } from './default-dev-accounts.js';
+import {
+  computeDevAccounts,
+  DEFAULT_DEV_ACCOUNT_COUNT,
+  DEFAULT_DEV_ACCOUNT_SEED,
+  DEV_ACCOUNT_BALANCE,
+  DEV_ACCOUNTS_FILE,
+  deriveDevAccounts,
+} from './dev-accounts.js';
 import { createEphemeralHome, initHome, loadHome } from './init-home.js';
 
 describe('dev accounts', () => {
@@ -19,6 +27,22 @@ describe('dev accounts', () => {
     const key = KeyPair.fromSecretBytes(0, new Uint8Array(seed));
     assert.equal(accounts[1].secret_key, key.toString());
     assert.equal(accounts[1].public_key, publicKeyToString(key.publicKey));
+  });
+
+  it("the written-out accounts of the default seed are the derivation's", () => {
+    const derived = computeDevAccounts(DEFAULT_DEV_ACCOUNT_SEED, DEFAULT_DEV_ACCOUNT_COUNT);
+    assert.deepEqual(DEFAULT_SEED_DEV_ACCOUNTS, derived);
+    assert.deepEqual(deriveDevAccounts(DEFAULT_DEV_ACCOUNT_SEED, DEFAULT_DEV_ACCOUNT_COUNT), derived);
+    assert.deepEqual(deriveDevAccounts(DEFAULT_DEV_ACCOUNT_SEED, 3), derived.slice(0, 3));
+    // More than ten, or another parent, are derived.
+    assert.deepEqual(
+      deriveDevAccounts(DEFAULT_DEV_ACCOUNT_SEED, 12),
+      computeDevAccounts(DEFAULT_DEV_ACCOUNT_SEED, 12),
+    );
+    assert.equal(deriveDevAccounts(DEFAULT_DEV_ACCOUNT_SEED, 1, 'x.near')[0].account_id, 'dev-0.x.near');
+    // Callers get their own copies.
+    deriveDevAccounts(DEFAULT_DEV_ACCOUNT_SEED, 1)[0].secret_key = 'changed';
+    assert.equal(DEFAULT_SEED_DEV_ACCOUNTS[0].secret_key, derived[0].secret_key);
   });
 
   it('the same seed gives the same keys, another seed others', () => {

@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { KEY_TYPE_ED25519, KeyPair, ONE_NEAR, publicKeyToString } from '@shadebox/primitives';
+import { DEFAULT_SEED_DEV_ACCOUNTS } from './default-dev-accounts.js';
 import type { KeyFile } from './node-config.js';
 
 export const DEV_ACCOUNTS_FILE = 'dev_accounts.json';
@@ -20,6 +21,19 @@ export const DEV_ACCOUNT_BALANCE = 10_000n * ONE_NEAR;
 
 /** The `count` dev accounts of `seed`, as sub-accounts of `parent` (the genesis account). */
 export function deriveDevAccounts(seed: string, count: number, parent = 'test.near'): KeyFile[] {
+  // The default accounts are written out (default-dev-accounts.ts): a start derives none of them.
+  if (
+    seed === DEFAULT_DEV_ACCOUNT_SEED &&
+    parent === 'test.near' &&
+    count <= DEFAULT_SEED_DEV_ACCOUNTS.length
+  ) {
+    return DEFAULT_SEED_DEV_ACCOUNTS.slice(0, count).map((account) => ({ ...account }));
+  }
+  return computeDevAccounts(seed, count, parent);
+}
+
+/** deriveDevAccounts without the written-out default accounts: every key derived. */
+export function computeDevAccounts(seed: string, count: number, parent = 'test.near'): KeyFile[] {
   const accounts: KeyFile[] = [];
   for (let i = 0; i < count; i++) {
     const secret = createHash('sha256').update(`shadebox dev account:${seed}:${i}`, 'utf8').digest();
