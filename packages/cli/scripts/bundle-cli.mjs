@@ -25,7 +25,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(cli, 'bundle');
@@ -68,6 +68,97 @@ const lazyLmdbPlugin = {
   },
 };
 
+// The curves and ML-DSA of @noble (each module exports one object: the curve) are loaded on first use: building
+// them at start (their fields, generator tables, the BLS12-381 tower) took a tenth of a `shadebox node` start's
+// CPU and about 2 MiB of heap, and an idle node verifies no secp256k1 or ML-DSA signature and runs no contract's
+// crypto host functions (ed25519 keys and signatures go through node:crypto). Every import of one of these
+// modules gets a stand-in whose export is a proxy: its first property read requires the real module (bundled,
+// so its initialisation runs then) and every read goes to the real object, as do `in` and writes.
+const LAZY_CURVES = {
+  '@noble/curves/secp256k1.js': ['secp256k1'],
+  '@noble/curves/ed25519.js': ['ed25519'],
+  '@noble/curves/nist.js': ['p256'],
+  '@noble/curves/bn254.js': ['bn254'],
+  '@noble/curves/bls12-381.js': ['bls12_381'],
+  '@noble/post-quantum/ml-dsa.js': ['ml_dsa65'],
+};
+
+function lazyCurveModule(specifier, names) {
+  const lines = [
+    'let real;',
+    `const load = () => (real ??= require(${JSON.stringify(specifier)}));`,
+    'const lazy = (name) => new Proxy({}, {',
+    '  get: (_, key) => load()[name][key],',
+    '  has: (_, key) => key in load()[name],',
+    '  set: (_, key, value) => { load()[name][key] = value; return true; },',
+    '});',
+  ];
+  for (const name of names) lines.push(`export const ${name} = lazy(${JSON.stringify(name)});`);
+  return lines.join('\n');
+}
+
+const lazyCurvesPlugin = {
+  name: 'lazy-curves',
+  setup(build) {
+    const filter = new RegExp(
+      `^(${Object.keys(LAZY_CURVES)
+        .map((s) => s.replace(/[./]/g, '\\$&'))
+        .join('|')})$`,
+    );
+    build.onResolve({ filter }, (args) =>
+      // The stand-in's own require of the module resolves as usual (and is bundled).
+      args.namespace === 'lazy-curves'
+        ? undefined
+        : { path: args.path, namespace: 'lazy-curves', pluginData: { resolveDir: args.resolveDir } },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-curves' }, (args) => ({
+      contents: lazyCurveModule(args.path, LAZY_CURVES[args.path]),
+      loader: 'js',
+      resolveDir: args.pluginData.resolveDir,
+    }));
+  },
+};
+
+// The same for the node's crypto host functions (packages/node/src/vm/host-crypto/: alt_bn128, BLS12-381,
+// ecrecover, ed25519 and p256 verification), which read their curves at their own top level: host-crypto/index.js
+// gets a stand-in for each of those files, holding its constants (copied from the built module, read here) and,
+// for each function, one that requires the real module on the first call and calls it. No contract runs them
+// before the first call of one of those host functions.
+const LAZY_HOST_CRYPTO = /^\.\/(alt-bn128|bls12-381|ecrecover|ed25519-verify|p256-verify)\.js$/;
+
+async function lazyFunctionsModule(file) {
+  const real = await import(pathToFileURL(file).href);
+  const lines = ['let real;', `const load = () => (real ??= require(${JSON.stringify(file)}));`];
+  for (const [name, value] of Object.entries(real)) {
+    if (typeof value === 'function') {
+      lines.push(`export function ${name}(...args) { return load().${name}(...args); }`);
+    } else if (['number', 'string', 'boolean'].includes(typeof value)) {
+      lines.push(`export const ${name} = ${JSON.stringify(value)};`);
+    } else {
+      throw new Error(
+        `bundle-cli: ${file} exports ${name}, neither a function nor a constant: it cannot load lazily`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+const lazyHostCryptoPlugin = {
+  name: 'lazy-host-crypto',
+  setup(build) {
+    build.onResolve({ filter: LAZY_HOST_CRYPTO }, (args) =>
+      /[\\/]host-crypto[\\/]index\.js$/.test(args.importer)
+        ? { path: join(args.resolveDir, args.path), namespace: 'lazy-host-crypto' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-host-crypto' }, async (args) => ({
+      contents: await lazyFunctionsModule(args.path),
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 // @shadebox/contracts finds its build/*.wasm from its own import.meta.url: the installed file's, not the bundle's.
 const contractsBesideTheirFiles = {
   name: 'contracts-beside-their-files',
@@ -90,7 +181,7 @@ const COMMONJS_BUNDLE = {
   target: 'node20',
   charset: 'ascii',
   minifyWhitespace: true,
-  plugins: [lazyLmdbPlugin, contractsBesideTheirFiles],
+  plugins: [lazyLmdbPlugin, lazyCurvesPlugin, lazyHostCryptoPlugin, contractsBesideTheirFiles],
   // ES modules read import.meta.url; in the bundle it is the bundle's own URL.
   define: { 'import.meta.url': '__bundle_url' },
   banner: { js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
@@ -99,6 +190,16 @@ const COMMONJS_BUNDLE = {
 
 const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {';
 const WRAPPER_TAIL = '\n})';
+
+/**
+ * The bundle of one built module as bin/run-bundle.js loads it (the body wrapped as a function, without the id
+ * line), made with the options of every file of bundle/; for tests of what the bundling changes.
+ */
+export async function bundleText(entry) {
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({ ...COMMONJS_BUNDLE, entryPoints: [entry], write: false });
+  return `${WRAPPER_HEAD}\n${result.outputFiles[0].text}${WRAPPER_TAIL}\n`;
+}
 
 export async function bundle({ train = true } = {}) {
   let esbuild;

@@ -8,7 +8,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ShadeboxError } from '@shadebox/errors';
-import { RpcClient } from '@shadebox/near-client';
 import { isValidAccountId } from '@shadebox/primitives';
 import { exclusiveFlags, textFlag } from '../args.js';
 import { UsageError } from '../usage-error.js';
@@ -90,6 +89,8 @@ export async function readSignerCode(source: SignerSource, home: string | null):
   if (cached !== undefined && existsSync(cached)) return new Uint8Array(readFileSync(cached));
   let view: { code_base64?: string };
   try {
+    // Loaded here: `shadebox node` imports this module for its flags, and only --signer-from needs a client.
+    const { RpcClient } = await import('@shadebox/near-client');
     view = await new RpcClient([source.rpcUrl], 60_000).call('query', {
       request_type: 'view_code',
       finality: 'final',

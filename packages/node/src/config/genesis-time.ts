@@ -8,12 +8,26 @@ export function formatGenesisTime(nanos: bigint): string {
   if (nanos < 0n) throw new RangeError('genesis time before 1970 is not supported');
   const millis = nanos / 1_000_000n;
   const subSecond = nanos % 1_000_000_000n;
-  const base = new Date(Number(millis)).toISOString().slice(0, 19);
+  const base = utcSeconds(new Date(Number(millis)));
   if (subSecond === 0n) return `${base}Z`;
   const digits = subSecond.toString().padStart(9, '0');
   if (subSecond % 1_000_000n === 0n) return `${base}.${digits.slice(0, 3)}Z`;
   if (subSecond % 1_000n === 0n) return `${base}.${digits.slice(0, 6)}Z`;
   return `${base}.${digits}Z`;
+}
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS` in UTC, as `toISOString().slice(0, 19)`, from the date's UTC fields: toISOString reads
+ * ICU's time zone data (about 0.8 MiB of the node binary's pages mapped into every node that starts a chain).
+ */
+function utcSeconds(date: Date): string {
+  const year = date.getUTCFullYear();
+  if (year > 9999) return date.toISOString().slice(0, 19);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${String(year).padStart(4, '0')}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}` +
+    `T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`
+  );
 }
 
 const RFC3339 =

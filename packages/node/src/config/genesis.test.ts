@@ -318,6 +318,15 @@ describe('genesis time', () => {
     assert.equal(formatGenesisTime(1_700_000_000_000_000_001n), '2023-11-14T22:13:20.000000001Z');
   });
 
+  it('gives the date and time toISOString gives, from the UTC fields (no time zone data read)', () => {
+    const instants = [0, 951_782_400_000, 1_709_164_800_000, 4_107_542_399_000, 253_402_300_799_000];
+    for (let i = 1; i <= 200; i++) instants.push((i * 1_234_567_891_000) % 253_402_300_800_000);
+    for (const millis of instants) {
+      const expected = `${new Date(millis).toISOString().slice(0, 19)}Z`;
+      assert.equal(formatGenesisTime(BigInt(millis) * 1_000_000n), expected);
+    }
+  });
+
   it('parses RFC 3339 with offsets and nanoseconds', () => {
     assert.equal(parseGenesisTime('2023-11-14T22:13:20.123456789Z'), 1_700_000_000_123_456_789n);
     assert.equal(parseGenesisTime('2023-11-15T00:13:20.5+02:00'), 1_700_000_000_500_000_000n);
