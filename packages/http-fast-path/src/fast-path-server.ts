@@ -9,6 +9,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { httpDate } from './http-date.js';
 import { parseSimpleRequest, type SimpleRequest, type SimpleRequestRule } from './parse-simple-request.js';
 
 /** A request still incomplete this long after its first byte is dropped with its connection (node:http's
@@ -69,7 +70,7 @@ function responseText(answer: FastAnswer, cors: string, keepAlive: boolean): str
   return (
     `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Unknown'}\r\n` +
     `content-type: ${answer.contentType}\r\n${answer.headers ?? ''}${cors}` +
-    `Date: ${new Date().toUTCString()}\r\n` +
+    `Date: ${httpDate()}\r\n` +
     (keepAlive ? 'Connection: keep-alive\r\nKeep-Alive: timeout=65\r\n' : 'Connection: close\r\n') +
     `Content-Length: ${Buffer.byteLength(answer.body)}\r\n\r\n${answer.body}`
   );

@@ -20,7 +20,7 @@ export function formatGenesisTime(nanos: bigint): string {
  * `YYYY-MM-DDTHH:MM:SS` in UTC, as `toISOString().slice(0, 19)`, from the date's UTC fields: toISOString reads
  * ICU's time zone data (about 0.8 MiB of the node binary's pages mapped into every node that starts a chain).
  */
-function utcSeconds(date: Date): string {
+export function utcSeconds(date: Date): string {
   const year = date.getUTCFullYear();
   if (year > 9999) return date.toISOString().slice(0, 19);
   const two = (n: number) => String(n).padStart(2, '0');

@@ -3,6 +3,7 @@
  */
 import { base58Encode } from '@shadebox/primitives';
 import { currentProposals } from '../../chain/current-proposals.js';
+import { utcSeconds } from '../../config/genesis-time.js';
 import { notFoundText, parseBlockId, parseMaybeBlockId, resolveBlockId } from '../block-reference.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
@@ -12,7 +13,7 @@ function isoTime(ns: string): string {
   const n = BigInt(ns);
   const date = new Date(Number(n / 1_000_000n));
   const frac = (n % 1_000_000_000n).toString().padStart(9, '0');
-  return `${date.toISOString().slice(0, 19)}.${frac}Z`;
+  return `${utcSeconds(date)}.${frac}Z`;
 }
 
 export function status(ctx: RpcContext) {
