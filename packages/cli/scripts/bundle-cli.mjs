@@ -119,12 +119,24 @@ const lazyCurvesPlugin = {
   },
 };
 
-// The same for the node's crypto host functions (packages/node/src/vm/host-crypto/: alt_bn128, BLS12-381,
-// ecrecover, ed25519 and p256 verification), which read their curves at their own top level: host-crypto/index.js
-// gets a stand-in for each of those files, holding its constants (copied from the built module, read here) and,
-// for each function, one that requires the real module on the first call and calls it. No contract runs them
-// before the first call of one of those host functions.
-const LAZY_HOST_CRYPTO = /^\.\/(alt-bn128|bls12-381|ecrecover|ed25519-verify|p256-verify)\.js$/;
+// The same for parts of the node an idle node does not run, each a module exporting functions (and constants):
+// the crypto host functions (packages/node/src/vm/host-crypto/: alt_bn128, BLS12-381, ecrecover, ed25519 and
+// p256 verification, which read their curves at their own top level), the VM (`runContract`: the host functions,
+// the Wasm instance's imports) and the contract preparation (`prepareContract`: the Wasm parser, the gas
+// instrumentation, the module emitter). The importer named here gets a stand-in of the module holding its
+// constants (copied from the built module, read here) and, for each function, one that requires the real module
+// on its first call and calls it: a node loads the VM on its first contract call or deployment, not at start.
+const LAZY_FUNCTION_MODULES = [
+  {
+    importer: /[\\/]vm[\\/]host-crypto[\\/]index\.js$/,
+    specifier: /^\.\/(alt-bn128|bls12-381|ecrecover|ed25519-verify|p256-verify)\.js$/,
+  },
+  {
+    importer: /[\\/]runtime[\\/](actions[\\/]function-call|state-viewer[\\/]call-function)\.js$/,
+    specifier: /^\.\.\/\.\.\/vm\/run-contract\.js$/,
+  },
+  { importer: /[\\/]vm[\\/]contract-cache\.js$/, specifier: /^\.\/prepare\/prepare-contract\.js$/ },
+];
 
 async function lazyFunctionsModule(file) {
   const real = await import(pathToFileURL(file).href);
@@ -143,15 +155,16 @@ async function lazyFunctionsModule(file) {
   return lines.join('\n');
 }
 
-const lazyHostCryptoPlugin = {
-  name: 'lazy-host-crypto',
+const lazyFunctionsPlugin = {
+  name: 'lazy-functions',
   setup(build) {
-    build.onResolve({ filter: LAZY_HOST_CRYPTO }, (args) =>
-      /[\\/]host-crypto[\\/]index\.js$/.test(args.importer)
-        ? { path: join(args.resolveDir, args.path), namespace: 'lazy-host-crypto' }
+    const filter = new RegExp(LAZY_FUNCTION_MODULES.map(({ specifier }) => specifier.source).join('|'));
+    build.onResolve({ filter }, (args) =>
+      LAZY_FUNCTION_MODULES.some((m) => m.importer.test(args.importer) && m.specifier.test(args.path))
+        ? { path: join(args.resolveDir, args.path), namespace: 'lazy-functions' }
         : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-host-crypto' }, async (args) => ({
+    build.onLoad({ filter: /.*/, namespace: 'lazy-functions' }, async (args) => ({
       contents: await lazyFunctionsModule(args.path),
       loader: 'js',
       resolveDir: dirname(args.path),
@@ -181,7 +194,7 @@ const COMMONJS_BUNDLE = {
   target: 'node20',
   charset: 'ascii',
   minifyWhitespace: true,
-  plugins: [lazyLmdbPlugin, lazyCurvesPlugin, lazyHostCryptoPlugin, contractsBesideTheirFiles],
+  plugins: [lazyLmdbPlugin, lazyCurvesPlugin, lazyFunctionsPlugin, contractsBesideTheirFiles],
   // ES modules read import.meta.url; in the bundle it is the bundle's own URL.
   define: { 'import.meta.url': '__bundle_url' },
   banner: { js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href;' },

@@ -47,11 +47,21 @@ export class ExplorerRoutes {
   private readonly files = new Map<string, Buffer | null>();
   private readonly streams = new Set<ServerResponse>();
   private stopping = false;
+  private where: string | undefined | (() => string | undefined);
 
+  /** `dir` may be a function, called on the first request of a file: resolving the package at start loads
+   * Node's package-exports resolver into a node nobody may ever browse. */
   constructor(
     private readonly ctx: RpcContext,
-    private readonly dir: string | undefined,
-  ) {}
+    dir: string | undefined | (() => string | undefined),
+  ) {
+    this.where = dir;
+  }
+
+  private get dir(): string | undefined {
+    if (typeof this.where === 'function') this.where = this.where();
+    return this.where;
+  }
 
   /** Answers the request when it is one of these routes; false otherwise. */
   handle(req: IncomingMessage, res: ServerResponse, path: string, cors: Record<string, string>): boolean {

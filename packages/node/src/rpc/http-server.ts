@@ -48,7 +48,7 @@ const CORS = {
 export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions): Promise<RpcServer> {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const counters = { requests: 0, errors: 0 };
-  const extra = new ExplorerRoutes(ctx, options.explorerDir ?? defaultExplorerDir());
+  const extra = new ExplorerRoutes(ctx, options.explorerDir ?? defaultExplorerDir);
   const workers = options.viewWorkers ?? defaultViewWorkers();
   if (!ctx.viewWorkers && workers > 0) {
     ctx.viewWorkers = new ViewWorkerPool(
