@@ -71,9 +71,10 @@ const lazyLmdbPlugin = {
 // The curves and ML-DSA of @noble (each module exports one object: the curve) are loaded on first use: building
 // them at start (their fields, generator tables, the BLS12-381 tower) took a tenth of a `shadebox node` start's
 // CPU and about 2 MiB of heap, and an idle node verifies no secp256k1 or ML-DSA signature and runs no contract's
-// crypto host functions (ed25519 keys and signatures go through node:crypto). Every import of one of these
-// modules gets a stand-in whose export is a proxy: its first property read requires the real module (bundled,
-// so its initialisation runs then) and every read goes to the real object, as do `in` and writes.
+// crypto host functions (ed25519 keys and signatures go through node:crypto). So is pino (its function, called
+// when a logger logs its first line at an enabled level: packages/node/src/logger.ts). Every import of one of
+// these modules gets a stand-in whose export is a proxy: its first use requires the real module (bundled, so
+// its initialisation runs then), and every call, property read, `in` and write goes to the real export.
 const LAZY_CURVES = {
   '@noble/curves/secp256k1.js': ['secp256k1'],
   '@noble/curves/ed25519.js': ['ed25519'],
@@ -81,13 +82,16 @@ const LAZY_CURVES = {
   '@noble/curves/bn254.js': ['bn254'],
   '@noble/curves/bls12-381.js': ['bls12_381'],
   '@noble/post-quantum/ml-dsa.js': ['ml_dsa65'],
+  pino: ['pino'],
 };
 
 function lazyCurveModule(specifier, names) {
   const lines = [
     'let real;',
     `const load = () => (real ??= require(${JSON.stringify(specifier)}));`,
-    'const lazy = (name) => new Proxy({}, {',
+    // An arrow function as the target: callable (pino), with no `prototype` of its own to pin.
+    'const lazy = (name) => new Proxy(() => {}, {',
+    '  apply: (_, self, args) => Reflect.apply(load()[name], self, args),',
     '  get: (_, key) => load()[name][key],',
     '  has: (_, key) => key in load()[name],',
     '  set: (_, key, value) => { load()[name][key] = value; return true; },',
