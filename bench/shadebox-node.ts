@@ -100,11 +100,13 @@ export function shadeboxCommand(options: StartShadeboxOptions): {
     };
   }
   if (options.launcher === 'cli-source') env.SHADEBOX_FROM_SOURCE = '1';
+  // By its path, as `npx shadebox` and node_modules/.bin run it (its first line is for sh: see
+  // packages/cli/bin/shadebox.js), unless Node itself takes flags (--cpu-prof).
+  const [command, ...before] = flags.length === 0 ? [CLI_BIN] : [process.execPath, ...flags, CLI_BIN];
   return {
-    command: process.execPath,
+    command,
     args: [
-      ...flags,
-      CLI_BIN,
+      ...before,
       options.subcommand ?? 'node',
       ...(options.home === undefined ? ['--memory'] : ['--home', options.home]),
       ...(options.archival ? ['--archival'] : []),
