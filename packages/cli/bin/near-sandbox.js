@@ -1,5 +1,5 @@
 #!/bin/sh
-':' //; unset NODE_EXTRA_CA_CERTS; exec node "$0" "$@"
+':' //; unset NODE_EXTRA_CA_CERTS; export GLIBC_TUNABLES="${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=1048576}"; exec node "$0" "$@"
 // The `near-sandbox` executable: neard's command line for the sandbox harnesses (docs/near-sandbox.md). Runs
 // its bundle (bundle/near-sandbox.js, made from the build, with V8's code cache; its start is measured), else the built entry
 // (dist/near-sandbox/entry.js), or its TypeScript sources when it is not built or SHADEBOX_FROM_SOURCE=1 is
@@ -9,6 +9,12 @@
 // string and a comment to Node: sh drops NODE_EXTRA_CA_CERTS and runs this file with node. Node 20 reads that
 // file of certificates as it starts, before any script runs (about 65 ms per start on the project's machine,
 // measured with `node -e 0` with and without it), and `near-sandbox` never opens a TLS connection.
+//
+// sh also sets GLIBC_TUNABLES (unless it is set) to fixed glibc malloc thresholds: by default glibc raises its
+// mmap threshold to the size of every large block freed (up to 32 MiB), after which Buffers of up to that size
+// come from the main heap, and a long-running node's heap grew to 160 MiB of mostly free memory that is never
+// given back (the soak, docs/architecture.md "Memory"). With the threshold fixed at 128 KiB and the heap
+// trimmed past 1 MiB free, it stayed at 11-17 MiB.
 const { launch } = require('./launch.js');
 
 launch(

@@ -1,5 +1,5 @@
 #!/bin/sh
-':' //; [ "$1" = node ] && case " $* " in *' --signer-from'*) ;; *) unset NODE_EXTRA_CA_CERTS ;; esac; exec node "$0" "$@"
+':' //; [ "$1" = node ] && case " $* " in *' --signer-from'*) ;; *) unset NODE_EXTRA_CA_CERTS ;; esac; export GLIBC_TUNABLES="${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=1048576}"; exec node "$0" "$@"
 // The `shadebox` executable: runs its bundle (bundle/shadebox.js, made from the build, with V8's code cache),
 // else the built CLI (dist/main.js), or its TypeScript sources when it is not built or SHADEBOX_FROM_SOURCE=1 is
 // set (see launch.js).
@@ -9,6 +9,12 @@
 // reads that file of certificates as it starts, before any script runs (60-90 ms per start on the project's
 // machine, docs/near-sandbox.md), and `shadebox node` opens no TLS connection unless --signer-from fetches a
 // signer from a NEAR RPC (then the variable stays). Every other command keeps it.
+//
+// sh also sets GLIBC_TUNABLES (unless it is set) to fixed glibc malloc thresholds: by default glibc raises its
+// mmap threshold to the size of every large block freed (up to 32 MiB), after which Buffers of up to that size
+// come from the main heap, and a long-running node's heap grew to 160 MiB of mostly free memory that is never
+// given back (the soak, docs/architecture.md "Memory"). With the threshold fixed at 128 KiB and the heap
+// trimmed past 1 MiB free, it stayed at 11-17 MiB.
 const { launch } = require('./launch.js');
 
 launch('shadebox', '../dist/main.js', '../src/main.ts', '../bundle/shadebox.js');

@@ -4,8 +4,10 @@
  * usage error are tested in process in cli.test.ts.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { runCli, tempDir } from '../test-support/cli-process.js';
 
@@ -50,5 +52,42 @@ describe('bin/shadebox.js', () => {
     assert.equal(code, 0, stderr);
     assert.match(stdout, /Initialised node home/);
     assert.ok(existsSync(join(cwd, 'home', 'genesis.json')));
+  });
+});
+
+/** The environment the `shadebox node` started by the executable's path runs with (read from /proc once it is ready). */
+async function nodeEnvironmentByPath(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const bin = fileURLToPath(new URL('../bin/shadebox.js', import.meta.url));
+  const child = spawn(bin, ['node', '--memory', '--rpc-port', '0', '--json'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.once('data', () => resolve());
+      child.once('exit', (code) => reject(new Error(`shadebox node exited (${code}) before it was ready`)));
+    });
+    return readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+describe('bin/shadebox.js run by its path (sh)', { skip: process.platform !== 'linux' }, () => {
+  it("fixes glibc malloc's thresholds, so that freed native memory goes back to the system", async () => {
+    const env = { ...process.env };
+    delete env.GLIBC_TUNABLES;
+    const environment = await nodeEnvironmentByPath(env);
+    const tunables = environment.find((line) => line.startsWith('GLIBC_TUNABLES='));
+    // glibc may cut the variable at its first ':' in place as it reads it; the first tunable is always there.
+    assert.match(tunables ?? '', /^GLIBC_TUNABLES=glibc\.malloc\.mmap_threshold=131072(:|$)/);
+  });
+
+  it('keeps GLIBC_TUNABLES when the user set it', async () => {
+    const environment = await nodeEnvironmentByPath({
+      ...process.env,
+      GLIBC_TUNABLES: 'glibc.malloc.arena_max=4',
+    });
+    assert.ok(environment.includes('GLIBC_TUNABLES=glibc.malloc.arena_max=4'), environment.join(' '));
   });
 });
