@@ -77,6 +77,9 @@ export class Chain extends ChainStore {
   readonly state: VersionedState;
   readonly genesis: GenesisConfig;
   readonly numShards: number;
+  /** Bytes (keys and values) the batch of the last produced block wrote: the garbage collector's history
+   * budget counts them (chain/garbage-collector.ts). */
+  lastBlockBytes = 0;
   private readonly now: () => bigint;
 
   constructor(private readonly options: ChainOptions) {
@@ -256,6 +259,7 @@ export class Chain extends ChainStore {
       sign: (message) => this.sign(message),
     });
     this.store.commit(batch);
+    this.lastBlockBytes = batch.putBytes;
     if (patch.length > 0) this.statePatch = this.statePatch.slice(patch.length);
     this.cacheBlockRecords(cache);
     this.advanceHead(record, results);
