@@ -83,7 +83,7 @@ export function summarizeHeapSnapshot(file: string): HeapSummary {
     byCtor.set(key, entry);
   }
 
-  const skipType = new Set(['code', 'closure', 'hidden', 'synthetic']);
+  const skipType = new Set(['code', 'closure', 'hidden', 'synthetic', 'object shape']);
   const weak = edgeTypes.indexOf('weak');
   const visited = new Uint32Array(count);
   let stamp = 0;
@@ -102,11 +102,7 @@ export function summarizeHeapSnapshot(file: string): HeapSummary {
         visited[to] = stamp;
         const type = typeOf(to);
         if (skipType.has(type)) continue;
-        if (type === 'object' && (nameOf(to) === 'system / Context' || nameOf(to) === 'Object')) {
-          // A plain object may be a module namespace or options bag shared by everything: count only its size.
-          if (nameOf(to) === 'Object') size += sizeOf(to);
-          continue;
-        }
+        if (type === 'object' && nameOf(to) === 'system / Context') continue;
         stack.push(to);
       }
     }

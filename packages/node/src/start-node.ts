@@ -9,7 +9,7 @@ import { BlockProducer, type ProductionMode } from './chain/block-producer.js';
 import { Chain } from './chain/chain.js';
 import type { ChainCacheLimits } from './chain/chain-store.js';
 import { DEFAULT_MEMORY_HISTORY_BUDGET_BYTES, GarbageCollector } from './chain/garbage-collector.js';
-import { IdleHeapTrim } from './chain/idle-heap-trim.js';
+import { HeapTrim } from './chain/heap-trim.js';
 import { NodeStoppingError } from './chain/node-stopping-error.js';
 import { TransactionService } from './chain/transaction-service.js';
 import { TxPool } from './chain/tx-pool.js';
@@ -72,9 +72,9 @@ export interface StartNodeOptions {
    * heights go (chain/garbage-collector.ts); 0: epochs only. Default: 32 MiB with `memory` (its history is
    * its RSS), 0 with a home (on disk). */
   historyBudgetBytes?: number;
-  /** Run a full JS garbage collection when block production goes quiet after a burst of blocks
-   * (chain/idle-heap-trim.ts). Default true. */
-  idleHeapTrim?: boolean;
+  /** Run a full JS garbage collection when the used heap grew by 64 MiB since the last one, and when block
+   * production goes quiet after a burst of blocks (chain/heap-trim.ts). Default true. */
+  heapTrim?: boolean;
   /** Also serve an archival endpoint on this port (0 picks a free one), on the same host. The node then
    * keeps its full history; its regular endpoint answers as a regular node (GC rules), the archival one
    * serves every height. */
@@ -186,7 +186,7 @@ async function startLocked(
           options.historyBudgetBytes ??
           (options.memory && !withArchivalEndpoint ? DEFAULT_MEMORY_HISTORY_BUDGET_BYTES : 0),
       });
-  const heapTrim = options.idleHeapTrim === false ? undefined : new IdleHeapTrim(chain);
+  const heapTrim = options.heapTrim === false ? undefined : new HeapTrim(chain);
   const archivalChain = withArchivalEndpoint ? chain.archivalView() : undefined;
   const pool = new TxPool();
   const transactions = new TransactionService(chain, pool);
