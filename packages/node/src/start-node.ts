@@ -72,7 +72,7 @@ export interface StartNodeOptions {
    * heights go (chain/garbage-collector.ts); 0: epochs only. Default: 32 MiB with `memory` (its history is
    * its RSS), 0 with a home (on disk). */
   historyBudgetBytes?: number;
-  /** Run a full JS garbage collection when the used heap grew by 64 MiB since the last one, and when block
+  /** Run a full JS garbage collection when the used heap grew by 32 MiB since the last one, and when block
    * production goes quiet after a burst of blocks (chain/heap-trim.ts). Default true. */
   heapTrim?: boolean;
   /** Also serve an archival endpoint on this port (0 picks a free one), on the same host. The node then
