@@ -338,4 +338,30 @@ describe('history budget', () => {
     const sent = await rpc(t.url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'NONE' });
     assert.ok(sent !== undefined);
   });
+
+  it('names epochs by the hash of a block the budget collected (its height index entry stays)', async () => {
+    // Epochs longer than the validity period, and a cache of one block: the epoch id of the head's epoch is the
+    // hash of the last block of the epoch before the previous one, collected here.
+    const t = await startTestNode({
+      production: MANUAL,
+      epochLength: 200,
+      gcNumEpochsToKeep: 1000,
+      historyBudgetBytes: 1,
+      cacheLimits: {
+        blocks: { entries: 1, bytes: 1 << 20 },
+        records: { entries: 8192, bytes: 2 << 20 },
+      },
+    });
+    nodes.push(t);
+    const chain = t.node.chain;
+    t.node.producer.produce(450);
+    const named = chain.genesisHeight + 200; // the last height of the first epoch
+    assert.ok(chain.earliestHeight() > named, `${named} is collected (earliest ${chain.earliestHeight()})`);
+    const indexed = base58Encode(chain.store.get(3 as never, heightKey(named))!);
+    const head = await rpc(t.url, 'block', { finality: 'optimistic' });
+    assert.equal(chain.epochOf(head.header.height).epochHeight, 3);
+    assert.equal(head.header.epoch_id, indexed);
+    t.node.producer.produce(1);
+    assert.equal((await rpc(t.url, 'block', { finality: 'optimistic' })).header.epoch_id, indexed);
+  });
 });

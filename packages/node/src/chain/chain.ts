@@ -325,7 +325,11 @@ export class Chain extends ChainStore {
 
   private hashAtOrGenesis(height: number): string {
     if (height < this.genesisHeight) return ZERO_HASH_B58;
-    return this.storedBlockByHeight(height)?.hash ?? this.genesisRecord.hash;
+    const stored = this.storedBlockByHeight(height);
+    if (stored) return stored.hash;
+    // A garbage-collected block keeps its height index entry: an epoch's id outlives its blocks.
+    const hash = this.store.get(Col.BlockHeight, heightKey(height));
+    return hash ? base58Encode(hash) : this.genesisRecord.hash;
   }
 
   /** Epoch `k` spans heights (genesis + 1 + (k-1)·L, genesis + k·L]; its id is the hash of the last block of
