@@ -132,12 +132,15 @@ async function report(label: string, pid: number, inspector: Inspector): Promise
 /** Resident bytes of the process's mappings by kind: file-backed, and anonymous ones grouped by their size. */
 function smapsSummary(pid: number): string {
   const groups = new Map<string, { rss: number; count: number }>();
+  const details: string[] = [];
   let current = '';
+  let currentSize = 0;
   for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
     const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
     if (head) {
       const size = (Number.parseInt(head[2], 16) - Number.parseInt(head[1], 16)) / MiB;
       const name = head[3];
+      currentSize = size;
       current = name
         ? name.startsWith('/')
           ? 'file'
@@ -152,6 +155,8 @@ function smapsSummary(pid: number): string {
       continue;
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && current === 'anon 1..60 MiB' && Number(rss[1]) > 1024)
+      details.push(`    ${currentSize.toFixed(1)} MiB mapping: ${mib(Number(rss[1]) * 1024)} resident`);
     if (rss) {
       const g = groups.get(current) ?? { rss: 0, count: 0 };
       g.rss += Number(rss[1]) * 1024;
@@ -162,6 +167,7 @@ function smapsSummary(pid: number): string {
   return [...groups]
     .sort((a, b) => b[1].rss - a[1].rss)
     .map(([name, g]) => `  ${name.padEnd(48)} ${mib(g.rss).padStart(10)} in ${g.count} mappings`)
+    .concat(details)
     .join('\n');
 }
 
