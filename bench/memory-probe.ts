@@ -187,6 +187,22 @@ const child = spawnTracked(
   ],
   { cwd: REPO_ROOT, env: { ...process.env, SHADEBOX_LOG: 'warn' }, keepStdinOpen: true },
 );
+/** With `--node-flags --trace-gc`: V8's full collections (Mark-Compact) by cause, with their pauses. */
+const markCompacts = { ours: 0, oursMs: 0, v8: 0, v8Ms: 0 };
+child.child.stdout?.on('data', (data: Buffer) => {
+  for (const line of String(data).split('\n')) {
+    const m = /Mark-Compact .*?MB, ([\d.]+) \/ [\d.]+ ms/.exec(line);
+    if (!m) continue;
+    // `gc()` (the heap trim's full collection) is reported with the reason "testing".
+    if (line.includes('testing')) {
+      markCompacts.ours++;
+      markCompacts.oursMs += Number(m[1]);
+    } else {
+      markCompacts.v8++;
+      markCompacts.v8Ms += Number(m[1]);
+    }
+  }
+});
 try {
   const { value: ready } = await child.waitForLine(parseReadyLine, 60_000);
   const inspector = await Inspector.connect(INSPECTOR_PORT);
@@ -212,6 +228,11 @@ try {
     })
   ).json()) as { result: { sync_info: { latest_block_height: number } } };
   console.log(`head height after the run: ${status.result.sync_info.latest_block_height}`);
+  if (nodeFlags.includes('--trace-gc')) {
+    console.log(
+      `full collections during the run: ${markCompacts.ours} by gc() (${markCompacts.oursMs.toFixed(0)} ms of pauses), ${markCompacts.v8} by V8 (${markCompacts.v8Ms.toFixed(0)} ms)`,
+    );
+  }
   await report('after the run (what the bench reads)', child.pid, inspector);
   if (snapshotDir) {
     const file = join(snapshotDir, 'after-run.heapsnapshot');
