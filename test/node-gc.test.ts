@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Chain } from '@shadebox/node';
-import { base58Encode, ONE_NEAR as NEAR, transactionHash } from '@shadebox/primitives';
+import { base58Decode, base58Encode, ONE_NEAR as NEAR, transactionHash } from '@shadebox/primitives';
 import { postRpc } from './support/raw-rpc.js';
 import { rpc } from './support/rpc-calls.js';
 import { startTestNode, type TestNode } from './support/test-node.js';
@@ -263,5 +263,105 @@ describe('archival', () => {
       assert.equal(view.amount, old.balance);
       assert.equal((await rpc(t.url, 'block', { block_id: old.height })).header.height, old.height);
     }
+  });
+});
+
+describe('history budget', () => {
+  const nodes: TestNode[] = [];
+  after(async () => {
+    for (const t of nodes) await t.stop();
+  });
+
+  it('collects the oldest heights inside the kept epochs once they wrote more than the budget, with nearcore answers', async () => {
+    // 1,000 epochs of 20 blocks keep everything here: only the budget collects.
+    const budget = 64 * 1024;
+    const t = await startTestNode({
+      production: MANUAL,
+      epochLength: 20,
+      gcNumEpochsToKeep: 1000,
+      historyBudgetBytes: budget,
+    });
+    nodes.push(t);
+    const chain = t.node.chain;
+    const written = new Map<number, number>();
+    chain.on('block', (block: { height: number }) => written.set(block.height, chain.lastBlockBytes));
+    const sent = await transfers(t, 3);
+    t.node.producer.produce(200);
+    const head = chain.head.height;
+    // The lowest height from which the blocks made since the start wrote at most the budget, but never above
+    // the start of the head's epoch or transaction_validity_period below the head.
+    let bytes = 0;
+    let lowest = head + 1;
+    while (written.has(lowest - 1) && bytes + written.get(lowest - 1)! <= budget)
+      bytes += written.get(--lowest)!;
+    const expected = Math.min(
+      lowest,
+      chain.epochOf(head).startHeight,
+      head - chain.genesis.transaction_validity_period,
+    );
+    assert.ok(expected > chain.genesisHeight + 1, `the budget collects (${expected})`);
+    assert.equal(chain.earliestHeight(), expected);
+    for (const old of sent) await assertCollected(t.url, chain, old);
+    assert.equal((await rpc(t.url, 'block', { block_id: expected })).header.height, expected);
+    const below = await postRpc(t.url, 'block', { block_id: expected - 1 });
+    assert.equal(below.json.error.cause.name, 'UNKNOWN_BLOCK');
+    assert.equal((await rpc(t.url, 'status', [])).sync_info.earliest_block_height, expected);
+  });
+
+  it("never collects the head's epoch or the last transaction_validity_period heights: a transaction on the oldest kept base is accepted", async () => {
+    const t = await startTestNode({
+      production: MANUAL,
+      epochLength: 200,
+      gcNumEpochsToKeep: 1000,
+      historyBudgetBytes: 1,
+    });
+    nodes.push(t);
+    const chain = t.node.chain;
+    const validity = chain.genesis.transaction_validity_period;
+    // Early in the second epoch the validity period bounds, late in it the epoch's start.
+    t.node.producer.produce(250);
+    assert.ok(chain.epochOf(chain.head.height).startHeight > chain.head.height - validity);
+    assert.equal(chain.earliestHeight(), chain.head.height - validity);
+    t.node.producer.produce(140);
+    const start = chain.epochOf(chain.head.height).startHeight;
+    assert.ok(start < chain.head.height - validity);
+    assert.equal(chain.earliestHeight(), start);
+    // A transaction whose base block is the earliest kept one is valid (nearcore: within the validity period).
+    const base = await rpc(t.url, 'block', { block_id: chain.earliestHeight() });
+    const tx = await buildTx(t.url, {
+      signerId: t.rootId,
+      key: t.rootSigner.key,
+      receiverId: t.rootId,
+      actions: [{ type: 'Transfer', deposit: 1n }],
+      blockHash: base58Decode(base.header.hash),
+    });
+    const sent = await rpc(t.url, 'send_tx', { signed_tx_base64: tx.base64, wait_until: 'NONE' });
+    assert.ok(sent !== undefined);
+  });
+
+  it('names epochs by the hash of a block the budget collected (its height index entry stays)', async () => {
+    // Epochs longer than the validity period, and a cache of one block: the epoch id of the head's epoch is the
+    // hash of the last block of the epoch before the previous one, collected here.
+    const t = await startTestNode({
+      production: MANUAL,
+      epochLength: 200,
+      gcNumEpochsToKeep: 1000,
+      historyBudgetBytes: 1,
+      cacheLimits: {
+        blocks: { entries: 1, bytes: 1 << 20 },
+        records: { entries: 8192, bytes: 2 << 20 },
+      },
+    });
+    nodes.push(t);
+    const chain = t.node.chain;
+    t.node.producer.produce(450);
+    const named = chain.genesisHeight + 200; // the last height of the first epoch
+    assert.ok(chain.earliestHeight() > named, `${named} is collected (earliest ${chain.earliestHeight()})`);
+    const indexed = base58Encode(chain.store.get(3 as never, heightKey(named))!);
+    const head = await rpc(t.url, 'block', { finality: 'optimistic' });
+    assert.equal(chain.epochOf(head.header.height).epochHeight, 3);
+    assert.equal(head.header.epoch_id, indexed);
+    t.node.producer.produce(1);
+    assert.equal((await rpc(t.url, 'block', { finality: 'optimistic' })).header.epoch_id, indexed);
   });
 });

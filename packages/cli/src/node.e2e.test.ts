@@ -164,6 +164,15 @@ describe('shadebox node', () => {
     assert.equal((await cli.stop()).code, 0);
   });
 
+  it('--gc-history-budget-mb: a whole number of MiB; a --memory node takes it', async () => {
+    const refused = await new CliProcess(['node', '--memory', '--gc-history-budget-mb', '-1']).exit();
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--gc-history-budget-mb/);
+    const { cli, ready } = await startJson(['--memory', '--rpc-port', '0', '--gc-history-budget-mb', '0']);
+    assert.equal((await rpc<Status>(ready.rpcUrl, 'status')).chain_id, 'localnet');
+    assert.equal((await cli.stop()).code, 0);
+  });
+
   it('--num-shards makes a multi-shard chain', async () => {
     const { cli, ready } = await startJson(['--memory', '--rpc-port', '0', '--num-shards', '2']);
     const genesis = await rpc<{ shard_layout: { V0: { num_shards: number } } }>(

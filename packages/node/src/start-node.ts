@@ -8,7 +8,8 @@ import { KeyPair, sha256 } from '@shadebox/primitives';
 import { BlockProducer, type ProductionMode } from './chain/block-producer.js';
 import { Chain } from './chain/chain.js';
 import type { ChainCacheLimits } from './chain/chain-store.js';
-import { GarbageCollector } from './chain/garbage-collector.js';
+import { DEFAULT_MEMORY_HISTORY_BUDGET_BYTES, GarbageCollector } from './chain/garbage-collector.js';
+import { HeapTrim } from './chain/heap-trim.js';
 import { NodeStoppingError } from './chain/node-stopping-error.js';
 import { TransactionService } from './chain/transaction-service.js';
 import { TxPool } from './chain/tx-pool.js';
@@ -67,6 +68,13 @@ export interface StartNodeOptions {
   /** Epochs of history a regular node keeps (raised to nearcore's minimum, 3). Default: config.json's
    * `gc_num_epochs_to_keep` (5). */
   gcNumEpochsToKeep?: number;
+  /** Bytes of history (what the kept blocks wrote) a regular node keeps within its epochs before the oldest
+   * heights go (chain/garbage-collector.ts); 0: epochs only. Default: 32 MiB with `memory` (its history is
+   * its RSS), 0 with a home (on disk). */
+  historyBudgetBytes?: number;
+  /** Run a full JS garbage collection when the used heap grew by 32 MiB since the last one, and when block
+   * production goes quiet after a burst of blocks (chain/heap-trim.ts). Default true. */
+  heapTrim?: boolean;
   /** Also serve an archival endpoint on this port (0 picks a free one), on the same host. The node then
    * keeps its full history; its regular endpoint answers as a regular node (GC rules), the archival one
    * serves every height. */
@@ -174,7 +182,11 @@ async function startLocked(
             : Math.max(options.gcNumEpochsToKeep, MIN_GC_NUM_EPOCHS_TO_KEEP),
         // With an archival endpoint the store keeps everything; the regular endpoint only applies the rules.
         mode: withArchivalEndpoint ? 'view' : 'delete',
+        historyBudgetBytes:
+          options.historyBudgetBytes ??
+          (options.memory && !withArchivalEndpoint ? DEFAULT_MEMORY_HISTORY_BUDGET_BYTES : 0),
       });
+  const heapTrim = options.heapTrim === false ? undefined : new HeapTrim(chain);
   const archivalChain = withArchivalEndpoint ? chain.archivalView() : undefined;
   const pool = new TxPool();
   const transactions = new TransactionService(chain, pool);
@@ -196,6 +208,7 @@ async function startLocked(
     log.info({ done, total }, `${task}: ${done} of ${total} heights${done === total ? ', done' : ''}`);
   if (archivalTransactions) archivalTransactions.producer = producer;
   gc?.start();
+  heapTrim?.start();
   chain.on('block', (block) => log.debug({ height: block.height, hash: block.hash }, 'block'));
 
   const ctx = {
@@ -221,6 +234,7 @@ async function startLocked(
     });
   } catch (error) {
     gc?.stop();
+    heapTrim?.stop();
     await store.close();
     throw error;
   }
@@ -244,6 +258,7 @@ async function startLocked(
       );
     } catch (error) {
       gc?.stop();
+      heapTrim?.stop();
       await server.close();
       await store.close();
       throw error;
@@ -285,6 +300,7 @@ async function startLocked(
         archivalServer?.beginStop();
         producer.stop();
         gc?.stop();
+        heapTrim?.stop();
         transactions.close(new NodeStoppingError());
         archivalTransactions?.close(new NodeStoppingError());
         await Promise.all([server.close(), archivalServer?.close()]);

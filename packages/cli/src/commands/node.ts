@@ -52,6 +52,10 @@ Options:
                     epochs of history a non-archival node keeps, at least 3 (default: the home's
                     config.json gc_num_epochs_to_keep, 5; an epoch is 500 blocks unless the genesis says
                     otherwise)
+  --gc-history-budget-mb N
+                    MiB of history (what the kept blocks wrote) a non-archival node keeps inside those
+                    epochs before its oldest heights go as if their epoch had ended; never the head's epoch
+                    nor the last 100 blocks; 0: whole epochs only (default: 32 with --memory, 0 with a home)
   --archival-port P also serve an archival endpoint on port P (0 picks a free one), beside the regular one:
                     the node keeps its full history; the regular endpoint answers old heights as a regular
                     node does (GARBAGE_COLLECTED_BLOCK, UNKNOWN_BLOCK), the archival one serves them
@@ -103,6 +107,7 @@ const OPTIONS = {
   archival: { type: 'boolean' },
   'archival-port': { type: 'string' },
   'gc-num-epochs-to-keep': { type: 'string' },
+  'gc-history-budget-mb': { type: 'string' },
   'block-time': { type: 'string' },
   'yield-block-time': { type: 'string' },
   manual: { type: 'boolean' },
@@ -160,6 +165,14 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
         what: 'a number of epochs, at least 3 (nearcore keeps no fewer)',
       },
     );
+  }
+  if (flags['gc-history-budget-mb'] !== undefined) {
+    const mib = integerFlag(COMMAND, '--gc-history-budget-mb', flags['gc-history-budget-mb'], {
+      min: 0,
+      max: 1_000_000,
+      what: 'a whole number of MiB, 0 for whole epochs only',
+    });
+    start.historyBudgetBytes = mib * 1024 * 1024;
   }
   const production = productionFlag(COMMAND, flags['block-time'], flags.manual);
   if (production !== undefined) start.production = production;

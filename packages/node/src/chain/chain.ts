@@ -77,6 +77,9 @@ export class Chain extends ChainStore {
   readonly state: VersionedState;
   readonly genesis: GenesisConfig;
   readonly numShards: number;
+  /** Bytes (keys and values) the batch of the last produced block wrote: the garbage collector's history
+   * budget counts them (chain/garbage-collector.ts). */
+  lastBlockBytes = 0;
   private readonly now: () => bigint;
 
   constructor(private readonly options: ChainOptions) {
@@ -256,6 +259,7 @@ export class Chain extends ChainStore {
       sign: (message) => this.sign(message),
     });
     this.store.commit(batch);
+    this.lastBlockBytes = batch.putBytes;
     if (patch.length > 0) this.statePatch = this.statePatch.slice(patch.length);
     this.cacheBlockRecords(cache);
     this.advanceHead(record, results);
@@ -321,7 +325,11 @@ export class Chain extends ChainStore {
 
   private hashAtOrGenesis(height: number): string {
     if (height < this.genesisHeight) return ZERO_HASH_B58;
-    return this.storedBlockByHeight(height)?.hash ?? this.genesisRecord.hash;
+    const stored = this.storedBlockByHeight(height);
+    if (stored) return stored.hash;
+    // A garbage-collected block keeps its height index entry: an epoch's id outlives its blocks.
+    const hash = this.store.get(Col.BlockHeight, heightKey(height));
+    return hash ? base58Encode(hash) : this.genesisRecord.hash;
   }
 
   /** Epoch `k` spans heights (genesis + 1 + (k-1)·L, genesis + k·L]; its id is the hash of the last block of

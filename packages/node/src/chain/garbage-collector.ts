@@ -18,6 +18,13 @@
  *
  * Mode `view` deletes nothing: it only moves the served horizon (a node that keeps its full history for an
  * archival endpoint while its regular endpoint answers as a regular node would).
+ *
+ * A history budget (`historyBudgetBytes`, `--memory` nodes by default: their history is their RSS) bounds the
+ * kept heights by bytes as well: past it, the oldest heights go even inside the kept epochs, as if their epochs
+ * had ended, with the same answers (GARBAGE_COLLECTED_BLOCK, UNKNOWN_BLOCK, UNKNOWN_TRANSACTION). It counts what
+ * each block's batch wrote (keys and values, `Chain.lastBlockBytes`) for the blocks made since the node
+ * started, and never collects the head's epoch or the last `transaction_validity_period` heights (the blocks a
+ * transaction may name as its base, and the epoch's headers `validators` reads).
  */
 import { base58Decode } from '@shadebox/primitives';
 import { WriteBatch } from '../store/key-value-store.js';
@@ -35,7 +42,14 @@ export interface GarbageCollectorOptions {
   heightsPerStep?: number;
   /** State version deletions per step. Default 4096. */
   stateDeletionsPerStep?: number;
+  /** Bytes the kept heights may have written before the oldest go, within the kept epochs (0 or undefined:
+   * epochs only). */
+  historyBudgetBytes?: number;
 }
+
+/** The history budget of a `--memory` node: about 700 blocks of the benchmark's transfers (48 KB each), far
+ * more than 5 epochs of blocks with a few transactions. */
+export const DEFAULT_MEMORY_HISTORY_BUDGET_BYTES = 32 * 1024 * 1024;
 
 const utf8 = new TextEncoder();
 const utf8d = new TextDecoder();
@@ -45,7 +59,24 @@ export class GarbageCollector {
   private readonly stateDeletionsPerStep: number;
   /** State versions are pruned up to here (not persisted: a restart prunes once more, which is harmless). */
   private statePrunedTo = -1;
-  private readonly onBlock = () => this.step();
+  /** Bytes each height written since the start wrote, oldest first, for heights not collected yet. */
+  private readonly written: { height: number; bytes: number }[] = [];
+  /** Index in `written` of its first entry still kept (entries before it are dropped lazily). */
+  private writtenStart = 0;
+  /** Sum of the bytes of the kept entries of `written`. */
+  private writtenBytes = 0;
+  private readonly onBlock = (block: { height: number }) => {
+    if (this.options.historyBudgetBytes) this.noteWritten(block.height, this.chain.lastBlockBytes);
+    this.step();
+  };
+  private readonly onRewind = (head: { height: number }) => {
+    while (
+      this.written.length > this.writtenStart &&
+      this.written[this.written.length - 1].height > head.height
+    ) {
+      this.writtenBytes -= this.written.pop()!.bytes;
+    }
+  };
 
   constructor(
     private readonly chain: Chain,
@@ -58,15 +89,23 @@ export class GarbageCollector {
   /** Collects after every block from now on (and once right away). */
   start(): void {
     this.chain.on('block', this.onBlock);
+    this.chain.on('rewind', this.onRewind);
     this.step();
   }
 
   stop(): void {
     this.chain.off('block', this.onBlock);
+    this.chain.off('rewind', this.onRewind);
   }
 
-  /** nearcore's `gc_stop_height`: the first height still kept for the current head. */
+  /** The first height still kept for the current head: nearcore's `gc_stop_height`, raised by the history
+   * budget. */
   stopHeight(): number {
+    return Math.max(this.epochStopHeight(), this.budgetStopHeight());
+  }
+
+  /** nearcore's `gc_stop_height`: the first height of the epoch `gc_num_epochs_to_keep - 1` before the head's. */
+  epochStopHeight(): number {
     const chain = this.chain;
     const L = chain.genesis.epoch_length;
     const headIndex = Math.max(0, Math.floor((chain.head.height - chain.genesisHeight - 1) / L));
@@ -75,12 +114,54 @@ export class GarbageCollector {
     return chain.genesisHeight + 1 + keepIndex * L;
   }
 
+  /** Bytes the kept heights made since the start wrote (what the history budget bounds). */
+  historyBytes(): number {
+    return this.writtenBytes;
+  }
+
+  /** The lowest height such that the heights from it on wrote at most the budget, never above the head's
+   * epoch start or `transaction_validity_period` heights below the head. */
+  private budgetStopHeight(): number {
+    const budget = this.options.historyBudgetBytes;
+    const chain = this.chain;
+    if (!budget || this.writtenBytes <= budget) return chain.genesisHeight;
+    const head = chain.head.height;
+    const ceiling = Math.min(
+      chain.epochOf(head).startHeight,
+      head - chain.genesis.transaction_validity_period,
+    );
+    let over = this.writtenBytes - budget;
+    let stop = chain.genesisHeight;
+    for (let i = this.writtenStart; i < this.written.length && over > 0; i++) {
+      over -= this.written[i].bytes;
+      stop = this.written[i].height + 1;
+    }
+    return Math.max(chain.genesisHeight, Math.min(stop, ceiling));
+  }
+
+  private noteWritten(height: number, bytes: number): void {
+    this.written.push({ height, bytes });
+    this.writtenBytes += bytes;
+  }
+
+  /** Forgets the written bytes of the heights below `height` (collected). */
+  private forgetWritten(height: number): void {
+    while (this.writtenStart < this.written.length && this.written[this.writtenStart].height < height) {
+      this.writtenBytes -= this.written[this.writtenStart++].bytes;
+    }
+    if (this.writtenStart > 1024 && this.writtenStart * 2 > this.written.length) {
+      this.written.splice(0, this.writtenStart);
+      this.writtenStart = 0;
+    }
+  }
+
   /** One bounded step; returns whether there is more to do. */
   step(): boolean {
     const target = this.stopHeight();
     const tail = this.chain.earliestHeight();
     if (this.options.mode === 'view') {
       if (target > tail) this.chain.setEarliestHeight(target);
+      this.forgetWritten(target);
       return false;
     }
     if (tail < target) {
@@ -90,6 +171,7 @@ export class GarbageCollector {
       batch.put(Col.Meta, EARLIEST_KEY, heightKey(end));
       this.chain.store.commit(batch);
       this.chain.setEarliestHeight(end);
+      this.forgetWritten(end);
       return end < target;
     }
     if (this.statePrunedTo < tail) {

@@ -53,6 +53,17 @@ function entries(iterable: Iterable<{ key: Uint8Array; value: Uint8Array }>): [s
 /** Deterministic pseudo-random numbers (mulberry32). */
 
 describe('WriteBatch', () => {
+  it('counts the bytes of the keys and values it puts', () => {
+    const batch = new WriteBatch();
+    assert.equal(batch.putBytes, 0);
+    batch.put(1, new Uint8Array(3), new Uint8Array(10));
+    batch.delete(1, new Uint8Array(5));
+    batch.put(2, new Uint8Array(1), new Uint8Array(5000));
+    assert.equal(batch.putBytes, 5014);
+    batch.clear();
+    assert.equal(batch.putBytes, 0);
+  });
+
   it('records operations in order and validates them', () => {
     const batch = new WriteBatch();
     batch.put(1, b(1), b(2));

@@ -67,6 +67,7 @@ export class WriteBatch implements Iterable<WriteOp> {
   /** Small copies are packed into shared chunks: one allocation per 64 KiB instead of one per array. */
   #chunk = new Uint8Array(0);
   #chunkUsed = 0;
+  #putBytes = 0;
 
   /** Adds a put of `value` at `key` in `column`. */
   put(column: Column, key: Uint8Array, value: Uint8Array): void {
@@ -74,6 +75,7 @@ export class WriteBatch implements Iterable<WriteOp> {
     checkKey(key);
     checkValue(value);
     this.#ops.push({ kind: 'put', column, key: this.#copy(key), value: this.#copy(value) });
+    this.#putBytes += key.length + value.length;
   }
 
   /** Adds a delete of `key` in `column` (a no-op at commit if the key is absent). */
@@ -88,9 +90,15 @@ export class WriteBatch implements Iterable<WriteOp> {
     return this.#ops.length;
   }
 
+  /** Bytes of the keys and values of the puts added so far (what the batch writes, before any overhead). */
+  get putBytes(): number {
+    return this.#putBytes;
+  }
+
   /** Removes every operation. */
   clear(): void {
     this.#ops.length = 0;
+    this.#putBytes = 0;
     this.#chunk = new Uint8Array(0);
     this.#chunkUsed = 0;
   }

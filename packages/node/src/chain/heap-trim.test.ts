@@ -1,0 +1,141 @@
+/** The full collections of HeapTrim: past the headroom whatever the load, and once blocks go quiet. */
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { describe, it } from 'node:test';
+import type { Chain } from './chain.js';
+import { HeapTrim } from './heap-trim.js';
+
+const MiB = 1024 * 1024;
+
+/** A trim on a stand-in chain (only its 'block' events are used), with a hand-moved clock and heap; its own
+ * timer is set far off, the test calls check(). */
+function setup() {
+  const chain = new EventEmitter();
+  const state = { now: 1_000, heap: 50 * MiB, collections: 0 };
+  const trim = new HeapTrim(chain as unknown as Chain, {
+    headroomBytes: 64 * MiB,
+    idleMs: 1_000,
+    idleGrowthBytes: 32 * MiB,
+    intervalMs: 1_000_000,
+    now: () => state.now,
+    heapUsed: () => state.heap,
+    collect: () => {
+      state.collections++;
+      state.heap = 60 * MiB; // what is live
+    },
+  });
+  trim.start();
+  return { chain, state, trim };
+}
+
+describe('HeapTrim', () => {
+  it('collects once blocks have gone quiet for idleMs, when the heap grew by idleGrowthBytes', () => {
+    const { chain, state, trim } = setup();
+    try {
+      chain.emit('block', { height: 1 });
+      state.heap = 100 * MiB;
+      state.now += 500;
+      trim.check(); // not quiet long enough yet
+      assert.equal(state.collections, 0);
+      chain.emit('block', { height: 2 });
+      state.now += 999;
+      trim.check();
+      assert.equal(state.collections, 0);
+      state.now += 1;
+      trim.check();
+      assert.equal(state.collections, 1);
+      assert.equal(trim.collections, 1);
+      // Quiet without new blocks: nothing more below the headroom (views, polls).
+      state.heap = 60 * MiB + 64 * MiB - 1;
+      state.now += 10_000;
+      trim.check();
+      assert.equal(state.collections, 1);
+    } finally {
+      trim.stop();
+    }
+  });
+
+  it('skips the idle collection when the heap grew less than idleGrowthBytes', () => {
+    const { chain, state, trim } = setup();
+    try {
+      chain.emit('block', { height: 1 });
+      state.heap = 50 * MiB + 32 * MiB - 1;
+      state.now += 1_000;
+      trim.check();
+      assert.equal(state.collections, 0);
+      // The next burst, with more growth: counted from the heap at start (50 MiB).
+      chain.emit('block', { height: 2 });
+      state.heap = 50 * MiB + 32 * MiB;
+      state.now += 1_000;
+      trim.check();
+      assert.equal(state.collections, 1);
+      // Then from the heap that collection left (60 MiB).
+      chain.emit('block', { height: 3 });
+      state.heap = 91 * MiB;
+      state.now += 1_000;
+      trim.check();
+      assert.equal(state.collections, 1);
+    } finally {
+      trim.stop();
+    }
+  });
+
+  it('collects past the headroom while blocks keep coming', () => {
+    const { chain, state, trim } = setup();
+    try {
+      for (let i = 0; i < 10; i++) {
+        chain.emit('block', { height: i });
+        state.now += 100;
+        state.heap += 6 * MiB;
+        trim.check();
+      }
+      // 50 + 60 MiB at the tenth check: below 50 + 64.
+      assert.equal(state.collections, 0);
+      chain.emit('block', { height: 11 });
+      state.heap += 4 * MiB;
+      trim.check();
+      assert.equal(state.collections, 1);
+      assert.equal(state.heap, 60 * MiB);
+    } finally {
+      trim.stop();
+    }
+  });
+
+  it('checks on its own timer, and stops listening when stopped', async () => {
+    const chain = new EventEmitter();
+    let heap = 0;
+    const trim = new HeapTrim(chain as unknown as Chain, {
+      headroomBytes: 10,
+      intervalMs: 5,
+      heapUsed: () => heap,
+      collect: () => {
+        heap = 0;
+      },
+    });
+    trim.start();
+    heap = 10;
+    const deadline = Date.now() + 30_000;
+    while (trim.collections === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(trim.collections, 1);
+    trim.stop();
+    assert.equal(chain.listenerCount('block'), 0);
+  });
+
+  it('runs V8 full collections by default, and leaves no gc global behind', () => {
+    const chain = new EventEmitter();
+    const trim = new HeapTrim(chain as unknown as Chain, {
+      idleMs: 0,
+      idleGrowthBytes: 0,
+      intervalMs: 1_000_000,
+    });
+    trim.start();
+    try {
+      chain.emit('block', { height: 1 });
+      trim.check();
+      assert.equal(trim.collections, 1);
+      assert.equal((globalThis as { gc?: unknown }).gc, undefined);
+    } finally {
+      trim.stop();
+    }
+  });
+});
