@@ -3,16 +3,19 @@
  * that another thread (rpc/view-worker.ts) can run it with the same code as the RPC's own thread
  * (runtime/state-viewer/call-function.ts) and write the same answer text.
  *
- * The state a view reads is the contract's data at the block, shipped whole (the RPC only sends a job when it
- * is small: view-worker-pool.ts), and the contract's code when the worker may not have it prepared. Any other
- * read — a global contract's code, the yield queue (`promise_yield_resume` is allowed in views) — cannot be
- * answered from the job: the run is abandoned and the RPC's thread runs the view itself.
+ * The state a view reads is the contract's data at the block — the worker's copy of it
+ * (rpc/contract-data-replica.ts), which the job names by version and carries only when the worker does not
+ * hold that version yet (view-worker-pool.ts, contract-data-replicas.ts) — and the contract's code when the
+ * worker may not have it prepared. Any other read — a global contract's code, the yield queue
+ * (`promise_yield_resume` is allowed in views) — cannot be answered from the job: the run is abandoned and the
+ * RPC's thread runs the view itself.
  */
 import type { RuntimeParams } from '../runtime/runtime-context.js';
 import { callFunction } from '../runtime/state-viewer/call-function.js';
 import { decodeAccount } from '../state/account.js';
 import { contractCodeKey, contractDataPrefix } from '../state/state-keys.js';
 import { StateUpdate } from '../state/state-update.js';
+import type { ContractDataReplica } from './contract-data-replica.js';
 import { viewCallJson } from './methods/view-call.js';
 
 export interface ViewJob {
@@ -32,14 +35,18 @@ export interface ViewJob {
   shardId: number;
   /** The validators' stakes, when they are not those the worker was started with. */
   validatorStakes?: ReadonlyMap<string, bigint>;
-  /** Every contract data entry of the account at the block: full state keys and values. */
-  data: Array<[Uint8Array, Uint8Array]>;
+  /** The version of the contract's data copy that is its data at the block. */
+  dataVersion: number;
+  /** That copy, packed (rpc/contract-data-replica.ts), when the worker was not sent it before. */
+  data?: Uint8Array;
 }
 
 export type ViewJobAnswer =
   | { id: number; kind: 'answer'; rawJson: string }
   /** The worker does not hold the code (evicted from its cache): send the job again with it. */
   | { id: number; kind: 'needs-code' }
+  /** The worker does not hold the job's version of the contract's data: send the job again with it. */
+  | { id: number; kind: 'needs-data' }
   /** The view read state the job does not carry: run it on the RPC's thread. */
   | { id: number; kind: 'needs-state' };
 
@@ -50,38 +57,41 @@ const latin1 = (bytes: Uint8Array) =>
 class JobState extends StateUpdate {
   missedCode = false;
   missedOther = false;
-  private readonly entries: Map<string, Uint8Array>;
   private readonly codeKey: string;
   private readonly dataPrefix: string;
 
-  constructor(private readonly job: ViewJob) {
+  constructor(
+    private readonly job: ViewJob,
+    private readonly data: ContractDataReplica,
+  ) {
     super(undefined, -1);
-    this.entries = new Map(job.data.map(([k, v]) => [latin1(k), v]));
     this.codeKey = latin1(contractCodeKey(job.accountId));
     this.dataPrefix = latin1(contractDataPrefix(job.accountId));
   }
 
   override get(key: Uint8Array): Uint8Array | undefined {
     const k = latin1(key);
-    const value = this.entries.get(k);
-    if (value !== undefined) return value;
+    // A data key of the contract that is not in the copy is absent: the copy holds all of them.
+    if (k.startsWith(this.dataPrefix)) return this.data.get(k);
     if (k === this.codeKey) {
       if (this.job.code === undefined) this.missedCode = true;
       return this.job.code;
     }
-    // A data key of the contract that is not in the job is absent: the job holds all of them.
-    if (!k.startsWith(this.dataPrefix)) this.missedOther = true;
+    this.missedOther = true;
     return undefined;
   }
 }
 
-/** Runs `job` with `params` (the worker's own, with its own contract cache). */
+/** Runs `job` with `params` (the worker's own, with its own contract cache) on `data`, the worker's copy of the
+ * contract's data (`needs-data` when it is not the job's version). */
 export function runViewJob(
   job: ViewJob,
   params: RuntimeParams,
   validatorStakes: ReadonlyMap<string, bigint>,
+  data: ContractDataReplica | undefined,
 ): ViewJobAnswer {
-  const state = new JobState(job);
+  if (data?.version !== job.dataVersion) return { id: job.id, kind: 'needs-data' };
+  const state = new JobState(job, data);
   const out = callFunction(
     {
       state,

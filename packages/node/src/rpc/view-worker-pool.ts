@@ -4,11 +4,13 @@
  * contract (rpc/view-worker.ts) and writes the answer's text, which is the text the RPC's thread would have
  * written (rpc/view-job.ts runs the same state viewer; the tests compare both paths).
  *
- * A worker gets everything by value: the block's facts, the account, the contract's data at the block (only
- * while it is small: MAX_DATA_ENTRIES, MAX_DATA_BYTES) and the code the first time it runs it. A view the
- * worker cannot run alone (a global contract, state outside the contract's data, a contract with more data)
- * runs on the RPC's thread, as does every view while the workers start, when they are all busy, and after one
- * fails. Workers start on the first view, not with the node, so a node that serves no views pays nothing.
+ * A job carries the block's facts and the account by value, the code the first time a worker runs it, and the
+ * version of the worker's copy of the contract's data (rpc/contract-data-replicas.ts): the copy is sent once
+ * and reused by every view at a block where it is still the contract's data, so a contract with a large state
+ * runs on a worker too. A view the worker cannot run alone (a global contract, state outside the contract's
+ * data, a contract with more data than the copies' budget, a block the copy does not hold for) runs on the
+ * RPC's thread, as does every view while the workers start, when they are all busy, and after one fails.
+ * Workers start on the first view, not with the node, so a node that serves no views pays nothing.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -17,14 +19,16 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Chain } from '../chain/chain.js';
 import type { BlockRecord } from '../chain/records.js';
 import { decodeAccount } from '../state/account.js';
-import { contractCodeKey, contractDataPrefix } from '../state/state-keys.js';
+import { contractCodeKey } from '../state/state-keys.js';
+import {
+  ContractDataReplicas,
+  DEFAULT_REPLICA_BUDGET_BYTES,
+  type TrackedReplica,
+} from './contract-data-replicas.js';
 import { type ViewBlockFacts, viewBlockFacts, viewCall } from './methods/view-call.js';
 import type { ViewJob, ViewJobAnswer } from './view-job.js';
-import type { ViewWorkerData } from './view-worker.js';
+import type { ViewWorkerData, ViewWorkerMessage } from './view-worker.js';
 
-/** A contract whose data at the block has more entries or bytes than this runs on the RPC's thread. */
-export const MAX_DATA_ENTRIES = 64;
-export const MAX_DATA_BYTES = 16 * 1024;
 /** Jobs a worker may have queued before new views run on the RPC's thread instead. */
 const MAX_IN_FLIGHT = 64;
 /** Code hashes remembered as sent to a worker (its contract cache holds 256; a miss is asked for again). */
@@ -52,6 +56,8 @@ interface Pending {
   inThread: () => RawAnswer;
   /** The contract's code, for a resend when the worker asks for it. */
   loadCode: () => Uint8Array | undefined;
+  /** The job's copy of the contract's data, for a resend when the worker asks for it. */
+  replica: TrackedReplica;
 }
 
 /** An account at a block, as its jobs carry it. */
@@ -61,8 +67,6 @@ interface ViewTarget {
   codeHash: string;
   shardId: number;
   facts: ViewBlockFacts;
-  /** Every data entry of the contract at the block: full state keys and values. */
-  data: Array<[Uint8Array, Uint8Array]>;
 }
 
 interface PoolWorker {
@@ -71,6 +75,8 @@ interface PoolWorker {
   inFlight: Map<number, Pending>;
   /** Code hashes (latin1) this worker was sent, oldest first. */
   codes: Set<string>;
+  /** The version of each contract's data copy this worker was sent. */
+  data: Map<string, number>;
 }
 
 /** The bytes in an ArrayBuffer of their own: a message copies a view's whole buffer (Node's small Buffers are
@@ -90,6 +96,8 @@ export class ViewWorkerPool {
   /** Views' targets by block hash and account, for the current head (null: a job cannot carry it). */
   private readonly targets = new Map<string, ViewTarget | null>();
   private targetsHead = '';
+  /** The contracts' data the workers hold. */
+  readonly replicas: ContractDataReplicas;
   /** Views answered by a worker, and views a worker handed back to the RPC's thread. */
   readonly stats = { byWorker: 0, handedBack: 0 };
 
@@ -97,7 +105,14 @@ export class ViewWorkerPool {
     readonly size: number,
     private readonly init: ViewWorkerData,
     private readonly onError: (error: unknown) => void = () => {},
-  ) {}
+    /** `replicaBudgetBytes`: the packed bytes of contract data the workers may hold (each worker its copy). */
+    options: { replicaBudgetBytes?: number } = {},
+  ) {
+    this.replicas = new ContractDataReplicas(
+      options.replicaBudgetBytes ?? DEFAULT_REPLICA_BUDGET_BYTES,
+      (accountId) => this.dropData(accountId),
+    );
+  }
 
   /** Workers started and ready. */
   get readyWorkers(): number {
@@ -129,6 +144,8 @@ export class ViewWorkerPool {
     if (!target) return undefined;
     const view = this.targetOf(chain, block, accountId, accountBytes);
     if (!view) return undefined;
+    const replica = this.replicas.at(chain, block, accountId);
+    if (!replica) return undefined;
     const { facts, shardId, codeHash } = view;
     const job: ViewJob = {
       id: this.nextId++,
@@ -142,7 +159,7 @@ export class ViewWorkerPool {
       epochHeight: facts.epochHeight,
       randomSeed: facts.randomSeeds[shardId],
       shardId,
-      data: view.data,
+      dataVersion: replica.version,
     };
     const stakes = chain.validatorStakes();
     if (stakes !== this.init.validatorStakes) job.validatorStakes = stakes;
@@ -153,10 +170,16 @@ export class ViewWorkerPool {
     }
     const inThread = () => viewCall(chain, block, accountId, accountBytes, method, args);
     const loadCode = () => chain.stateValue(contractCodeKey(accountId), block.height);
+    if (target.data.get(accountId) !== replica.version) {
+      job.data = replica.packed;
+      target.data.set(accountId, replica.version);
+    }
     return new Promise<RawAnswer>((resolve, reject) => {
-      target.inFlight.set(job.id, { job, codeHash, resolve, reject, inThread, loadCode });
+      target.inFlight.set(job.id, { job, codeHash, resolve, reject, inThread, loadCode, replica });
       if (job.code) this.remember(target, codeHash);
-      target.worker.postMessage(job);
+      this.post(target, job);
+      // Sent: the worker keeps its copy, the pending job need not hold the data.
+      job.data = undefined;
     });
   }
 
@@ -166,6 +189,7 @@ export class ViewWorkerPool {
     this.closed = true;
     const workers = this.workers.splice(0);
     for (const w of workers) this.settleInThread(w);
+    this.replicas.clear();
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }
 
@@ -190,7 +214,13 @@ export class ViewWorkerPool {
     }
     // The workers never keep the process alive: the node's stop ends them, and so does its exit.
     worker.unref();
-    const entry: PoolWorker = { worker, ready: false, inFlight: new Map(), codes: new Set() };
+    const entry: PoolWorker = {
+      worker,
+      ready: false,
+      inFlight: new Map(),
+      codes: new Set(),
+      data: new Map(),
+    };
     this.workers.push(entry);
     worker.on('message', (message: ViewJobAnswer | 'ready') => {
       if (message === 'ready') {
@@ -237,9 +267,17 @@ export class ViewWorkerPool {
       if (code && !pending.job.code) {
         pending.job.code = compact(code);
         this.remember(entry, pending.codeHash);
-        entry.worker.postMessage(pending.job);
+        this.post(entry, pending.job);
         return;
       }
+    }
+    if (answer.kind === 'needs-data' && !pending.job.data) {
+      // The worker's copy is another version (a resend, a replaced copy): send the job again with the job's.
+      pending.job.data = pending.replica.packed;
+      entry.data.set(pending.job.accountId, pending.job.dataVersion);
+      this.post(entry, pending.job);
+      pending.job.data = undefined;
+      return;
     }
     entry.inFlight.delete(answer.id);
     if (answer.kind === 'answer') {
@@ -263,6 +301,18 @@ export class ViewWorkerPool {
     }
   }
 
+  private post(entry: PoolWorker, message: ViewWorkerMessage): void {
+    entry.worker.postMessage(message);
+  }
+
+  /** Tells the workers that hold a copy of `accountId`'s data to drop it. */
+  private dropData(accountId: string): void {
+    for (const w of this.workers) {
+      if (!w.data.delete(accountId)) continue;
+      this.post(w, { drop: accountId });
+    }
+  }
+
   private remember(entry: PoolWorker, codeHash: string): void {
     entry.codes.delete(codeHash);
     entry.codes.add(codeHash);
@@ -271,8 +321,7 @@ export class ViewWorkerPool {
 
   /**
    * What every job for this account at this block carries (kept until the head moves), or undefined when a
-   * job cannot carry it: a global contract (its code is read from its shard's state), no code, or more
-   * contract data than MAX_DATA_ENTRIES / MAX_DATA_BYTES.
+   * job cannot carry it: a global contract (its code is read from its shard's state), or no code.
    */
   private targetOf(
     chain: Chain,
@@ -302,21 +351,11 @@ export class ViewWorkerPool {
   ): ViewTarget | null {
     const account = decodeAccount(accountBytes);
     if (account.globalContract || account.codeHash.every((b) => b === 0)) return null;
-    const data: Array<[Uint8Array, Uint8Array]> = [];
-    let bytes = 0;
-    for (const { key, value } of chain.state.scan(contractDataPrefix(accountId), block.height, {
-      limit: MAX_DATA_ENTRIES + 1,
-    })) {
-      bytes += key.length + value.length;
-      if (data.length === MAX_DATA_ENTRIES || bytes > MAX_DATA_BYTES) return null;
-      data.push([compact(key), compact(value)]);
-    }
     return {
       accountBytes: compact(accountBytes),
       codeHash: latin1(account.codeHash),
       shardId: chain.shardOf(accountId),
       facts: viewBlockFacts(chain, block),
-      data,
     };
   }
 }
