@@ -9,6 +9,8 @@
  *   node --cpu-prof --cpu-prof-dir bench/results/profiles --import tsx packages/node/src/rpc/kv-view.bench.ts
  * (then `node --import tsx bench/profile-summary.ts <file>`).
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { KeyPool, RpcClient } from '@shadebox/near-client';
 import { silentLogger, startNode } from '@shadebox/node';
@@ -26,6 +28,7 @@ const { values } = parseArgs({
   options: {
     n: { type: 'string', default: String(VIEW_KEYS) },
     rounds: { type: 'string', default: '5' },
+    profile: { type: 'string' },
   },
 });
 const N = Number(values.n);
@@ -66,6 +69,12 @@ try {
     if (check) checkKvAnswer((await answer.json()).result, k);
   };
   for (let i = 0; i < VIEW_KEYS; i++) await view(true);
+  const session = values.profile ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   for (let r = 0; r < ROUNDS; r++) {
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -75,6 +84,11 @@ try {
     console.log(
       `kv get (query call_function, in process) ${wall.toFixed(1)} µs wall ${((c.user + c.system) / N).toFixed(1)} µs CPU  (${N} views)`,
     );
+  }
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(values.profile!, JSON.stringify(profile));
+    session.disconnect();
   }
 } finally {
   await node.stop();

@@ -93,6 +93,11 @@ export class ContractDataReplicas {
     return this.read(chain, height, accountId);
   }
 
+  /** Whether `replica` is still the tracked copy of its contract (not replaced or dropped). */
+  holds(replica: TrackedReplica): boolean {
+    return this.byAccount.get(replica.accountId) === replica;
+  }
+
   /** Drops every copy (a rewind, the pool closing). */
   clear(): void {
     for (const [accountId, entry] of [...this.byAccount]) this.drop(accountId, entry);

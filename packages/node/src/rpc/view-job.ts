@@ -53,6 +53,22 @@ export type ViewJobAnswer =
 const latin1 = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 
+/** The code key and data prefix (latin1) of the accounts views ran on lately. */
+const keysOf = new Map<string, { codeKey: string; dataPrefix: string }>();
+
+function accountKeys(accountId: string): { codeKey: string; dataPrefix: string } {
+  let keys = keysOf.get(accountId);
+  if (keys === undefined) {
+    if (keysOf.size >= 1024) keysOf.clear();
+    keys = {
+      codeKey: latin1(contractCodeKey(accountId)),
+      dataPrefix: latin1(contractDataPrefix(accountId)),
+    };
+    keysOf.set(accountId, keys);
+  }
+  return keys;
+}
+
 /** The state of a job: its contract's data and code; every other read is recorded as a miss. */
 class JobState extends StateUpdate {
   missedCode = false;
@@ -65,8 +81,9 @@ class JobState extends StateUpdate {
     private readonly data: ContractDataReplica,
   ) {
     super(undefined, -1);
-    this.codeKey = latin1(contractCodeKey(job.accountId));
-    this.dataPrefix = latin1(contractDataPrefix(job.accountId));
+    const keys = accountKeys(job.accountId);
+    this.codeKey = keys.codeKey;
+    this.dataPrefix = keys.dataPrefix;
   }
 
   override get(key: Uint8Array): Uint8Array | undefined {

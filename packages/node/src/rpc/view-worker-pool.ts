@@ -77,6 +77,8 @@ interface PoolWorker {
   codes: Set<string>;
   /** The version of each contract's data copy this worker was sent. */
   data: Map<string, number>;
+  /** Messages not posted yet: all those of one turn of the event loop go in one message. */
+  outbox: ViewWorkerMessage[];
 }
 
 /** The bytes in an ArrayBuffer of their own: a message copies a view's whole buffer (Node's small Buffers are
@@ -178,8 +180,6 @@ export class ViewWorkerPool {
       target.inFlight.set(job.id, { job, codeHash, resolve, reject, inThread, loadCode, replica });
       if (job.code) this.remember(target, codeHash);
       this.post(target, job);
-      // Sent: the worker keeps its copy, the pending job need not hold the data.
-      job.data = undefined;
     });
   }
 
@@ -220,14 +220,15 @@ export class ViewWorkerPool {
       inFlight: new Map(),
       codes: new Set(),
       data: new Map(),
+      outbox: [],
     };
     this.workers.push(entry);
-    worker.on('message', (message: ViewJobAnswer | 'ready') => {
+    worker.on('message', (message: ViewJobAnswer[] | 'ready') => {
       if (message === 'ready') {
         entry.ready = true;
         return;
       }
-      this.settle(entry, message);
+      for (const answer of message) this.settle(entry, answer);
     });
     const gone = (error?: unknown) => {
       const at = this.workers.indexOf(entry);
@@ -271,12 +272,11 @@ export class ViewWorkerPool {
         return;
       }
     }
-    if (answer.kind === 'needs-data' && !pending.job.data) {
+    if (answer.kind === 'needs-data' && this.replicas.holds(pending.replica)) {
       // The worker's copy is another version (a resend, a replaced copy): send the job again with the job's.
       pending.job.data = pending.replica.packed;
       entry.data.set(pending.job.accountId, pending.job.dataVersion);
       this.post(entry, pending.job);
-      pending.job.data = undefined;
       return;
     }
     entry.inFlight.delete(answer.id);
@@ -301,8 +301,25 @@ export class ViewWorkerPool {
     }
   }
 
+  /**
+   * Queues `message` for the worker; the queue goes out as one message once this turn's I/O is handled
+   * (setImmediate), so the views read from many sockets at once cost one post and one answer message. A job's
+   * data copy is taken into the queued message and dropped from the job (the worker keeps it).
+   */
   private post(entry: PoolWorker, message: ViewWorkerMessage): void {
-    entry.worker.postMessage(message);
+    if ('data' in message && message.data) {
+      entry.outbox.push({ ...message });
+      message.data = undefined;
+    } else entry.outbox.push(message);
+    if (entry.outbox.length === 1) setImmediate(() => this.flush(entry));
+  }
+
+  private flush(entry: PoolWorker): void {
+    const messages = entry.outbox;
+    entry.outbox = [];
+    // A worker that died or a closed pool: its pending views already ran on the RPC's thread.
+    if (messages.length === 0 || !this.workers.includes(entry)) return;
+    entry.worker.postMessage(messages);
   }
 
   /** Tells the workers that hold a copy of `accountId`'s data to drop it. */

@@ -22,25 +22,27 @@ const { protocolVersion, chainId, validatorStakes } = workerData as ViewWorkerDa
 const params = runtimeParamsFrom(loadRuntimeConfig(protocolVersion), chainId);
 const port = parentPort!;
 
-/** The pool's message: a job, or the end of a contract's copy. */
+/** What the pool posts, in batches: a job, or the end of a contract's copy. Answers go back in batches too. */
 export type ViewWorkerMessage = ViewJob | { drop: string };
 
 const replicas = new Map<string, ContractDataReplica>();
 
-port.on('message', (message: ViewWorkerMessage) => {
-  if ('drop' in message) {
-    replicas.delete(message.drop);
-    return;
+port.on('message', (messages: ViewWorkerMessage[]) => {
+  const answers: ViewJobAnswer[] = [];
+  for (const message of messages) {
+    if ('drop' in message) replicas.delete(message.drop);
+    else answers.push(run(message));
   }
-  const job = message;
-  let answer: ViewJobAnswer;
+  if (answers.length > 0) port.postMessage(answers);
+});
+
+function run(job: ViewJob): ViewJobAnswer {
   try {
     if (job.data) replicas.set(job.accountId, new ContractDataReplica(job.dataVersion, job.data));
-    answer = runViewJob(job, params, validatorStakes, replicas.get(job.accountId));
+    return runViewJob(job, params, validatorStakes, replicas.get(job.accountId));
   } catch {
     // Whatever failed here fails the same way on the RPC's thread, which reports it as it always does.
-    answer = { id: job.id, kind: 'needs-state' };
+    return { id: job.id, kind: 'needs-state' };
   }
-  port.postMessage(answer);
-});
+}
 port.postMessage('ready');
