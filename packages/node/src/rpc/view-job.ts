@@ -18,15 +18,13 @@ import { StateUpdate } from '../state/state-update.js';
 import type { ContractDataReplica } from './contract-data-replica.js';
 import { viewCallJson } from './methods/view-call.js';
 
-export interface ViewJob {
+/** An account at a block, as the jobs of one head share it: sent to a worker once (`{ target }`), then named by
+ * `id` in each job. */
+export interface ViewTargetFacts {
   id: number;
   accountId: string;
   /** The account record as stored (borsh). */
   accountBytes: Uint8Array;
-  /** The code, when the worker was not sent it before (or asked for it). */
-  code?: Uint8Array;
-  method: string;
-  args: Uint8Array;
   blockHash: string;
   height: number;
   blockTimestamp: bigint;
@@ -35,12 +33,34 @@ export interface ViewJob {
   shardId: number;
   /** The validators' stakes, when they are not those the worker was started with. */
   validatorStakes?: ReadonlyMap<string, bigint>;
-  /** The version of the contract's data copy that is its data at the block. */
-  dataVersion: number;
-  /** That copy, packed (rpc/contract-data-replica.ts), when the worker was not sent it before. */
-  data?: Uint8Array;
 }
 
+/**
+ * One view as the pool posts it: a few primitives (a message of typed arrays, bigints and objects costs several
+ * times more to copy between threads): the job's id, its target's id, the version of the worker's copy of the
+ * contract's data that is its data at the block, the method, the arguments as latin1 text, and the code when the
+ * worker was not sent it before (or asked for it).
+ */
+export type ViewJobMessage = [
+  id: number,
+  target: number,
+  dataVersion: number,
+  method: string,
+  args: string,
+  code?: Uint8Array,
+];
+
+/** A job with its target's facts, as the state viewer runs it. */
+export interface ViewJob extends Omit<ViewTargetFacts, 'id'> {
+  id: number;
+  code?: Uint8Array;
+  method: string;
+  args: Uint8Array;
+  /** The version of the contract's data copy that is its data at the block. */
+  dataVersion: number;
+}
+
+/** What a worker answers, per job. */
 export type ViewJobAnswer =
   | { id: number; kind: 'answer'; rawJson: string }
   /** The worker does not hold the code (evicted from its cache): send the job again with it. */
@@ -49,6 +69,22 @@ export type ViewJobAnswer =
   | { id: number; kind: 'needs-data' }
   /** The view read state the job does not carry: run it on the RPC's thread. */
   | { id: number; kind: 'needs-state' };
+
+export const ANSWER_KINDS = ['answer', 'needs-code', 'needs-data', 'needs-state'] as const;
+
+/** The job of `message` with its target's facts. */
+export function jobOf(message: ViewJobMessage, target: ViewTargetFacts): ViewJob {
+  const [id, , dataVersion, method, args, code] = message;
+  const job: ViewJob = {
+    ...target,
+    id,
+    dataVersion,
+    method,
+    args: new Uint8Array(Buffer.from(args, 'latin1')),
+  };
+  if (code) job.code = code;
+  return job;
+}
 
 const latin1 = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');

@@ -25,9 +25,9 @@ import {
   DEFAULT_REPLICA_BUDGET_BYTES,
   type TrackedReplica,
 } from './contract-data-replicas.js';
-import { type ViewBlockFacts, viewBlockFacts, viewCall } from './methods/view-call.js';
-import type { ViewJob, ViewJobAnswer } from './view-job.js';
-import type { ViewWorkerData, ViewWorkerMessage } from './view-worker.js';
+import { viewBlockFacts, viewCall } from './methods/view-call.js';
+import { ANSWER_KINDS, type ViewJobAnswer, type ViewJobMessage, type ViewTargetFacts } from './view-job.js';
+import type { ViewWorkerAnswers, ViewWorkerData, ViewWorkerMessage } from './view-worker.js';
 
 /** Jobs a worker may have queued before new views run on the RPC's thread instead. */
 const MAX_IN_FLIGHT = 64;
@@ -48,7 +48,8 @@ export function defaultViewWorkers(): number {
 type RawAnswer = { rawJson: string };
 
 interface Pending {
-  job: ViewJob;
+  job: ViewJobMessage;
+  accountId: string;
   codeHash: string;
   resolve: (answer: RawAnswer) => void;
   reject: (error: unknown) => void;
@@ -60,13 +61,12 @@ interface Pending {
   replica: TrackedReplica;
 }
 
-/** An account at a block, as its jobs carry it. */
+/** An account at a block, as its jobs name it. */
 interface ViewTarget {
-  accountBytes: Uint8Array;
+  /** What a worker is sent once, before the first job that names `facts.id`. */
+  facts: ViewTargetFacts;
   /** The code hash as latin1 text. */
   codeHash: string;
-  shardId: number;
-  facts: ViewBlockFacts;
 }
 
 interface PoolWorker {
@@ -77,6 +77,8 @@ interface PoolWorker {
   codes: Set<string>;
   /** The version of each contract's data copy this worker was sent. */
   data: Map<string, number>;
+  /** The targets this worker was sent (all of the current head's). */
+  targets: Set<number>;
   /** Messages not posted yet: all those of one turn of the event loop go in one message. */
   outbox: ViewWorkerMessage[];
 }
@@ -95,6 +97,7 @@ export class ViewWorkerPool {
   private closed = false;
   private failures = 0;
   private nextId = 1;
+  private nextTargetId = 1;
   /** Views' targets by block hash and account, for the current head (null: a job cannot carry it). */
   private readonly targets = new Map<string, ViewTarget | null>();
   private targetsHead = '';
@@ -148,38 +151,32 @@ export class ViewWorkerPool {
     if (!view) return undefined;
     const replica = this.replicas.at(chain, block, accountId);
     if (!replica) return undefined;
-    const { facts, shardId, codeHash } = view;
-    const job: ViewJob = {
-      id: this.nextId++,
-      accountId,
-      accountBytes: view.accountBytes,
+    const { facts, codeHash } = view;
+    const job: ViewJobMessage = [
+      this.nextId++,
+      facts.id,
+      replica.version,
       method,
-      args: compact(args),
-      blockHash: facts.hash,
-      height: facts.height,
-      blockTimestamp: facts.blockTimestamp,
-      epochHeight: facts.epochHeight,
-      randomSeed: facts.randomSeeds[shardId],
-      shardId,
-      dataVersion: replica.version,
-    };
-    const stakes = chain.validatorStakes();
-    if (stakes !== this.init.validatorStakes) job.validatorStakes = stakes;
+      Buffer.from(args.buffer, args.byteOffset, args.byteLength).toString('latin1'),
+    ];
     if (!target.codes.has(codeHash)) {
       const code = chain.stateValue(contractCodeKey(accountId), block.height);
       if (!code) return undefined;
-      job.code = compact(code);
+      job[5] = compact(code);
     }
     const inThread = () => viewCall(chain, block, accountId, accountBytes, method, args);
     const loadCode = () => chain.stateValue(contractCodeKey(accountId), block.height);
-    if (target.data.get(accountId) !== replica.version) {
-      job.data = replica.packed;
-      target.data.set(accountId, replica.version);
+    if (!target.targets.has(facts.id)) {
+      this.post(target, { target: facts });
+      target.targets.add(facts.id);
     }
+    if (target.data.get(accountId) !== replica.version) this.sendData(target, replica);
     return new Promise<RawAnswer>((resolve, reject) => {
-      target.inFlight.set(job.id, { job, codeHash, resolve, reject, inThread, loadCode, replica });
-      if (job.code) this.remember(target, codeHash);
+      target.inFlight.set(job[0], { job, accountId, codeHash, resolve, reject, inThread, loadCode, replica });
+      if (job[5]) this.remember(target, codeHash);
       this.post(target, job);
+      // Sent: the worker keeps the code; a resend adds it again if the worker asks.
+      job.length = 5;
     });
   }
 
@@ -220,15 +217,23 @@ export class ViewWorkerPool {
       inFlight: new Map(),
       codes: new Set(),
       data: new Map(),
+      targets: new Set(),
       outbox: [],
     };
     this.workers.push(entry);
-    worker.on('message', (message: ViewJobAnswer[] | 'ready') => {
+    worker.on('message', (message: ViewWorkerAnswers | 'ready') => {
       if (message === 'ready') {
         entry.ready = true;
         return;
       }
-      for (const answer of message) this.settle(entry, answer);
+      for (let i = 0; i < message.length; i += 3) {
+        const id = message[i] as number;
+        const kind = ANSWER_KINDS[message[i + 1] as number];
+        this.settle(
+          entry,
+          kind === 'answer' ? { id, kind, rawJson: message[i + 2] as string } : { id, kind },
+        );
+      }
     });
     const gone = (error?: unknown) => {
       const at = this.workers.indexOf(entry);
@@ -265,17 +270,16 @@ export class ViewWorkerPool {
       // Evicted from the worker's cache: send the job again with the code.
       entry.codes.delete(pending.codeHash);
       const code = pending.loadCode();
-      if (code && !pending.job.code) {
-        pending.job.code = compact(code);
+      if (code && pending.job.length === 5) {
+        pending.job[5] = compact(code);
         this.remember(entry, pending.codeHash);
         this.post(entry, pending.job);
         return;
       }
     }
     if (answer.kind === 'needs-data' && this.replicas.holds(pending.replica)) {
-      // The worker's copy is another version (a resend, a replaced copy): send the job again with the job's.
-      pending.job.data = pending.replica.packed;
-      entry.data.set(pending.job.accountId, pending.job.dataVersion);
+      // The worker's copy is another version (a resend, a replaced copy): send the job's, then the job again.
+      this.sendData(entry, pending.replica);
       this.post(entry, pending.job);
       return;
     }
@@ -307,11 +311,14 @@ export class ViewWorkerPool {
    * data copy is taken into the queued message and dropped from the job (the worker keeps it).
    */
   private post(entry: PoolWorker, message: ViewWorkerMessage): void {
-    if ('data' in message && message.data) {
-      entry.outbox.push({ ...message });
-      message.data = undefined;
-    } else entry.outbox.push(message);
+    // A job is queued as it is now (its code is dropped from it once queued).
+    entry.outbox.push(Array.isArray(message) ? (message.slice() as ViewJobMessage) : message);
     if (entry.outbox.length === 1) setImmediate(() => this.flush(entry));
+  }
+
+  private sendData(entry: PoolWorker, replica: TrackedReplica): void {
+    this.post(entry, { data: replica.packed, accountId: replica.accountId, version: replica.version });
+    entry.data.set(replica.accountId, replica.version);
   }
 
   private flush(entry: PoolWorker): void {
@@ -348,16 +355,26 @@ export class ViewWorkerPool {
   ): ViewTarget | undefined {
     const head = chain.head.hash;
     if (head !== this.targetsHead) {
-      this.targets.clear();
+      this.forgetTargets();
       this.targetsHead = head;
     }
     const key = `${block.hash}\u0000${accountId}`;
     const known = this.targets.get(key);
     if (known !== undefined) return known ?? undefined;
     const target = this.makeTarget(chain, block, accountId, accountBytes);
-    if (this.targets.size >= MAX_TARGETS) this.targets.clear();
+    if (this.targets.size >= MAX_TARGETS) this.forgetTargets();
     this.targets.set(key, target);
     return target ?? undefined;
+  }
+
+  /** Forgets the targets, here and in the workers. */
+  private forgetTargets(): void {
+    this.targets.clear();
+    for (const w of this.workers) {
+      if (w.targets.size === 0) continue;
+      w.targets.clear();
+      this.post(w, { forgetTargets: true });
+    }
   }
 
   private makeTarget(
@@ -368,11 +385,23 @@ export class ViewWorkerPool {
   ): ViewTarget | null {
     const account = decodeAccount(accountBytes);
     if (account.globalContract || account.codeHash.every((b) => b === 0)) return null;
+    const facts = viewBlockFacts(chain, block);
+    const shardId = chain.shardOf(accountId);
+    const stakes = chain.validatorStakes();
     return {
-      accountBytes: compact(accountBytes),
+      facts: {
+        id: this.nextTargetId++,
+        accountId,
+        accountBytes: compact(accountBytes),
+        blockHash: facts.hash,
+        height: facts.height,
+        blockTimestamp: facts.blockTimestamp,
+        epochHeight: facts.epochHeight,
+        randomSeed: facts.randomSeeds[shardId],
+        shardId,
+        ...(stakes !== this.init.validatorStakes ? { validatorStakes: stakes } : {}),
+      },
       codeHash: latin1(account.codeHash),
-      shardId: chain.shardOf(accountId),
-      facts: viewBlockFacts(chain, block),
     };
   }
 }
