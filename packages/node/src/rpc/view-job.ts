@@ -12,7 +12,7 @@
  */
 import type { RuntimeParams } from '../runtime/runtime-context.js';
 import { callFunction } from '../runtime/state-viewer/call-function.js';
-import { decodeAccount } from '../state/account.js';
+import { type Account, decodeAccount } from '../state/account.js';
 import { contractCodeKey, contractDataPrefix } from '../state/state-keys.js';
 import { StateUpdate } from '../state/state-update.js';
 import type { ContractDataReplica } from './contract-data-replica.js';
@@ -51,8 +51,9 @@ export type ViewJobMessage = [
 ];
 
 /** A job with its target's facts, as the state viewer runs it. */
-export interface ViewJob extends Omit<ViewTargetFacts, 'id'> {
+export interface ViewJob {
   id: number;
+  target: ViewTargetFacts;
   code?: Uint8Array;
   method: string;
   args: Uint8Array;
@@ -75,15 +76,19 @@ export const ANSWER_KINDS = ['answer', 'needs-code', 'needs-data', 'needs-state'
 /** The job of `message` with its target's facts. */
 export function jobOf(message: ViewJobMessage, target: ViewTargetFacts): ViewJob {
   const [id, , dataVersion, method, args, code] = message;
-  const job: ViewJob = {
-    ...target,
-    id,
-    dataVersion,
-    method,
-    args: new Uint8Array(Buffer.from(args, 'latin1')),
-  };
-  if (code) job.code = code;
-  return job;
+  return { id, target, dataVersion, method, args: new Uint8Array(Buffer.from(args, 'latin1')), code };
+}
+
+/** The decoded account of each target (a target is one account at one block). */
+const accounts = new WeakMap<ViewTargetFacts, Account>();
+
+function accountOf(target: ViewTargetFacts): Account {
+  let account = accounts.get(target);
+  if (account === undefined) {
+    account = decodeAccount(target.accountBytes);
+    accounts.set(target, account);
+  }
+  return account;
 }
 
 const latin1 = (bytes: Uint8Array) =>
@@ -117,7 +122,7 @@ class JobState extends StateUpdate {
     private readonly data: ContractDataReplica,
   ) {
     super(undefined, -1);
-    const keys = accountKeys(job.accountId);
+    const keys = accountKeys(job.target.accountId);
     this.codeKey = keys.codeKey;
     this.dataPrefix = keys.dataPrefix;
   }
@@ -144,20 +149,21 @@ export function runViewJob(
   data: ContractDataReplica | undefined,
 ): ViewJobAnswer {
   if (data?.version !== job.dataVersion) return { id: job.id, kind: 'needs-data' };
+  const { target } = job;
   const state = new JobState(job, data);
   const out = callFunction(
     {
       state,
       params,
-      blockHeight: BigInt(job.height),
-      blockTimestamp: job.blockTimestamp,
-      epochHeight: job.epochHeight,
-      randomSeed: job.randomSeed,
-      validatorStakes: job.validatorStakes ?? validatorStakes,
-      shardId: job.shardId,
+      blockHeight: BigInt(target.height),
+      blockTimestamp: target.blockTimestamp,
+      epochHeight: target.epochHeight,
+      randomSeed: target.randomSeed,
+      validatorStakes: target.validatorStakes ?? validatorStakes,
+      shardId: target.shardId,
     },
-    job.accountId,
-    decodeAccount(job.accountBytes),
+    target.accountId,
+    accountOf(target),
     job.method,
     job.args,
   );
@@ -166,6 +172,6 @@ export function runViewJob(
   return {
     id: job.id,
     kind: 'answer',
-    rawJson: viewCallJson(out, { hash: job.blockHash, height: job.height }),
+    rawJson: viewCallJson(out, { hash: target.blockHash, height: target.height }),
   };
 }

@@ -74,7 +74,7 @@ function run(message: ViewJobMessage): ViewJobAnswer {
   if (!target) return { id: message[0], kind: 'needs-state' };
   const job = jobOf(message, target);
   try {
-    return runViewJob(job, params, validatorStakes, replicas.get(job.accountId));
+    return runViewJob(job, params, validatorStakes, replicas.get(target.accountId));
   } catch {
     // Whatever failed here fails the same way on the RPC's thread, which reports it as it always does.
     return { id: job.id, kind: 'needs-state' };
