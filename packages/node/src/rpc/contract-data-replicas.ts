@@ -47,7 +47,7 @@ const MAX_LAG = 16;
 /** Views of a too-large contract before its size is measured again. */
 const RECHECK_TOO_LARGE = 4096;
 
-export const DEFAULT_REPLICA_BUDGET_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_REPLICA_BUDGET_BYTES = 4 * 1024 * 1024;
 
 export class ContractDataReplicas {
   /** By account, least recently used first. */
