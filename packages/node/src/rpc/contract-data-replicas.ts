@@ -165,6 +165,11 @@ export class ContractDataReplicas {
     if (live.length === 0) return;
     // Heights skipped since (`sandbox_fast_forward`) have no block and change nothing.
     const from = Math.min(...live.map((r) => r.checkedTo)) + 1;
+    if (record.height - from > MAX_LAG) {
+      // A long jump (a fast-forward of many heights): not read height by height; the copies end here.
+      for (const replica of live) replica.stale = true;
+      return;
+    }
     for (let h = from; h <= record.height; h++)
       this.checkBlock(
         chain,

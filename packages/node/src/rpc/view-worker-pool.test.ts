@@ -273,6 +273,39 @@ describe('view calls on a worker thread answer as the RPC thread does', { timeou
     assert.ok(old.includes(`"result":[${[...Buffer.from('value 7')]}]`), old);
   });
 
+  it('answers as the RPC thread after a fast-forward of many heights and a change in the block after it', async () => {
+    const body = callBody('large.test.near', 'get', 'k9');
+    assert.equal(await answer(body, true), await answer(body, false));
+    const forward = await handleJsonRpc(
+      ctx,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'sandbox_fast_forward',
+        params: { delta_height: 100 },
+      }),
+    );
+    assert.equal(forward.body, '{"jsonrpc":"2.0","result":{},"id":0}');
+    const patched = await handleJsonRpc(
+      ctx,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'sandbox_patch_state',
+        params: {
+          records: [{ Data: { account_id: 'large.test.near', data_key: b64('k9'), value: b64('forward') } }],
+        },
+      }),
+    );
+    assert.equal(patched.body, '{"jsonrpc":"2.0","result":{},"id":0}');
+    ctx.producer.produce(3);
+    for (let i = 0; i < 100; i++) {
+      const onWorker = await answer(body, true);
+      assert.equal(onWorker, await answer(body, false));
+      assert.ok(onWorker.includes(`"result":[${[...Buffer.from('forward')]}]`), onWorker);
+    }
+  });
+
   it('runs on the RPC thread a contract with more data than the copies may hold', async () => {
     const byWorker = pool.stats.byWorker;
     const read = callBody('big.test.near', 'read');
