@@ -1,9 +1,10 @@
 /**
  * `call_function` views answered by a worker thread are byte for byte the answers of the RPC's own thread:
  * values, logs, panics, traps, gas exceeded, a missing method, a write refused in a view, reads of the
- * contract's data (present and absent), the block's facts; and views a worker does not run (a contract with
- * more data than a job carries, the views in flight on a worker that dies) get the same answers from the RPC's
- * thread.
+ * contract's data (present and absent), the block's facts; a contract with over a thousand entries, whose data
+ * copy the worker is sent once; a contract whose data changes between views (never answered from the old copy);
+ * and views a worker does not run (a contract with more data than the copies' budget, a block older than the
+ * copy, the views in flight on a worker that dies) get the same answers from the RPC's thread.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,7 +14,12 @@ import { sha256 } from '@shadebox/primitives';
 import { wat } from '../vm/prepare/test-helpers.js';
 import { createInMemoryRpcContext } from './in-memory-context.js';
 import { handleJsonRpc } from './jsonrpc.js';
-import { MAX_DATA_ENTRIES, ViewWorkerPool } from './view-worker-pool.js';
+import { ViewWorkerPool } from './view-worker-pool.js';
+
+/** The pool's budget for contract data copies in these tests (packed bytes). */
+const BUDGET = 64 * 1024;
+/** Entries of `large.test.near`: far more than a job could carry by value, within BUDGET. */
+const LARGE_ENTRIES = 1200;
 
 const CONTRACT = `(module
   (import "env" "input" (func $input (param i64)))
@@ -49,6 +55,13 @@ const CONTRACT = `(module
     (drop (call $storage_read (i64.const 3) (i64.const 0) (i64.const 1)))
     (call $read_register (i64.const 1) (i64.const 1024))
     (call $value_return (call $register_len (i64.const 1)) (i64.const 1024)))
+  (func (export "get")
+    (call $input (i64.const 0))
+    (call $read_register (i64.const 0) (i64.const 2048))
+    (if (i64.eqz (call $storage_read (call $register_len (i64.const 0)) (i64.const 2048) (i64.const 1)))
+      (then (call $panic_utf8 (i64.const 4) (i64.const 32))))
+    (call $read_register (i64.const 1) (i64.const 4096))
+    (call $value_return (call $register_len (i64.const 1)) (i64.const 4096)))
   (func (export "has_absent")
     (i64.store (i32.const 1024) (call $storage_has_key (i64.const 4) (i64.const 32)))
     (call $value_return (i64.const 8) (i64.const 1024)))
@@ -93,11 +106,16 @@ function callBody(accountId: string, method: string, args = '', id: unknown = 1)
 
 describe('view calls on a worker thread answer as the RPC thread does', { timeout: 300_000 }, () => {
   const ctx = createInMemoryRpcContext({ blocks: 1 });
-  const pool = new ViewWorkerPool(1, {
-    protocolVersion: ctx.chain.params.protocolVersion,
-    chainId: ctx.chain.params.chainId,
-    validatorStakes: ctx.chain.validatorStakes(),
-  });
+  const pool = new ViewWorkerPool(
+    1,
+    {
+      protocolVersion: ctx.chain.params.protocolVersion,
+      chainId: ctx.chain.params.chainId,
+      validatorStakes: ctx.chain.validatorStakes(),
+    },
+    undefined,
+    { replicaBudgetBytes: BUDGET },
+  );
 
   async function answer(body: string, onWorker: boolean): Promise<string> {
     ctx.viewWorkers = onWorker ? pool : undefined;
@@ -116,9 +134,20 @@ describe('view calls on a worker thread answer as the RPC thread does', { timeou
       { Account: { account_id: 'big.test.near', account: { amount, locked: '0' } } },
       { Contract: { account_id: 'big.test.near', code: b64(wat(CONTRACT)) } },
     ];
-    for (let i = 0; i <= MAX_DATA_ENTRIES; i++) {
+    // More data than BUDGET: 'key' and four values of 20 KiB.
+    records.push({ Data: { account_id: 'big.test.near', data_key: b64('key'), value: b64('v0') } });
+    for (let i = 1; i <= 4; i++) {
       records.push({
-        Data: { account_id: 'big.test.near', data_key: b64(i === 0 ? 'key' : `k${i}`), value: b64(`v${i}`) },
+        Data: { account_id: 'big.test.near', data_key: b64(`k${i}`), value: b64('x'.repeat(20 * 1024)) },
+      });
+    }
+    records.push(
+      { Account: { account_id: 'large.test.near', account: { amount, locked: '0' } } },
+      { Contract: { account_id: 'large.test.near', code: b64(wat(CONTRACT)) } },
+    );
+    for (let i = 0; i < LARGE_ENTRIES; i++) {
+      records.push({
+        Data: { account_id: 'large.test.near', data_key: b64(`k${i}`), value: b64(`value ${i}`) },
       });
     }
     const patched = await handleJsonRpc(
@@ -177,7 +206,107 @@ describe('view calls on a worker thread answer as the RPC thread does', { timeou
     assert.deepEqual(onWorker, inThread);
   });
 
-  it('runs on the RPC thread a contract with more data than a job carries', async () => {
+  it('runs on the worker a contract with over a thousand entries, its data sent once', async () => {
+    const reads = pool.replicas.stats.reads;
+    const byWorker = pool.stats.byWorker;
+    const keys = [0, 1, 999, LARGE_ENTRIES - 1, LARGE_ENTRIES, 123_456];
+    for (const k of [...keys, ...keys]) {
+      const body = callBody('large.test.near', 'get', `k${k}`);
+      const onWorker = await answer(body, true);
+      assert.equal(onWorker, await answer(body, false), `get k${k}`);
+      if (k < LARGE_ENTRIES) assert.ok(onWorker.includes(`"result":[${[...Buffer.from(`value ${k}`)]}]`));
+      else assert.ok(onWorker.includes('HostError(GuestPanic { panic_msg: \\"gone\\" })'), onWorker);
+    }
+    assert.equal(pool.stats.byWorker - byWorker, 2 * keys.length, 'every view ran on the worker');
+    assert.equal(pool.replicas.stats.reads - reads, 1, 'the data was read once');
+  });
+
+  it('never answers from a copy of data that changed since, and runs views before the copy in the thread', async () => {
+    const get = (k: string, blockId?: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'query',
+        params: {
+          request_type: 'call_function',
+          ...(blockId === undefined ? { finality: 'final' } : { block_id: blockId }),
+          account_id: 'large.test.near',
+          method_name: 'get',
+          args_base64: b64(k),
+        },
+      });
+    const first = await answer(get('k7'), true);
+    assert.ok(first.includes(`"result":[${[...Buffer.from('value 7')]}]`));
+    const before = ctx.chain.finalHeight('final');
+    const reads = pool.replicas.stats.reads;
+    const byWorker = pool.stats.byWorker;
+    for (const [round, value] of ['changed once', 'changed twice'].entries()) {
+      const patched = await handleJsonRpc(
+        ctx,
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'sandbox_patch_state',
+          params: {
+            records: [
+              { Data: { account_id: 'large.test.near', data_key: b64('k7'), value: b64(value) } },
+              { Data: { account_id: 'large.test.near', data_key: b64(`new${round}`), value: b64('new') } },
+            ],
+          },
+        }),
+      );
+      assert.equal(patched.body, '{"jsonrpc":"2.0","result":{},"id":0}');
+      ctx.producer.produce(3);
+      // Every view at the new final block: the worker may only answer from data read at or after the change.
+      for (let i = 0; i < 200; i++) {
+        const k = i === 0 ? 'k7' : i === 1 ? `new${round}` : `k${i}`;
+        const onWorker = await answer(get(k), true);
+        assert.equal(onWorker, await answer(get(k), false), `${value}: get ${k}`);
+        if (i === 0) assert.ok(onWorker.includes(`"result":[${[...Buffer.from(value)]}]`), onWorker);
+      }
+    }
+    assert.equal(pool.replicas.stats.reads - reads, 2, 'the data was read again after each change');
+    assert.ok(pool.stats.byWorker - byWorker > 300, 'the worker answered from the new copies');
+    // A view at the block before the changes reads the data of that block.
+    const old = await answer(get('k7', before), true);
+    assert.equal(old, await answer(get('k7', before), false));
+    assert.ok(old.includes(`"result":[${[...Buffer.from('value 7')]}]`), old);
+  });
+
+  it('answers as the RPC thread after a fast-forward of many heights and a change in the block after it', async () => {
+    const body = callBody('large.test.near', 'get', 'k9');
+    assert.equal(await answer(body, true), await answer(body, false));
+    const forward = await handleJsonRpc(
+      ctx,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'sandbox_fast_forward',
+        params: { delta_height: 100 },
+      }),
+    );
+    assert.equal(forward.body, '{"jsonrpc":"2.0","result":{},"id":0}');
+    const patched = await handleJsonRpc(
+      ctx,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'sandbox_patch_state',
+        params: {
+          records: [{ Data: { account_id: 'large.test.near', data_key: b64('k9'), value: b64('forward') } }],
+        },
+      }),
+    );
+    assert.equal(patched.body, '{"jsonrpc":"2.0","result":{},"id":0}');
+    ctx.producer.produce(3);
+    for (let i = 0; i < 100; i++) {
+      const onWorker = await answer(body, true);
+      assert.equal(onWorker, await answer(body, false));
+      assert.ok(onWorker.includes(`"result":[${[...Buffer.from('forward')]}]`), onWorker);
+    }
+  });
+
+  it('runs on the RPC thread a contract with more data than the copies may hold', async () => {
     const byWorker = pool.stats.byWorker;
     const read = callBody('big.test.near', 'read');
     const onWorker = await answer(read, true);

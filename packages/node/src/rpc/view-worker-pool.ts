@@ -4,11 +4,13 @@
  * contract (rpc/view-worker.ts) and writes the answer's text, which is the text the RPC's thread would have
  * written (rpc/view-job.ts runs the same state viewer; the tests compare both paths).
  *
- * A worker gets everything by value: the block's facts, the account, the contract's data at the block (only
- * while it is small: MAX_DATA_ENTRIES, MAX_DATA_BYTES) and the code the first time it runs it. A view the
- * worker cannot run alone (a global contract, state outside the contract's data, a contract with more data)
- * runs on the RPC's thread, as does every view while the workers start, when they are all busy, and after one
- * fails. Workers start on the first view, not with the node, so a node that serves no views pays nothing.
+ * A job carries the block's facts and the account by value, the code the first time a worker runs it, and the
+ * version of the worker's copy of the contract's data (rpc/contract-data-replicas.ts): the copy is sent once
+ * and reused by every view at a block where it is still the contract's data, so a contract with a large state
+ * runs on a worker too. A view the worker cannot run alone (a global contract, state outside the contract's
+ * data, a contract with more data than the copies' budget, a block the copy does not hold for) runs on the
+ * RPC's thread, as does every view while the workers start, when they are all busy, and after one fails.
+ * Workers start on the first view, not with the node, so a node that serves no views pays nothing.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -17,14 +19,16 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Chain } from '../chain/chain.js';
 import type { BlockRecord } from '../chain/records.js';
 import { decodeAccount } from '../state/account.js';
-import { contractCodeKey, contractDataPrefix } from '../state/state-keys.js';
-import { type ViewBlockFacts, viewBlockFacts, viewCall } from './methods/view-call.js';
-import type { ViewJob, ViewJobAnswer } from './view-job.js';
-import type { ViewWorkerData } from './view-worker.js';
+import { contractCodeKey } from '../state/state-keys.js';
+import {
+  ContractDataReplicas,
+  DEFAULT_REPLICA_BUDGET_BYTES,
+  type TrackedReplica,
+} from './contract-data-replicas.js';
+import { viewBlockFacts, viewCall } from './methods/view-call.js';
+import { ANSWER_KINDS, type ViewJobAnswer, type ViewJobMessage, type ViewTargetFacts } from './view-job.js';
+import type { ViewWorkerAnswers, ViewWorkerData, ViewWorkerMessage } from './view-worker.js';
 
-/** A contract whose data at the block has more entries or bytes than this runs on the RPC's thread. */
-export const MAX_DATA_ENTRIES = 64;
-export const MAX_DATA_BYTES = 16 * 1024;
 /** Jobs a worker may have queued before new views run on the RPC's thread instead. */
 const MAX_IN_FLIGHT = 64;
 /** Code hashes remembered as sent to a worker (its contract cache holds 256; a miss is asked for again). */
@@ -44,7 +48,8 @@ export function defaultViewWorkers(): number {
 type RawAnswer = { rawJson: string };
 
 interface Pending {
-  job: ViewJob;
+  job: ViewJobMessage;
+  accountId: string;
   codeHash: string;
   resolve: (answer: RawAnswer) => void;
   reject: (error: unknown) => void;
@@ -52,17 +57,16 @@ interface Pending {
   inThread: () => RawAnswer;
   /** The contract's code, for a resend when the worker asks for it. */
   loadCode: () => Uint8Array | undefined;
+  /** The job's copy of the contract's data, for a resend when the worker asks for it. */
+  replica: TrackedReplica;
 }
 
-/** An account at a block, as its jobs carry it. */
+/** An account at a block, as its jobs name it. */
 interface ViewTarget {
-  accountBytes: Uint8Array;
+  /** What a worker is sent once, before the first job that names `facts.id`. */
+  facts: ViewTargetFacts;
   /** The code hash as latin1 text. */
   codeHash: string;
-  shardId: number;
-  facts: ViewBlockFacts;
-  /** Every data entry of the contract at the block: full state keys and values. */
-  data: Array<[Uint8Array, Uint8Array]>;
 }
 
 interface PoolWorker {
@@ -71,6 +75,12 @@ interface PoolWorker {
   inFlight: Map<number, Pending>;
   /** Code hashes (latin1) this worker was sent, oldest first. */
   codes: Set<string>;
+  /** The version of each contract's data copy this worker was sent. */
+  data: Map<string, number>;
+  /** The targets this worker was sent (all of the current head's). */
+  targets: Set<number>;
+  /** Messages not posted yet: all those of one turn of the event loop go in one message. */
+  outbox: ViewWorkerMessage[];
 }
 
 /** The bytes in an ArrayBuffer of their own: a message copies a view's whole buffer (Node's small Buffers are
@@ -87,9 +97,12 @@ export class ViewWorkerPool {
   private closed = false;
   private failures = 0;
   private nextId = 1;
+  private nextTargetId = 1;
   /** Views' targets by block hash and account, for the current head (null: a job cannot carry it). */
   private readonly targets = new Map<string, ViewTarget | null>();
   private targetsHead = '';
+  /** The contracts' data the workers hold. */
+  readonly replicas: ContractDataReplicas;
   /** Views answered by a worker, and views a worker handed back to the RPC's thread. */
   readonly stats = { byWorker: 0, handedBack: 0 };
 
@@ -97,7 +110,14 @@ export class ViewWorkerPool {
     readonly size: number,
     private readonly init: ViewWorkerData,
     private readonly onError: (error: unknown) => void = () => {},
-  ) {}
+    /** `replicaBudgetBytes`: the packed bytes of contract data the workers may hold (each worker its copy). */
+    options: { replicaBudgetBytes?: number } = {},
+  ) {
+    this.replicas = new ContractDataReplicas(
+      options.replicaBudgetBytes ?? DEFAULT_REPLICA_BUDGET_BYTES,
+      (accountId) => this.dropData(accountId),
+    );
+  }
 
   /** Workers started and ready. */
   get readyWorkers(): number {
@@ -129,34 +149,34 @@ export class ViewWorkerPool {
     if (!target) return undefined;
     const view = this.targetOf(chain, block, accountId, accountBytes);
     if (!view) return undefined;
-    const { facts, shardId, codeHash } = view;
-    const job: ViewJob = {
-      id: this.nextId++,
-      accountId,
-      accountBytes: view.accountBytes,
+    const replica = this.replicas.at(chain, block, accountId);
+    if (!replica) return undefined;
+    const { facts, codeHash } = view;
+    const job: ViewJobMessage = [
+      this.nextId++,
+      facts.id,
+      replica.version,
       method,
-      args: compact(args),
-      blockHash: facts.hash,
-      height: facts.height,
-      blockTimestamp: facts.blockTimestamp,
-      epochHeight: facts.epochHeight,
-      randomSeed: facts.randomSeeds[shardId],
-      shardId,
-      data: view.data,
-    };
-    const stakes = chain.validatorStakes();
-    if (stakes !== this.init.validatorStakes) job.validatorStakes = stakes;
+      Buffer.from(args.buffer, args.byteOffset, args.byteLength).toString('latin1'),
+    ];
     if (!target.codes.has(codeHash)) {
       const code = chain.stateValue(contractCodeKey(accountId), block.height);
       if (!code) return undefined;
-      job.code = compact(code);
+      job[5] = compact(code);
     }
     const inThread = () => viewCall(chain, block, accountId, accountBytes, method, args);
     const loadCode = () => chain.stateValue(contractCodeKey(accountId), block.height);
+    if (!target.targets.has(facts.id)) {
+      this.post(target, { target: facts });
+      target.targets.add(facts.id);
+    }
+    if (target.data.get(accountId) !== replica.version) this.sendData(target, replica);
     return new Promise<RawAnswer>((resolve, reject) => {
-      target.inFlight.set(job.id, { job, codeHash, resolve, reject, inThread, loadCode });
-      if (job.code) this.remember(target, codeHash);
-      target.worker.postMessage(job);
+      target.inFlight.set(job[0], { job, accountId, codeHash, resolve, reject, inThread, loadCode, replica });
+      if (job[5]) this.remember(target, codeHash);
+      this.post(target, job);
+      // Sent: the worker keeps the code; a resend adds it again if the worker asks.
+      job.length = 5;
     });
   }
 
@@ -166,6 +186,7 @@ export class ViewWorkerPool {
     this.closed = true;
     const workers = this.workers.splice(0);
     for (const w of workers) this.settleInThread(w);
+    this.replicas.clear();
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }
 
@@ -190,14 +211,29 @@ export class ViewWorkerPool {
     }
     // The workers never keep the process alive: the node's stop ends them, and so does its exit.
     worker.unref();
-    const entry: PoolWorker = { worker, ready: false, inFlight: new Map(), codes: new Set() };
+    const entry: PoolWorker = {
+      worker,
+      ready: false,
+      inFlight: new Map(),
+      codes: new Set(),
+      data: new Map(),
+      targets: new Set(),
+      outbox: [],
+    };
     this.workers.push(entry);
-    worker.on('message', (message: ViewJobAnswer | 'ready') => {
+    worker.on('message', (message: ViewWorkerAnswers | 'ready') => {
       if (message === 'ready') {
         entry.ready = true;
         return;
       }
-      this.settle(entry, message);
+      for (let i = 0; i < message.length; i += 3) {
+        const id = message[i] as number;
+        const kind = ANSWER_KINDS[message[i + 1] as number];
+        this.settle(
+          entry,
+          kind === 'answer' ? { id, kind, rawJson: message[i + 2] as string } : { id, kind },
+        );
+      }
     });
     const gone = (error?: unknown) => {
       const at = this.workers.indexOf(entry);
@@ -234,12 +270,18 @@ export class ViewWorkerPool {
       // Evicted from the worker's cache: send the job again with the code.
       entry.codes.delete(pending.codeHash);
       const code = pending.loadCode();
-      if (code && !pending.job.code) {
-        pending.job.code = compact(code);
+      if (code && pending.job.length === 5) {
+        pending.job[5] = compact(code);
         this.remember(entry, pending.codeHash);
-        entry.worker.postMessage(pending.job);
+        this.post(entry, pending.job);
         return;
       }
+    }
+    if (answer.kind === 'needs-data' && this.replicas.holds(pending.replica)) {
+      // The worker's copy is another version (a resend, a replaced copy): send the job's, then the job again.
+      this.sendData(entry, pending.replica);
+      this.post(entry, pending.job);
+      return;
     }
     entry.inFlight.delete(answer.id);
     if (answer.kind === 'answer') {
@@ -263,6 +305,38 @@ export class ViewWorkerPool {
     }
   }
 
+  /**
+   * Queues `message` for the worker; the queue goes out as one message once this turn's I/O is handled
+   * (setImmediate), so the views read from many sockets at once cost one post and one answer message. A job's
+   * data copy is taken into the queued message and dropped from the job (the worker keeps it).
+   */
+  private post(entry: PoolWorker, message: ViewWorkerMessage): void {
+    // A job is queued as it is now (its code is dropped from it once queued).
+    entry.outbox.push(Array.isArray(message) ? (message.slice() as ViewJobMessage) : message);
+    if (entry.outbox.length === 1) setImmediate(() => this.flush(entry));
+  }
+
+  private sendData(entry: PoolWorker, replica: TrackedReplica): void {
+    this.post(entry, { data: replica.packed, accountId: replica.accountId, version: replica.version });
+    entry.data.set(replica.accountId, replica.version);
+  }
+
+  private flush(entry: PoolWorker): void {
+    const messages = entry.outbox;
+    entry.outbox = [];
+    // A worker that died or a closed pool: its pending views already ran on the RPC's thread.
+    if (messages.length === 0 || !this.workers.includes(entry)) return;
+    entry.worker.postMessage(messages);
+  }
+
+  /** Tells the workers that hold a copy of `accountId`'s data to drop it. */
+  private dropData(accountId: string): void {
+    for (const w of this.workers) {
+      if (!w.data.delete(accountId)) continue;
+      this.post(w, { drop: accountId });
+    }
+  }
+
   private remember(entry: PoolWorker, codeHash: string): void {
     entry.codes.delete(codeHash);
     entry.codes.add(codeHash);
@@ -271,8 +345,7 @@ export class ViewWorkerPool {
 
   /**
    * What every job for this account at this block carries (kept until the head moves), or undefined when a
-   * job cannot carry it: a global contract (its code is read from its shard's state), no code, or more
-   * contract data than MAX_DATA_ENTRIES / MAX_DATA_BYTES.
+   * job cannot carry it: a global contract (its code is read from its shard's state), or no code.
    */
   private targetOf(
     chain: Chain,
@@ -282,16 +355,26 @@ export class ViewWorkerPool {
   ): ViewTarget | undefined {
     const head = chain.head.hash;
     if (head !== this.targetsHead) {
-      this.targets.clear();
+      this.forgetTargets();
       this.targetsHead = head;
     }
     const key = `${block.hash}\u0000${accountId}`;
     const known = this.targets.get(key);
     if (known !== undefined) return known ?? undefined;
     const target = this.makeTarget(chain, block, accountId, accountBytes);
-    if (this.targets.size >= MAX_TARGETS) this.targets.clear();
+    if (this.targets.size >= MAX_TARGETS) this.forgetTargets();
     this.targets.set(key, target);
     return target ?? undefined;
+  }
+
+  /** Forgets the targets, here and in the workers. */
+  private forgetTargets(): void {
+    this.targets.clear();
+    for (const w of this.workers) {
+      if (w.targets.size === 0) continue;
+      w.targets.clear();
+      this.post(w, { forgetTargets: true });
+    }
   }
 
   private makeTarget(
@@ -302,21 +385,23 @@ export class ViewWorkerPool {
   ): ViewTarget | null {
     const account = decodeAccount(accountBytes);
     if (account.globalContract || account.codeHash.every((b) => b === 0)) return null;
-    const data: Array<[Uint8Array, Uint8Array]> = [];
-    let bytes = 0;
-    for (const { key, value } of chain.state.scan(contractDataPrefix(accountId), block.height, {
-      limit: MAX_DATA_ENTRIES + 1,
-    })) {
-      bytes += key.length + value.length;
-      if (data.length === MAX_DATA_ENTRIES || bytes > MAX_DATA_BYTES) return null;
-      data.push([compact(key), compact(value)]);
-    }
+    const facts = viewBlockFacts(chain, block);
+    const shardId = chain.shardOf(accountId);
+    const stakes = chain.validatorStakes();
     return {
-      accountBytes: compact(accountBytes),
+      facts: {
+        id: this.nextTargetId++,
+        accountId,
+        accountBytes: compact(accountBytes),
+        blockHash: facts.hash,
+        height: facts.height,
+        blockTimestamp: facts.blockTimestamp,
+        epochHeight: facts.epochHeight,
+        randomSeed: facts.randomSeeds[shardId],
+        shardId,
+        ...(stakes !== this.init.validatorStakes ? { validatorStakes: stakes } : {}),
+      },
       codeHash: latin1(account.codeHash),
-      shardId: chain.shardOf(accountId),
-      facts: viewBlockFacts(chain, block),
-      data,
     };
   }
 }

@@ -21,14 +21,9 @@ import {
 } from '@shadebox/primitives';
 import { accountContractCode } from '../../runtime/account-contract-code.js';
 import { accountToView, decodeAccount } from '../../state/account.js';
-import {
-  accessKeyKey,
-  accountKey,
-  contractCodeKey,
-  contractDataPrefix,
-  keySuffix,
-} from '../../state/state-keys.js';
+import { accessKeyKey, contractCodeKey, contractDataPrefix, keySuffix } from '../../state/state-keys.js';
 import { listAccessKeys } from '../../state/typed-state.js';
+import { accountAt } from '../account-at-block.js';
 import { parseAccountErrorText } from '../account-id-error.js';
 import { base64ErrorText } from '../base64-error.js';
 import { type BlockReference, notFoundText, resolveBlock, takeBlockReference } from '../block-reference.js';
@@ -74,8 +69,9 @@ export function query(ctx: RpcContext, params: unknown) {
   const block = resolveBlock(ctx.chain, ref);
   if (!block) throw garbageCollectedBlock(ctx, ref) ?? unknownBlock(ref);
   const at = { block_height: block.height, block_hash: block.hash };
-  const state = ctx.chain.stateAt(block.height);
-  const accountBytes = ctx.chain.stateValue(accountKey(accountId), block.height);
+  // Made only for the request types that read more than the account (a view reads through its own).
+  const state = () => ctx.chain.stateAt(block.height);
+  const accountBytes = accountAt(ctx.chain, block, accountId);
 
   switch (requestType) {
     case 'view_account': {
@@ -85,7 +81,7 @@ export function query(ctx: RpcContext, params: unknown) {
     case 'view_code': {
       if (!accountBytes) throw unknownAccount(accountId, at);
       const account = decodeAccount(accountBytes);
-      const code = accountContractCode(state, ctx.chain.shardOf(accountId), accountId, account)?.code();
+      const code = accountContractCode(state(), ctx.chain.shardOf(accountId), accountId, account)?.code();
       if (!code) {
         throw handlerError(
           'NO_CONTRACT_CODE',
@@ -97,7 +93,7 @@ export function query(ctx: RpcContext, params: unknown) {
     }
     case 'view_access_key': {
       const publicKey = fields.publicKey!;
-      const bytes = state.get(accessKeyKey(accountId, publicKey));
+      const bytes = state().get(accessKeyKey(accountId, publicKey));
       if (!bytes) {
         return {
           error: `access key ${publicKeyToString(publicKey)} does not exist while viewing`,
@@ -108,9 +104,9 @@ export function query(ctx: RpcContext, params: unknown) {
       return { ...accessKeyToView(decodeAccessKey(bytes)), ...at };
     }
     case 'view_gas_key_nonces':
-      return { ...viewGasKeyNonces(state, accountId, fields.publicKey!, at), ...at };
+      return { ...viewGasKeyNonces(state(), accountId, fields.publicKey!, at), ...at };
     case 'view_access_key_list': {
-      const keys = listAccessKeys(state, accountId).map(({ publicKey, accessKey }) => ({
+      const keys = listAccessKeys(state(), accountId).map(({ publicKey, accessKey }) => ({
         public_key: publicKeyHandleToString(publicKey),
         access_key: accessKeyToView(accessKey),
       }));
@@ -119,7 +115,7 @@ export function query(ctx: RpcContext, params: unknown) {
     case 'view_state': {
       if (!accountBytes) throw unknownAccount(accountId, at);
       const account = decodeAccount(accountBytes);
-      const codeLength = BigInt(state.get(contractCodeKey(accountId))?.length ?? 0);
+      const codeLength = BigInt(state().get(contractCodeKey(accountId))?.length ?? 0);
       const page = fields.page!;
       // A paged read is bounded by its limit; only a whole-state read is refused for size.
       if (page.limit === undefined && account.storageUsage - codeLength > STATE_VIEW_SIZE_LIMIT) {
@@ -131,7 +127,9 @@ export function query(ctx: RpcContext, params: unknown) {
       }
       const base = contractDataPrefix(accountId);
       const prefix = new Uint8Array([...base, ...fields.prefix!]);
-      let entries = state.scan(prefix).map(({ key, value }) => ({ key: keySuffix(key, base), value }));
+      let entries = state()
+        .scan(prefix)
+        .map(({ key, value }) => ({ key: keySuffix(key, base), value }));
       if (page.afterKey) {
         const after = Buffer.from(page.afterKey);
         entries = entries.filter(({ key }) => Buffer.compare(Buffer.from(key), after) > 0);
