@@ -1,22 +1,23 @@
 #!/usr/bin/env node
 // The third-party clients the tests and the benchmark drive (near-api-js, near-kit, @near-js/*, viem,
 // chainsig.js and the chain SDKs it pulls, @neardefi/shade-agent-js, playwright-core, near-hello,
-// near-sdk-simulator, anvil) are not dependencies of the repository: `npm install && npm start` does not need
-// them, and they are most of what `npm install` would otherwise unpack (about 400 MB in 30,000 files). They live
-// in test-clients/, a package of their own with its own lock file (exact versions), and are installed there on
-// first use:
+// near-sdk-simulator, anvil) are not dependencies of the repository: `npm install && npm start` does not
+// need them, and they are most of what `npm install` would otherwise unpack (about 380 MB in 35,000 files).
+// They live in test-clients/, a package of their own with its own lock file (exact versions), and are
+// installed there on first use:
 //
 // 1. when test-clients/node_modules is missing, was installed from another package.json or lock file (its
-//    stamp holds their hash) or lost a package npm installed there (every one its node_modules/.package-lock.json
-//    lists must still be in place), `npm ci` runs in test-clients/ (from npm's cache where it can);
+//    stamp holds their hash) or lost a package npm installed there (each one its
+//    node_modules/.package-lock.json lists must still be in place), `npm ci` runs in test-clients/ (from
+//    npm's cache where it can);
 // 2. each package test-clients/package.json names is linked into the repository's node_modules (a relative
 //    symlink), so the tests import it by name and read its files under node_modules/ as before; its own
 //    dependencies resolve inside test-clients/node_modules. A package the root node_modules holds as a real
-//    folder is left as it is. `npm install` at the root removes the links (they are not in its lock file), and
-//    it follows them first: it deletes the linked packages' own nested node_modules as extraneous. The next run
-//    finds those missing (1), installs again and puts the links back.
+//    folder is left as it is. `npm install` at the root removes the links (they are not in its lock file),
+//    and it follows them first: it deletes the linked packages' own nested node_modules as extraneous. The
+//    next run finds those missing (1), installs again and puts the links back.
 //
-// `npm test` and `npm run bench` run it first (scripts/run-tests.mjs, package.json).
+// `npm test`, `npm run bench` and `npm run soak` run it first (scripts/run-tests.mjs, package.json).
 //
 //   node scripts/test-clients.mjs
 import { spawn } from 'node:child_process';
@@ -86,7 +87,7 @@ function npmCi(dir) {
   });
 }
 
-/** Links node_modules/<name> to test-clients/node_modules/<name>; returns whether it made or changed a link. */
+/** Links node_modules/<name> to test-clients/node_modules/<name>; says whether it made or changed one. */
 export function linkClient(name, { rootDir = root, dir = TEST_CLIENTS_DIR } = {}) {
   const source = join(dir, 'node_modules', name);
   if (!existsSync(source)) return false; // an optional one this platform did not install
