@@ -107,27 +107,72 @@ export function linkClient(name, { rootDir = root, dir = TEST_CLIENTS_DIR } = {}
   return true;
 }
 
+const LOCK = join(TEST_CLIENTS_DIR, '.installing');
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** Runs `fn` holding test-clients/.installing (the pid of its holder), so that two test runs started at once on
+ * a fresh clone do not both run `npm ci` in the same folder; a lock whose process is gone is taken over. */
+async function withInstallLock(fn, log) {
+  let told = false;
+  for (;;) {
+    try {
+      writeFileSync(LOCK, `${process.pid}\n`, { flag: 'wx' });
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(LOCK, 'utf8').trim());
+      if (!Number.isInteger(holder) || holder <= 0 || !alive(holder)) {
+        rmSync(LOCK, { force: true });
+        continue;
+      }
+      if (!told) log(`test clients: process ${holder} is installing them; waiting`);
+      told = true;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(LOCK, { force: true });
+  }
+}
+
 /** Installs the test clients if they are missing or stale, then links them; prints only what it did. */
 export async function ensureTestClients({ log = (line) => console.error(line) } = {}) {
+  if (!isInstalled()) await withInstallLock(() => install(log), log);
+  const linked = testClientNames().filter((name) => linkClient(name));
+  if (linked.length > 0) log(`test clients: linked into node_modules: ${linked.join(', ')}`);
+}
+
+function isInstalled() {
+  const installed = existsSync(STAMP) ? readFileSync(STAMP, 'utf8').trim() : undefined;
+  return installed === manifestHash() && missingPackages().length === 0;
+}
+
+async function install(log) {
+  if (isInstalled()) return; // another run installed them while this one waited
   const hash = manifestHash();
   const installed = existsSync(STAMP) ? readFileSync(STAMP, 'utf8').trim() : undefined;
   const missing = installed === hash ? missingPackages() : [];
-  if (installed !== hash || missing.length > 0) {
-    const names = testClientNames();
-    if (missing.length > 0) {
-      log(`test clients: ${missing.length} installed packages are gone (${missing[0]}, …): installing again`);
-    }
-    log(
-      `test clients: installing ${names.length} packages into test-clients/node_modules (exact versions of ` +
-        'test-clients/package-lock.json; once, and again only when that file changes)',
-    );
-    const started = Date.now();
-    await npmCi(TEST_CLIENTS_DIR);
-    writeFileSync(STAMP, `${hash}\n`);
-    log(`test clients: installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (missing.length > 0) {
+    log(`test clients: ${missing.length} installed packages are gone (${missing[0]}, …): installing again`);
   }
-  const linked = testClientNames().filter((name) => linkClient(name));
-  if (linked.length > 0) log(`test clients: linked into node_modules: ${linked.join(', ')}`);
+  log(
+    `test clients: installing ${testClientNames().length} packages into test-clients/node_modules (exact ` +
+      'versions of test-clients/package-lock.json; once, and again only when that file changes)',
+  );
+  const started = Date.now();
+  await npmCi(TEST_CLIENTS_DIR);
+  writeFileSync(STAMP, `${hash}\n`);
+  log(`test clients: installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
