@@ -649,7 +649,7 @@ function archivalRows(
       cell(
         s.npmInstall,
         (v) =>
-          `${seconds(v.installMs)} (clone ${seconds(v.cloneMs)}; npm cache ${v.cacheState}, +${mib(v.cacheBytesAfter - v.cacheBytesBefore)} after)`,
+          `${seconds(v.installMs)} (clone ${seconds(v.cloneMs)}; npm cache ${v.cacheState}, +${mib(v.cacheBytesAfter - v.cacheBytesBefore)} after${v.testClientsMs === undefined ? '' : `; then the first npm test's test clients ${seconds(v.testClientsMs)}`})`,
       ),
       '-',
       '',

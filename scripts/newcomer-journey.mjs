@@ -5,7 +5,10 @@
 //   2. npm install        in the clone: dependencies, then `prepare` builds the packages and the contracts
 //   3. npm start          `shadebox up` until the agent is registered (free ports and --json, so that the run
 //                         neither collides with a stack already on 3030/3140 nor has to parse the summary)
-//   4. agent script       a script written as a Shade Agent developer writes one, with the original client
+//   4. agent clients      the agent script's clients, @neardefi/shade-agent-js and viem, are not dependencies of the
+//                         repository: a developer installs them in their own project; here the repository's test
+//                         clients are installed (scripts/test-clients.mjs), which include both
+//   5. agent script       a script written as a Shade Agent developer writes one, with the original client
 //                         @neardefi/shade-agent-js: requestSignature on path ethereum-1 for the keccak256 of a
 //                         message; the signature must recover (viem) to the agent's EVM address that `up` printed
 //
@@ -93,6 +96,9 @@ async function main() {
       ready = stack.ready;
       return `agent ${stack.agent.agentAccountId.slice(0, 12)}… registered; EVM address ${ready.agentAddresses.evm.address}`;
     });
+    times.clients = await timed('agent clients', () =>
+      sh(process.execPath, ['scripts/test-clients.mjs'], clone),
+    );
     times.agent = await timed('agent script', () => {
       writeFileSync(join(clone, 'my-agent.mjs'), AGENT_SCRIPT);
       const out = execFileSync(process.execPath, ['my-agent.mjs'], {

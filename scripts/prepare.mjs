@@ -5,8 +5,13 @@
 //    it out (ES modules and source maps), in about a second where `tsc -b` takes tens of seconds. Nothing is
 //    type-checked here and no declarations are written: `npm run build` (the full build), `npm run typecheck`,
 //    `npm test` and `npm run pack` run `tsc -b`, which does both;
-// 2. then, at the same time (two cores do two at once): the contracts (AssemblyScript), the explorer page and the
-//    CLI's bundles (packages/cli/scripts/bundle-cli.mjs, which needs step 1).
+// 2. the CLI's bundles (packages/cli/scripts/bundle-cli.mjs, which needs step 1); the contracts (AssemblyScript)
+//    and the explorer page read no dist/, so they are built from the start, at the same time as step 1 and 2
+//    (two cores do two at once). The contracts' Wasm is committed with the hash of its sources
+//    (packages/contracts/build.mjs): it is rebuilt only when they changed.
+//
+// What the tests alone need (the third-party clients) is not installed here: `npm test` installs it on first use
+// (scripts/test-clients.mjs).
 //
 //   node scripts/prepare.mjs
 import { spawn } from 'node:child_process';
@@ -81,11 +86,11 @@ function run(script, args = []) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = Date.now();
   try {
-    await transpile();
+    // The explorer page and the contracts do not read dist/: they start with the transpile.
     await Promise.all([
-      run('packages/contracts/build.mjs'),
       run('packages/explorer/build.mjs', ['--quiet']),
-      run('packages/cli/scripts/bundle-cli.mjs'),
+      run('packages/contracts/build.mjs', ['--if-stale']),
+      transpile().then(() => run('packages/cli/scripts/bundle-cli.mjs')),
     ]);
   } catch (error) {
     console.error(`prepare: ${error.message}`);

@@ -13,11 +13,15 @@
 // Without --tier both tiers run, unit first; e2e runs even if unit failed, and the exit code is non-zero if
 // either failed. Filters match the file path (`npm test -- primitives`). The last line of the output is
 // `all: N passed, N failed, N skipped` (CI reads it).
+//
+// First it makes sure the third-party clients the tests drive are installed (scripts/test-clients.mjs: on a fresh
+// clone it installs them into test-clients/ once, which takes 20-40 s; after that it only checks a stamp).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureTestClients } from './test-clients.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const skip = new Set(['node_modules', 'dist', '.git', '.shadebox']);
@@ -130,6 +134,12 @@ async function main(argv) {
     .filter((p) => p.files.length > 0);
   if (plan.length === 0) {
     console.error('no test files matched');
+    return 1;
+  }
+  try {
+    await ensureTestClients();
+  } catch (error) {
+    console.error(`test clients: ${error.message}`);
     return 1;
   }
   const results = [];

@@ -5,7 +5,8 @@
  * Its `prepare` script builds the TypeScript, the contracts, the explorer and the near-sandbox bundle, so the
  * time includes them; the run then checks that the CLI, the node's build and the contracts are there. npm's
  * cache is left as it is and reported (its folder and size): a warm cache makes the install faster.
- * The temp directory is removed afterwards.
+ * Then what the clone's first `npm test` adds is timed apart: the test clients (`node scripts/test-clients.mjs`,
+ * an `npm ci` in test-clients/), not part of `npm install`. The temp directory is removed afterwards.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -28,6 +29,8 @@ export interface NpmInstallResult {
   cloneMs: number;
   /** Spawn of `npm install` to its exit, ms. */
   installMs: number;
+  /** Then `node scripts/test-clients.mjs` (what the first `npm test` installs), spawn to exit, ms. */
+  testClientsMs?: number;
 }
 
 /** Files a finished install must have built. */
@@ -105,6 +108,10 @@ export async function measureNpmInstall(timeoutMs = 600_000): Promise<NpmInstall
     const missing = BUILT.filter((f) => !existsSync(join(repo, f)));
     if (missing.length > 0) throw new Error(`npm install did not build ${missing.join(', ')}`);
     const cacheBytesAfter = existsSync(cacheDir) ? du(cacheDir) : 0;
+    const clients = await runTimed(process.execPath, ['scripts/test-clients.mjs'], repo, env, timeoutMs);
+    if (clients.code !== 0) {
+      throw new Error(`scripts/test-clients.mjs exited with ${clients.code}: ${clients.tail.slice(-500)}`);
+    }
     const round = (ms: number) => Math.round(ms);
     return {
       commit,
@@ -116,6 +123,7 @@ export async function measureNpmInstall(timeoutMs = 600_000): Promise<NpmInstall
       cacheState,
       cloneMs: round(cloneMs),
       installMs: round(install.ms),
+      testClientsMs: round(clients.ms),
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
