@@ -13,6 +13,7 @@ import {
   type RangeOptions,
   type WriteBatch,
 } from './key-value-store.js';
+import { MapBudgetWatch } from './map-budget-watch.js';
 import { residentFileBytes } from './resident-file-bytes.js';
 import { scratchBytes } from './scratch-bytes.js';
 import { ReadOnlyStoreError, StoreClosedError, StoreError } from './store-errors.js';
@@ -30,10 +31,14 @@ export interface LmdbStoreOptions {
    * store that keeps growing they follow its size. Past the budget, the store closes and reopens its LMDB
    * environment at the next quiet point (see `LmdbStore.remap`), which drops them; they stay in the kernel's
    * page cache, so reading them again is cheap. Undefined or 0: never remap. Measured on Linux only (the
-   * process's RssFile in `/proc/self/status`); elsewhere the store never remaps.
+   * process's RssFile in `/proc/self/status`); elsewhere the store never remaps. The checks are paced to how
+   * fast the pages come back (see `MapBudgetWatch`), so the pages held stay within about 1.25 × the budget.
    */
   mapBudgetBytes?: number;
-  /** How often the resident size is compared with `mapBudgetBytes`, in ms. Default 1000. */
+  /**
+   * Longest wait between two comparisons of the resident size with `mapBudgetBytes`, in ms. Default 1000.
+   * While the pages held grow fast the checks come more often, down to a tenth of this (at least 20 ms).
+   */
   mapCheckIntervalMs?: number;
 }
 
@@ -153,24 +158,30 @@ class LmdbStoreImpl implements LmdbStore {
   }
 
   /**
-   * Every `intervalMs`, remaps once the process's file-backed RSS has grown by more than `budget` since the
-   * last remap. That counter (/proc/self/status) costs a fraction of a millisecond to read, where this
-   * store's own figure (`residentMapBytes`, from smaps) costs tens of milliseconds in a node with many maps;
-   * the rest of the file-backed RSS (the node binary, libraries) hardly moves. A timer callback is a quiet
-   * point: no read or commit is running, only a scan left open across an `await` can be.
+   * Remaps once the process's file-backed RSS has grown by more than `budget` since the last remap, checked
+   * at the pace `MapBudgetWatch` sets (at most `maxIntervalMs` apart). That counter (/proc/self/status) costs
+   * a fraction of a millisecond to read, where this store's own figure (`residentMapBytes`, from smaps) costs
+   * tens of milliseconds in a node with many maps; the rest of the file-backed RSS (the node binary,
+   * libraries) hardly moves. A timer callback is a quiet point: no read or commit is running, only a scan
+   * left open across an `await` can be.
    */
-  watchMap(budget: number, intervalMs: number): void {
-    let baseline = fileBackedRss();
-    if (baseline === undefined) return;
+  watchMap(budget: number, maxIntervalMs: number): void {
+    const start = fileBackedRss();
+    if (start === undefined) return;
+    const watch = new MapBudgetWatch(budget, start, {
+      maxIntervalMs,
+      minIntervalMs: Math.min(maxIntervalMs, Math.max(20, Math.round(maxIntervalMs / 10))),
+      minRemapGapMs: Math.min(maxIntervalMs, 250),
+    });
     const check = () => {
-      // Nothing to do while the whole file fits in the budget (small stores: most tests, fresh homes).
+      if (this.#closed) return;
       const fileBytes = statSync(join(this.#path, 'data.mdb'), { throwIfNoEntry: false })?.size ?? 0;
-      if (fileBytes <= budget) return;
-      const now = fileBackedRss() ?? 0;
-      if (now < (baseline ?? 0)) baseline = now;
-      else if (now - (baseline ?? 0) > budget && this.remap()) baseline = fileBackedRss();
+      const { remap, nextCheckMs } = watch.check(fileBackedRss() ?? start, fileBytes);
+      if (remap && this.remap()) watch.remapped(fileBackedRss() ?? start);
+      this.#mapTimer = setTimeout(check, nextCheckMs);
+      this.#mapTimer.unref();
     };
-    this.#mapTimer = setInterval(check, intervalMs);
+    this.#mapTimer = setTimeout(check, watch.intervalMs);
     this.#mapTimer.unref();
   }
 
@@ -255,7 +266,7 @@ class LmdbStoreImpl implements LmdbStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearInterval(this.#mapTimer);
+    clearTimeout(this.#mapTimer);
     await this.#db.close();
   }
 }
