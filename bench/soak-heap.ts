@@ -36,7 +36,7 @@ const { values } = parseArgs({
 });
 const durationMs = Number(values.seconds) * 1000;
 const rate = Number(values.rate);
-const at = values.at.split(',').map((s) => Number(s) * 1000);
+const at = values.at === '' ? [] : values.at.split(',').map((s) => Number(s) * 1000);
 mkdirSync(values.dir, { recursive: true });
 const MiB = 1024 * 1024;
 const mib = (b: number) => `${(b / MiB).toFixed(1)} MiB`;
