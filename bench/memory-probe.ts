@@ -254,7 +254,7 @@ function smapsSummary(pid: number): string {
     g.count++;
     groups.set(kind, g);
     if (m.rss > MiB && kind.startsWith('anon'))
-      details.push(`    ${kind}: ${size.toFixed(1)} MiB mapping, ${mib(m.rss)} resident`);
+      details.push(`    ${kind}: ${size.toFixed(1)} MiB mapping (${m.perms}), ${mib(m.rss)} resident`);
   });
   return [...groups]
     .sort((a, b) => b[1].rss - a[1].rss)
