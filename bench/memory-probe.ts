@@ -3,11 +3,15 @@
  *
  * Starts the built CLI (`shadebox node --memory`) with the V8 inspector on, runs the read, transfer and
  * contract loads of `npm run bench` against it, then reads, through the inspector, `process.memoryUsage()` and
- * V8's heap spaces, and /proc (VmRSS, RssAnon, RssFile), right after the load and again after `--idle` seconds.
+ * V8's heap spaces (the node's isolate and each view worker's, through the NodeWorker domain), and /proc (VmRSS,
+ * RssAnon, RssFile, the mappings by kind: glibc's heap and its arenas, stacks, the rest), right after the load and
+ * again after `--idle` seconds. The node runs with the node flags and the GLIBC_TUNABLES default of the bin's
+ * `sh` line, as the benchmark runs it.
  * With `--snapshot DIR` it also writes a heap snapshot at each point and prints its largest retainers
  * (`bench/heap-summary.ts`).
  *
- *   flock /tmp/bench.lock node --import tsx bench/memory-probe.ts [--duration 5] [--idle 10] [--snapshot DIR]
+ *   flock /tmp/bench.lock node --import tsx bench/memory-probe.ts [--duration 5] [--idle 10] [--snapshot DIR] \
+ *     [--gc] [--node-flags "<V8 flags>"] [--repo <checkout>]
  *
  * Extra `shadebox node` flags go after `--`.
  */
@@ -44,6 +48,9 @@ class Inspector {
   #id = 0;
   readonly #pending = new Map<number, (value: unknown) => void>();
   #chunks: string[] = [];
+  /** Sessions of the worker threads (NodeWorker domain), and their pending calls. */
+  readonly workers: string[] = [];
+  readonly #workerPending = new Map<number, (value: unknown) => void>();
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
       const message = JSON.parse(String(data)) as {
@@ -54,6 +61,21 @@ class Inspector {
         error?: unknown;
       };
       if (message.method === 'HeapProfiler.addHeapSnapshotChunk') this.#chunks.push(message.params!.chunk);
+      if (message.method === 'NodeWorker.attachedToWorker') {
+        this.workers.push((message.params as unknown as { sessionId: string }).sessionId);
+      }
+      if (message.method === 'NodeWorker.detachedFromWorker') {
+        const at = this.workers.indexOf((message.params as unknown as { sessionId: string }).sessionId);
+        if (at >= 0) this.workers.splice(at, 1);
+      }
+      if (message.method === 'NodeWorker.receivedMessageFromWorker') {
+        const inner = JSON.parse((message.params as unknown as { message: string }).message) as {
+          id?: number;
+          result?: unknown;
+          error?: unknown;
+        };
+        if (inner.id !== undefined) this.#workerPending.get(inner.id)?.(inner.error ?? inner.result);
+      }
       if (message.id !== undefined) this.#pending.get(message.id)?.(message.error ?? message.result);
     });
   }
@@ -82,6 +104,22 @@ class Inspector {
       includeCommandLineAPI: true,
     })) as { result?: { value?: unknown } };
     return result.result?.value;
+  }
+
+  /** Evaluates `expression` in a worker thread's isolate (a NodeWorker session); its value. */
+  async evaluateInWorker(sessionId: string, expression: string): Promise<unknown> {
+    const id = ++this.#id;
+    const answer = new Promise((resolve) => this.#workerPending.set(id, resolve));
+    const message = JSON.stringify({
+      id,
+      method: 'Runtime.evaluate',
+      params: { expression, returnByValue: true },
+    });
+    await this.call('NodeWorker.sendMessageToWorker', { sessionId, message });
+    const result = (await Promise.race([answer, sleep(5000)])) as
+      | { result?: { value?: unknown } }
+      | undefined;
+    return result?.result?.value;
   }
 
   async snapshot(file: string): Promise<void> {
@@ -116,54 +154,108 @@ async function report(label: string, pid: number, inspector: Inspector): Promise
   if (usage === undefined) return;
   const { usage: u, spaces } = JSON.parse(usage) as {
     usage: NodeJS.MemoryUsage;
-    spaces: { space_name: string; space_size: number; space_used_size: number }[];
+    spaces: HeapSpace[];
   };
   console.log(
     `main isolate: heapTotal ${mib(u.heapTotal)}, heapUsed ${mib(u.heapUsed)}, external ${mib(u.external)}, arrayBuffers ${mib(u.arrayBuffers)}`,
   );
-  console.log(
-    spaces
-      .filter((s) => s.space_size > MiB)
-      .map((s) => `  ${s.space_name}: ${mib(s.space_used_size)} used of ${mib(s.space_size)}`)
-      .join('\n'),
-  );
+  console.log(formatSpaces(spaces));
+  await inspector.call('NodeWorker.enable', { waitForDebuggerOnStart: false });
+  for (const sessionId of inspector.workers) {
+    // A worker's `process.memoryUsage()` gives its own isolate's heap; the spaces come from its `v8` module,
+    // which an ES module worker reaches through `process.getBuiltinModule` (Node 22) or not at all (then
+    // only the totals).
+    const text = (await inspector.evaluateInWorker(
+      sessionId,
+      `JSON.stringify({ usage: process.memoryUsage(), spaces: globalThis.process.getBuiltinModule?.('v8')?.getHeapSpaceStatistics() ?? (typeof require === 'function' ? require('v8').getHeapSpaceStatistics() : []) })`,
+    )) as string | undefined;
+    if (text === undefined) {
+      console.log(`worker ${sessionId}: no answer`);
+      continue;
+    }
+    const w = JSON.parse(text) as { usage: NodeJS.MemoryUsage; spaces: HeapSpace[] };
+    console.log(
+      `worker isolate ${sessionId}: heapTotal ${mib(w.usage.heapTotal)}, heapUsed ${mib(w.usage.heapUsed)}, external ${mib(w.usage.external)}, arrayBuffers ${mib(w.usage.arrayBuffers)}`,
+    );
+    if (w.spaces.length > 0) console.log(formatSpaces(w.spaces));
+  }
 }
 
-/** Resident bytes of the process's mappings by kind: file-backed, and anonymous ones grouped by their size. */
+interface HeapSpace {
+  space_name: string;
+  space_size: number;
+  space_used_size: number;
+  physical_space_size: number;
+}
+
+function formatSpaces(spaces: HeapSpace[]): string {
+  return spaces
+    .filter((s) => s.space_size > MiB)
+    .map(
+      (s) =>
+        `  ${s.space_name}: ${mib(s.space_used_size)} used of ${mib(s.space_size)} (${mib(s.physical_space_size)} resident)`,
+    )
+    .join('\n');
+}
+
+/**
+ * Resident bytes of the process's mappings by kind: file-backed; glibc's main heap (`[heap]`) and its
+ * per-thread arenas (a read-write start of a 64 MiB-aligned reservation whose rest is inaccessible); stacks
+ * (a read-write mapping right above a one-page guard); the rest of the anonymous ones grouped by size (V8's
+ * heap pages, compiled code, Wasm memories' reservations).
+ */
 function smapsSummary(pid: number): string {
-  const groups = new Map<string, { rss: number; count: number }>();
-  const details: string[] = [];
-  let current = '';
-  let currentSize = 0;
+  const maps: { start: number; end: number; perms: string; name: string; rss: number }[] = [];
   for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \d+\s*(.*)$/.exec(line);
     if (head) {
-      const size = (Number.parseInt(head[2], 16) - Number.parseInt(head[1], 16)) / MiB;
-      const name = head[3];
-      currentSize = size;
-      current = name
-        ? name.startsWith('/')
-          ? 'file'
-          : name
-        : size >= 1024
-          ? 'anon >= 1 GiB (wasm memory reservations)'
-          : size >= 60
-            ? 'anon 60 MiB..1 GiB (malloc arenas of threads, wasm)'
-            : size >= 1
-              ? 'anon 1..60 MiB'
-              : 'anon < 1 MiB';
+      maps.push({
+        start: Number.parseInt(head[1], 16),
+        end: Number.parseInt(head[2], 16),
+        perms: head[3],
+        name: head[4],
+        rss: 0,
+      });
       continue;
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
-    if (rss && current === 'anon 1..60 MiB' && Number(rss[1]) > 1024)
-      details.push(`    ${currentSize.toFixed(1)} MiB mapping: ${mib(Number(rss[1]) * 1024)} resident`);
-    if (rss) {
-      const g = groups.get(current) ?? { rss: 0, count: 0 };
-      g.rss += Number(rss[1]) * 1024;
-      g.count++;
-      groups.set(current, g);
-    }
+    if (rss && maps.length > 0) maps[maps.length - 1].rss = Number(rss[1]) * 1024;
   }
+  const ARENA = 64 * MiB;
+  const groups = new Map<string, { rss: number; count: number }>();
+  const details: string[] = [];
+  maps.forEach((m, i) => {
+    const size = (m.end - m.start) / MiB;
+    const next = maps[i + 1];
+    const previous = maps[i - 1];
+    let kind: string;
+    if (m.name.startsWith('/')) kind = 'file';
+    else if (m.name !== '') kind = m.name;
+    else if (
+      m.perms.startsWith('rw') &&
+      m.start % ARENA === 0 &&
+      next?.start === m.end &&
+      next.perms.startsWith('---') &&
+      next.end - m.start === ARENA
+    )
+      kind = 'anon: glibc arenas of threads';
+    else if (
+      m.perms.startsWith('rw') &&
+      previous?.end === m.start &&
+      previous.perms.startsWith('---') &&
+      previous.end - previous.start === 4096
+    )
+      kind = 'anon: thread stacks (after a guard page)';
+    else if (size >= 1024) kind = 'anon >= 1 GiB (wasm memory reservations)';
+    else if (size >= 1) kind = 'anon 1 MiB..1 GiB';
+    else kind = 'anon < 1 MiB (V8 heap pages among them)';
+    const g = groups.get(kind) ?? { rss: 0, count: 0 };
+    g.rss += m.rss;
+    g.count++;
+    groups.set(kind, g);
+    if (m.rss > MiB && kind.startsWith('anon'))
+      details.push(`    ${kind}: ${size.toFixed(1)} MiB mapping (${m.perms}), ${mib(m.rss)} resident`);
+  });
   return [...groups]
     .sort((a, b) => b[1].rss - a[1].rss)
     .map(([name, g]) => `  ${name.padEnd(48)} ${mib(g.rss).padStart(10)} in ${g.count} mappings`)
@@ -172,12 +264,25 @@ function smapsSummary(pid: number): string {
 }
 
 installCleanup();
+// The benchmark runs the bin by its path, so that its `sh` line applies: the same GLIBC_TUNABLES default and
+// node flags are given here to a `node` that also takes the inspector and `--node-flags` (some V8 flags, such as
+// `--trace-gc`, are refused in NODE_OPTIONS).
+/** `--repo DIR`: the checkout whose built CLI runs (another worktree's, for a before/after). */
+const repoRoot = arg('--repo', REPO_ROOT);
+const CLI_BIN = join(repoRoot, 'packages', 'cli', 'bin', 'shadebox.js');
+const shLine = readFileSync(CLI_BIN, 'utf8').split('\n')[1] ?? '';
+const tunables = /GLIBC_TUNABLES-([^}"]*)\}/.exec(shLine)?.[1];
+const binFlags = (/exec node (.*?)"\$0"/.exec(shLine)?.[1] ?? '').split(' ').filter((f) => f !== '');
+const env: NodeJS.ProcessEnv = { ...process.env, SHADEBOX_LOG: 'warn' };
+delete env.NODE_EXTRA_CA_CERTS; // as the sh line does for `shadebox node`
+if (tunables !== undefined && env.GLIBC_TUNABLES === undefined) env.GLIBC_TUNABLES = tunables;
 const child = spawnTracked(
   process.execPath,
   [
     `--inspect=127.0.0.1:${INSPECTOR_PORT}`,
+    ...binFlags,
     ...nodeFlags,
-    join(REPO_ROOT, 'packages', 'cli', 'bin', 'shadebox.js'),
+    CLI_BIN,
     'node',
     '--memory',
     ...extraFlags,
@@ -185,7 +290,10 @@ const child = spawnTracked(
     '0',
     '--json',
   ],
-  { cwd: REPO_ROOT, env: { ...process.env, SHADEBOX_LOG: 'warn' }, keepStdinOpen: true },
+  { cwd: repoRoot, env, keepStdinOpen: true },
+);
+console.log(
+  `node flags: ${[...binFlags, ...nodeFlags].join(' ') || '(none)'}; GLIBC_TUNABLES=${env.GLIBC_TUNABLES ?? '(unset)'}`,
 );
 /** With `--node-flags --trace-gc`: V8's full collections (Mark-Compact) by cause, with their pauses. */
 const markCompacts = { ours: 0, oursMs: 0, v8: 0, v8Ms: 0 };
@@ -234,6 +342,7 @@ try {
     );
   }
   await report('after the run (what the bench reads)', child.pid, inspector);
+  console.log(smapsSummary(child.pid));
   if (snapshotDir) {
     const file = join(snapshotDir, 'after-run.heapsnapshot');
     await inspector.snapshot(file);

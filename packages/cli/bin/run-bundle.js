@@ -10,6 +10,11 @@
 // the process exits: `npm install` and `npm run build` leave one, made by a `shadebox node`, a `near-sandbox init`
 // and a `near-sandbox run`). It is written to a temporary file and renamed, so concurrent starts
 // never read half a cache.
+//
+// V8 also rejects a cache made under other V8 flags. The executables' sh line runs node with LAUNCH_FLAGS, and the
+// cache is made under them (scripts/bundle-cli.mjs trains it that way); a start under other flags (`node
+// bin/shadebox.js`) that finds the cache rejected leaves it in place, so that such starts and the usual ones do
+// not replace each other's cache in turn.
 const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { homedir } = require('node:os');
@@ -17,6 +22,14 @@ const { basename, dirname, join } = require('node:path');
 const vm = require('node:vm');
 
 const WRITE_AFTER_MS = 1000;
+
+/**
+ * The V8 flags of the executables' sh line (bin/shadebox.js, bin/near-sandbox.js: `exec node <flags> "$0"`).
+ * A new space (young generation) of at most 2 MiB per semi-space instead of 16: under load V8 grows it to its
+ * maximum and keeps it, 32 MiB of RSS in each thread that runs JavaScript (the node's and each view worker's,
+ * which inherit the flag), for no throughput the benchmark could measure (docs/architecture.md, "Memory").
+ */
+const LAUNCH_FLAGS = ['--max-semi-space-size=2'];
 
 /**
  * Compiles and runs the bundle `file` (an absolute path); returns its exports. `cacheAtExit`: a bundle whose
@@ -30,13 +43,22 @@ function loadBundle(file, { cacheAtExit = false } = {}) {
   const places = cachePlaces(file);
   const cachedData = readCache(places, header);
   const script = new vm.Script(source, { filename: file, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected) {
+  if (shouldWriteCache(cachedData !== undefined, script.cachedDataRejected === true, process.execArgv)) {
     if (cacheAtExit) process.once('exit', () => writeCache(script, places, header));
     else setTimeout(() => writeCache(script, places, header), WRITE_AFTER_MS).unref();
   }
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   return module.exports;
+}
+
+/**
+ * Whether a start writes the cache: when it found none made for this bundle, Node and architecture, or V8
+ * rejected the one it found and this process runs under LAUNCH_FLAGS (a start under other flags keeps the cache
+ * made under the sh line's).
+ */
+function shouldWriteCache(found, rejected, execArgv) {
+  return !found || (rejected && LAUNCH_FLAGS.every((flag) => execArgv.includes(flag)));
 }
 
 /** Where the cache of `file` may be: beside it, then in the user's cache folder. */
@@ -80,4 +102,4 @@ function writeCache(script, places, header) {
   }
 }
 
-module.exports = { loadBundle };
+module.exports = { loadBundle, shouldWriteCache, LAUNCH_FLAGS };

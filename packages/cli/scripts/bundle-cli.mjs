@@ -23,6 +23,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -270,18 +271,28 @@ async function bundleViewWorker(esbuild) {
  * which ends sooner, as it exits). Failing here only costs the first real run the cache: it writes one itself.
  */
 async function trainCodeCaches() {
+  // Under the node flags of the executables' sh line: V8 rejects a cache made under other flags.
+  const { LAUNCH_FLAGS } = createRequire(import.meta.url)('../bin/run-bundle.js');
   const home = mkdtempSync(join(tmpdir(), 'shadebox-bundle-'));
   const env = { ...process.env, SHADEBOX_LOG: 'silent' };
   delete env.SHADEBOX_FROM_SOURCE;
   try {
-    await runUntilCached('shadebox', [BUNDLES[0].bin, 'node', '--memory', '--rpc-port', '0', '--json'], env);
-    execFileSync(process.execPath, [BUNDLES[1].bin, '--home', join(home, 'sandbox'), 'init'], {
+    await runUntilCached(
+      'shadebox',
+      [...LAUNCH_FLAGS, BUNDLES[0].bin, 'node', '--memory', '--rpc-port', '0', '--json'],
       env,
-      stdio: 'ignore',
-    });
+    );
+    execFileSync(
+      process.execPath,
+      [...LAUNCH_FLAGS, BUNDLES[1].bin, '--home', join(home, 'sandbox'), 'init'],
+      {
+        env,
+        stdio: 'ignore',
+      },
+    );
     await runUntilCached(
       'near-sandbox',
-      [BUNDLES[1].bin, '--home', join(home, 'sandbox'), 'run', '--rpc-addr', '127.0.0.1:0'],
+      [...LAUNCH_FLAGS, BUNDLES[1].bin, '--home', join(home, 'sandbox'), 'run', '--rpc-addr', '127.0.0.1:0'],
       env,
     );
   } catch (error) {

@@ -7,8 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 // bin/run-bundle.js is CommonJS (bin/package.json); its one export is loadBundle.
 import runBundle from '../bin/run-bundle.js';
 
-const { loadBundle } = runBundle as {
+const { loadBundle, shouldWriteCache, LAUNCH_FLAGS } = runBundle as {
   loadBundle: (file: string) => Record<string, unknown>;
+  shouldWriteCache: (found: boolean, rejected: boolean, execArgv: string[]) => boolean;
+  LAUNCH_FLAGS: string[];
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'shadebox-run-bundle-'));
@@ -66,5 +68,21 @@ describe('loadBundle', () => {
       await sleep(20);
     }
     assert.ok(readFileSync(`${file}.v8cache`, 'latin1').startsWith('shadebox-v8cache c3 '));
+  });
+
+  it("replaces a cache V8 rejected only under the sh line's flags, under which the cache is made", () => {
+    assert.deepEqual(LAUNCH_FLAGS, ['--max-semi-space-size=2']);
+    assert.equal(shouldWriteCache(false, false, []), true, 'none found: written whatever the flags');
+    assert.equal(shouldWriteCache(true, false, LAUNCH_FLAGS), false, 'taken: kept');
+    assert.equal(shouldWriteCache(true, true, ['--inspect', ...LAUNCH_FLAGS]), true);
+    // `node bin/shadebox.js` (no flags): V8 rejects the sh line's cache, which stays for the usual starts.
+    assert.equal(shouldWriteCache(true, true, []), false);
+  });
+
+  it("is run by the executables' sh line with LAUNCH_FLAGS", () => {
+    for (const bin of ['shadebox.js', 'near-sandbox.js']) {
+      const shLine = readFileSync(new URL(`../bin/${bin}`, import.meta.url), 'utf8').split('\n')[1];
+      assert.ok(shLine.endsWith(`exec node ${LAUNCH_FLAGS.join(' ')} "$0" "$@"`), `${bin}: ${shLine}`);
+    }
   });
 });

@@ -69,10 +69,10 @@ export interface StartNodeOptions {
    * `gc_num_epochs_to_keep` (5). */
   gcNumEpochsToKeep?: number;
   /** Bytes of history (what the kept blocks wrote) a regular node keeps within its epochs before the oldest
-   * heights go (chain/garbage-collector.ts); 0: epochs only. Default: 32 MiB with `memory` (its history is
+   * heights go (chain/garbage-collector.ts); 0: epochs only. Default: 16 MiB with `memory` (its history is
    * its RSS), 0 with a home (on disk). */
   historyBudgetBytes?: number;
-  /** Run a full JS garbage collection when the used heap grew by 32 MiB since the last one, and when block
+  /** Run a full JS garbage collection when the used heap grew by 16 MiB since the last one, and when block
    * production goes quiet after a burst of blocks (chain/heap-trim.ts). Default true. */
   heapTrim?: boolean;
   /** Also serve an archival endpoint on this port (0 picks a free one), on the same host. The node then
@@ -95,7 +95,7 @@ export interface StartNodeOptions {
    * 0 never. Default: config.json's `shadebox.store_map_budget_mb` (32 MiB). */
   storeMapBudgetBytes?: number;
   /** Bounds of the chain's in-memory caches of parsed blocks, transactions, receipts and outcomes, in
-   * entries and bytes. Default: 1,024 blocks / 2 MiB, and 8,192 records / 2 MiB of each other kind. */
+   * entries and bytes. Default: 1,024 blocks / 1 MiB, and 8,192 records / 1 MiB of each other kind. */
   cacheLimits?: ChainCacheLimits;
   /** Worker threads for `call_function` views, started on the first view; 0 runs views on the RPC's thread.
    * Default: one per core beside the RPC's (at most 4), or `SHADEBOX_VIEW_WORKERS`. */

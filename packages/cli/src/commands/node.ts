@@ -55,7 +55,7 @@ Options:
   --gc-history-budget-mb N
                     MiB of history (what the kept blocks wrote) a non-archival node keeps inside those
                     epochs before its oldest heights go as if their epoch had ended; never the head's epoch
-                    nor the last 100 blocks; 0: whole epochs only (default: 32 with --memory, 0 with a home)
+                    nor the last 100 blocks; 0: whole epochs only (default: 16 with --memory, 0 with a home)
   --archival-port P also serve an archival endpoint on port P (0 picks a free one), beside the regular one:
                     the node keeps its full history; the regular endpoint answers old heights as a regular
                     node does (GARBAGE_COLLECTED_BLOCK, UNKNOWN_BLOCK), the archival one serves them

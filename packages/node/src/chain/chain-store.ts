@@ -21,16 +21,16 @@ export const EARLIEST_KEY = metaKey('earliest');
 
 /** How many parsed records the chain keeps in memory (chain/recent-records.ts), in entries and in bytes. */
 export interface ChainCacheLimits {
-  /** Recent outcomes, transactions and receipts, each kind. Default 8,192 records and 2 MiB (about 3,000
-   * outcomes: the last few hundred blocks of a busy chain, which is what waiters read again). */
+  /** Recent outcomes, transactions and receipts, each kind. Default 8,192 records and 1 MiB (about 1,500
+   * outcomes: the last hundred blocks of a busy chain, which is what waiters read again). */
   records: RecentRecordsLimits;
-  /** Recent block records (read by height or hash again and again). Default 1,024 blocks and 2 MiB. */
+  /** Recent block records (read by height or hash again and again). Default 1,024 blocks and 1 MiB. */
   blocks: RecentRecordsLimits;
 }
 
 export const DEFAULT_CHAIN_CACHE_LIMITS: ChainCacheLimits = {
-  records: { entries: 8192, bytes: 2 * 2 ** 20 },
-  blocks: { entries: 1024, bytes: 2 * 2 ** 20 },
+  records: { entries: 8192, bytes: 2 ** 20 },
+  blocks: { entries: 1024, bytes: 2 ** 20 },
 };
 
 /** The records a block wrote, to keep in memory once its batch is committed: id, record, stored size. */

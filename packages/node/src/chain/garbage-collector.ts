@@ -47,9 +47,9 @@ export interface GarbageCollectorOptions {
   historyBudgetBytes?: number;
 }
 
-/** The history budget of a `--memory` node: about 700 blocks of the benchmark's transfers (48 KB each), far
- * more than 5 epochs of blocks with a few transactions. */
-export const DEFAULT_MEMORY_HISTORY_BUDGET_BYTES = 32 * 1024 * 1024;
+/** The history budget of a `--memory` node: about 350 blocks of the benchmark's transfers (48 KB each), and
+ * 5 epochs of blocks with a transaction or two. */
+export const DEFAULT_MEMORY_HISTORY_BUDGET_BYTES = 16 * 1024 * 1024;
 
 const utf8 = new TextEncoder();
 const utf8d = new TextDecoder();

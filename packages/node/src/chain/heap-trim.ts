@@ -18,11 +18,11 @@ import type { Chain } from './chain.js';
 
 export interface HeapTrimOptions {
   /** Growth of the used heap since the last collection at which one runs whatever the load, bytes. Default
-   * 32 MiB. */
+   * 16 MiB. */
   headroomBytes?: number;
   /** Quiet time (no block) after blocks before the idle collection, ms. Default 1,000. */
   idleMs?: number;
-  /** Growth of the used heap below which the idle collection is skipped, bytes. Default 16 MiB. */
+  /** Growth of the used heap below which the idle collection is skipped, bytes. Default 8 MiB. */
   idleGrowthBytes?: number;
   /** Time between checks, ms. Default 1,000. */
   intervalMs?: number;
@@ -58,9 +58,9 @@ export class HeapTrim {
     private readonly chain: Chain,
     options: HeapTrimOptions = {},
   ) {
-    this.headroomBytes = options.headroomBytes ?? 32 * 1024 * 1024;
+    this.headroomBytes = options.headroomBytes ?? 16 * 1024 * 1024;
     this.idleMs = options.idleMs ?? 1_000;
-    this.idleGrowthBytes = options.idleGrowthBytes ?? 16 * 1024 * 1024;
+    this.idleGrowthBytes = options.idleGrowthBytes ?? 8 * 1024 * 1024;
     this.intervalMs = options.intervalMs ?? 1_000;
     this.heapUsed = options.heapUsed ?? (() => getHeapStatistics().used_heap_size);
     this.collect = options.collect ?? fullCollection();

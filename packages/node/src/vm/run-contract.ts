@@ -155,6 +155,15 @@ export function runContract(args: RunContractArgs): VMOutcome {
     host = new Host(args.config, args.cache.memories);
     hosts.set(args.cache, host);
   }
+  try {
+    return run(host, args);
+  } finally {
+    // The reused VMLogic lets go of the call's state (the block's StateUpdate, through `ext`).
+    host.vm.end();
+  }
+}
+
+function run(host: Host, args: RunContractArgs): VMOutcome {
   const vm = host.vm;
   vm.begin(args.context, args.ext, args.actionHash);
   const abort = (error: FunctionCallError): VMOutcome => outcome(vm, error);

@@ -113,6 +113,24 @@ export class VMLogic {
     this.hostDirtyEnd = 0;
   }
 
+  /**
+   * Ends a call: drops what this VMLogic, reused by every call, would otherwise hold until the next one: the
+   * state the call read and wrote through `ext` (a whole block's StateUpdate with its changes: 15 MiB after the
+   * benchmark's `fill` calls), its context and its registers. The call's outcome keeps what it returns.
+   */
+  end(): void {
+    // Read by no host function between calls (`begin` sets them again).
+    this.ctx = undefined as unknown as VMContext;
+    this.ext = undefined as unknown as External;
+    this.registers = undefined as unknown as Registers;
+    this.receipts = undefined as unknown as ReceiptManager;
+    this.promises = [];
+    this.logs = [];
+    this.returnData = { kind: 'None' };
+    this.memory = undefined;
+    this.remainingGas = undefined;
+  }
+
   /** The host-function costs (reading one marks it for the profile: see gas-profile.ts). */
   get costs(): ExtCosts {
     return this.taggedCosts;
