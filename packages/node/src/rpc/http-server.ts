@@ -81,7 +81,14 @@ export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions)
       rule: { acceptsPath: (path) => path === '/', contentType: 'json', maxBodyBytes: maxBody },
       handle: (request) => {
         counters.requests++;
-        return handleJsonRpc(ctx, request.body, (e) => options.log.error({ err: e }, 'rpc method failed'));
+        const answer = () =>
+          handleJsonRpc(ctx, request.body, (e) => options.log.error({ err: e }, 'rpc method failed'));
+        // A view a worker can answer from the body alone goes there whole (rpc/view-body-job.ts).
+        const byWorker =
+          pool && request.body.includes('"call_function"')
+            ? pool.runBody(ctx.chain, request.body, answer)
+            : undefined;
+        return byWorker ?? answer();
       },
       corsHeaders: Object.entries(CORS)
         .map(([name, value]) => `${name}: ${value}\r\n`)

@@ -1,8 +1,11 @@
 /**
  * `call_function` views on worker threads, so that views use the cores the RPC's thread leaves idle. The
- * RPC's thread still parses the request, resolves the block and reads the account; a worker runs the
- * contract (rpc/view-worker.ts) and writes the answer's text, which is the text the RPC's thread would have
- * written (rpc/view-job.ts runs the same state viewer; the tests compare both paths).
+ * RPC's thread parses the request, resolves the block and reads the account; a worker runs the contract
+ * (rpc/view-worker.ts) and writes the answer's text, which is the text the RPC's thread would have written
+ * (rpc/view-job.ts runs the same state viewer; the tests compare both paths). Once it has done so for an
+ * account at a finality, the worker is given that route, and the next such requests of the same head go to
+ * the worker as their bodies (`runBody`, rpc/view-body-job.ts): the RPC's thread then only reads the HTTP
+ * request and writes the answer.
  *
  * A job carries the block's facts and the account by value, the code the first time a worker runs it, and the
  * version of the worker's copy of the contract's data (rpc/contract-data-replicas.ts): the copy is sent once
@@ -25,7 +28,9 @@ import {
   DEFAULT_REPLICA_BUDGET_BYTES,
   type TrackedReplica,
 } from './contract-data-replicas.js';
+import type { HttpAnswer } from './jsonrpc.js';
 import { viewBlockFacts, viewCall } from './methods/view-call.js';
+import { routeKey } from './view-body-job.js';
 import { ANSWER_KINDS, type ViewJobAnswer, type ViewJobMessage, type ViewTargetFacts } from './view-job.js';
 import type { ViewWorkerAnswers, ViewWorkerData, ViewWorkerMessage } from './view-worker.js';
 
@@ -47,7 +52,11 @@ export function defaultViewWorkers(): number {
 
 type RawAnswer = { rawJson: string };
 
-interface Pending {
+type Pending = PendingJob | PendingBody;
+
+/** A view the RPC's thread read and sent as a job. */
+interface PendingJob {
+  kind: 'job';
   job: ViewJobMessage;
   accountId: string;
   codeHash: string;
@@ -59,6 +68,15 @@ interface Pending {
   loadCode: () => Uint8Array | undefined;
   /** The job's copy of the contract's data, for a resend when the worker asks for it. */
   replica: TrackedReplica;
+}
+
+/** A request body sent whole (rpc/view-body-job.ts). */
+interface PendingBody {
+  kind: 'body';
+  resolve: (answer: HttpAnswer | Promise<HttpAnswer>) => void;
+  reject: (error: unknown) => void;
+  /** The request answered on the RPC's thread. */
+  inThread: () => HttpAnswer | Promise<HttpAnswer>;
 }
 
 /** An account at a block, as its jobs name it. */
@@ -79,6 +97,8 @@ interface PoolWorker {
   data: Map<string, number>;
   /** The targets this worker was sent (all of the current head's). */
   targets: Set<number>;
+  /** The routes this worker was sent at the current head: key → `target:dataVersion`. */
+  routes: Map<string, string>;
   /** Messages not posted yet: all those of one turn of the event loop go in one message. */
   outbox: ViewWorkerMessage[];
 }
@@ -101,6 +121,9 @@ export class ViewWorkerPool {
   /** Views' targets by block hash and account, for the current head (null: a job cannot carry it). */
   private readonly targets = new Map<string, ViewTarget | null>();
   private targetsHead = '';
+  /** The chains views ran on (a node's regular and archival chains share a pool), numbered for routes. */
+  private readonly chainNumbers = new WeakMap<Chain, number>();
+  private nextChainNumber = 1;
   /** The contracts' data the workers hold. */
   readonly replicas: ContractDataReplicas;
   /** Views answered by a worker, and views a worker handed back to the RPC's thread. */
@@ -133,7 +156,9 @@ export class ViewWorkerPool {
 
   /**
    * Runs the view on a worker: its answer, or undefined when the RPC's thread should run it now (no worker
-   * ready or free, or a view a worker cannot run alone).
+   * ready or free, or a view a worker cannot run alone). `finality`: the request named its block by this
+   * finality, so the worker is given the route (finality and account to this target) and answers the next
+   * such request of this head from its body (`runBody`).
    */
   run(
     chain: Chain,
@@ -142,6 +167,7 @@ export class ViewWorkerPool {
     accountBytes: Uint8Array,
     method: string,
     args: Uint8Array,
+    finality?: string,
   ): Promise<RawAnswer> | undefined {
     if (this.closed || this.size === 0) return undefined;
     if (!this.started) this.start();
@@ -171,12 +197,57 @@ export class ViewWorkerPool {
       target.targets.add(facts.id);
     }
     if (target.data.get(accountId) !== replica.version) this.sendData(target, replica);
+    if (finality !== undefined) {
+      const key = routeKey(this.chainNumber(chain), finality, accountId);
+      const to = `${facts.id}:${replica.version}`;
+      if (target.routes.get(key) !== to) {
+        this.post(target, { route: key, to: { target: facts.id, dataVersion: replica.version } });
+        target.routes.set(key, to);
+      }
+    }
     return new Promise<RawAnswer>((resolve, reject) => {
-      target.inFlight.set(job[0], { job, accountId, codeHash, resolve, reject, inThread, loadCode, replica });
+      target.inFlight.set(job[0], {
+        kind: 'job',
+        job,
+        accountId,
+        codeHash,
+        resolve,
+        reject,
+        inThread,
+        loadCode,
+        replica,
+      });
       if (job[5]) this.remember(target, codeHash);
       this.post(target, job);
       // Sent: the worker keeps the code; a resend adds it again if the worker asks.
       job.length = 5;
+    });
+  }
+
+  /**
+   * Sends a request body whole to a worker that has routes at the current head (rpc/view-body-job.ts): its
+   * answer, which is `inThread()`'s when the worker hands the request back; undefined when no worker can take
+   * it (the RPC's thread then answers it itself).
+   */
+  runBody(
+    chain: Chain,
+    body: string,
+    inThread: () => HttpAnswer | Promise<HttpAnswer>,
+  ): Promise<HttpAnswer> | undefined {
+    if (this.closed || !this.started || chain.head.hash !== this.targetsHead) return undefined;
+    const chainNumber = this.chainNumbers.get(chain);
+    if (chainNumber === undefined) return undefined;
+    let best: PoolWorker | undefined;
+    for (const w of this.workers) {
+      if (!w.ready || w.routes.size === 0 || w.inFlight.size >= MAX_IN_FLIGHT) continue;
+      if (!best || w.inFlight.size < best.inFlight.size) best = w;
+    }
+    if (!best) return undefined;
+    const worker = best;
+    const id = this.nextId++;
+    return new Promise<HttpAnswer>((resolve, reject) => {
+      worker.inFlight.set(id, { kind: 'body', resolve, reject, inThread });
+      this.post(worker, [id, chainNumber, body]);
     });
   }
 
@@ -218,6 +289,7 @@ export class ViewWorkerPool {
       codes: new Set(),
       data: new Map(),
       targets: new Set(),
+      routes: new Map(),
       outbox: [],
     };
     this.workers.push(entry);
@@ -266,6 +338,15 @@ export class ViewWorkerPool {
   private settle(entry: PoolWorker, answer: ViewJobAnswer): void {
     const pending = entry.inFlight.get(answer.id);
     if (!pending) return;
+    if (pending.kind === 'body') {
+      entry.inFlight.delete(answer.id);
+      if (answer.kind !== 'answer') this.runInThread(pending);
+      else {
+        this.stats.byWorker++;
+        pending.resolve({ status: 200, contentType: 'application/json', body: answer.rawJson });
+      }
+      return;
+    }
     if (answer.kind === 'needs-code') {
       // Evicted from the worker's cache: send the job again with the code.
       entry.codes.delete(pending.codeHash);
@@ -299,10 +380,20 @@ export class ViewWorkerPool {
   private runInThread(pending: Pending): void {
     this.stats.handedBack++;
     try {
-      pending.resolve(pending.inThread());
+      if (pending.kind === 'body') pending.resolve(pending.inThread());
+      else pending.resolve(pending.inThread());
     } catch (error) {
       pending.reject(error);
     }
+  }
+
+  private chainNumber(chain: Chain): number {
+    let number = this.chainNumbers.get(chain);
+    if (number === undefined) {
+      number = this.nextChainNumber++;
+      this.chainNumbers.set(chain, number);
+    }
+    return number;
   }
 
   /**
@@ -373,6 +464,7 @@ export class ViewWorkerPool {
     for (const w of this.workers) {
       if (w.targets.size === 0) continue;
       w.targets.clear();
+      w.routes.clear();
       this.post(w, { forgetTargets: true });
     }
   }

@@ -3,12 +3,15 @@
  * with its own runtime parameters and contract cache, built from the protocol version and chain id the
  * RPC's thread gives it, and posts back each answer. It keeps the copies of the contracts' data it is sent
  * (rpc/contract-data-replica.ts), one version per contract, until a job brings a newer one or the pool tells it
- * to drop one.
+ * to drop one. It also answers whole `call_function` request bodies (rpc/view-body-job.ts) through the routes
+ * the pool gives it for the current head, with its own read cache of those answers.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadRuntimeConfig } from '../config/runtime-config.js';
 import { runtimeParamsFrom } from '../runtime/runtime-params.js';
 import { ContractDataReplica } from './contract-data-replica.js';
+import { ReadCache } from './read-cache.js';
+import { type BodyView, bodyAnswer, bodyView, type ViewRoute } from './view-body-job.js';
 import {
   ANSWER_KINDS,
   jobOf,
@@ -29,13 +32,19 @@ const { protocolVersion, chainId, validatorStakes } = workerData as ViewWorkerDa
 const params = runtimeParamsFrom(loadRuntimeConfig(protocolVersion), chainId);
 const port = parentPort!;
 
+/** A whole request body to answer (rpc/view-body-job.ts): the job's id, the chain's number, the body. */
+export type ViewBodyMessage = [id: number, chain: number, body: string];
+
 /**
- * What the pool posts, in batches: a job (`ViewJobMessage`), an account at a block that jobs name (`target`), a
- * copy of a contract's data (`data`), the end of one (`drop`), or the end of the targets of the last head.
+ * What the pool posts, in batches: a job (`ViewJobMessage`), a request body (`ViewBodyMessage`), an account at a
+ * block that jobs name (`target`), the target of a finality and account at the current head (`route`), a copy of
+ * a contract's data (`data`), the end of one (`drop`), or the end of the targets and routes of the last head.
  */
 export type ViewWorkerMessage =
   | ViewJobMessage
+  | ViewBodyMessage
   | { target: ViewTargetFacts }
+  | { route: string; to: ViewRoute }
   | { data: Uint8Array; accountId: string; version: number }
   | { drop: string }
   | { forgetTargets: true };
@@ -48,22 +57,31 @@ export type ViewWorkerAnswers = Array<number | string>;
 
 const replicas = new Map<string, ContractDataReplica>();
 const targets = new Map<number, ViewTargetFacts>();
+const routes = new Map<string, ViewRoute>();
+/** Answers of bodies at the current head (its routes), by the request's cache key. */
+const answers = new ReadCache();
+let head = 0;
 
 port.on('message', (messages: ViewWorkerMessage[]) => {
   const answers: ViewWorkerAnswers = [];
   for (const message of messages) {
     if (Array.isArray(message)) {
-      const answer = run(message);
+      const answer = message.length === 3 ? runBody(message) : run(message as ViewJobMessage);
       answers.push(
         answer.id,
         ANSWER_KINDS.indexOf(answer.kind),
         answer.kind === 'answer' ? answer.rawJson : '',
       );
     } else if ('target' in message) targets.set(message.target.id, message.target);
+    else if ('route' in message) routes.set(message.route, message.to);
     else if ('data' in message)
       replicas.set(message.accountId, new ContractDataReplica(message.version, message.data));
     else if ('drop' in message) replicas.delete(message.drop);
-    else targets.clear();
+    else {
+      targets.clear();
+      routes.clear();
+      head++;
+    }
   }
   if (answers.length > 0) port.postMessage(answers);
 });
@@ -80,4 +98,29 @@ function run(message: ViewJobMessage): ViewJobAnswer {
     return { id: job.id, kind: 'needs-state' };
   }
 }
+function runBody([id, chain, body]: ViewBodyMessage): ViewJobAnswer {
+  let view: BodyView | undefined;
+  try {
+    view = bodyView(body, chain, routes);
+  } catch {
+    view = undefined;
+  }
+  const handBack: ViewJobAnswer = { id, kind: 'needs-state' };
+  if (view === undefined) return handBack;
+  const cached = answers.get(view.cacheKey, String(head));
+  if (cached) return bodyAnswer(id, view, cached.payload);
+  const target = targets.get(view.route.target);
+  if (!target) return handBack;
+  const job = { id, target, dataVersion: view.route.dataVersion, method: view.method, args: view.args };
+  let answer: ViewJobAnswer;
+  try {
+    answer = runViewJob(job, params, validatorStakes, replicas.get(target.accountId));
+  } catch {
+    return handBack;
+  }
+  if (answer.kind !== 'answer') return handBack;
+  answers.set(view.cacheKey, String(head), { status: 200, key: 'result', payload: answer.rawJson });
+  return bodyAnswer(id, view, answer.rawJson);
+}
+
 port.postMessage('ready');

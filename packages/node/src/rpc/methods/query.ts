@@ -9,11 +9,8 @@ import {
   accessKeyToView,
   accountIdError,
   base58Encode,
-  base64Decode,
   base64Encode,
   decodeAccessKey,
-  type GlobalContractIdentifier,
-  type PublicKey,
   parsePublicKey,
   publicKeyHandleToString,
   publicKeyToString,
@@ -25,40 +22,14 @@ import { accessKeyKey, contractCodeKey, contractDataPrefix, keySuffix } from '..
 import { listAccessKeys } from '../../state/typed-state.js';
 import { accountAt } from '../account-at-block.js';
 import { parseAccountErrorText } from '../account-id-error.js';
-import { base64ErrorText } from '../base64-error.js';
-import { type BlockReference, notFoundText, resolveBlock, takeBlockReference } from '../block-reference.js';
-import { failParse } from '../params.js';
+import { type BlockReference, notFoundText, resolveBlock } from '../block-reference.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError, parseError } from '../rpc-error.js';
-import {
-  decodeBs58Into,
-  optional,
-  publicKeyErrorText,
-  readAccountId,
-  readBool,
-  readCryptoHash,
-  readFields,
-  readPublicKey,
-  readString,
-  structEntries,
-  takeTag,
-} from '../serde.js';
+import { decodeBs58Into, publicKeyErrorText, readString } from '../serde.js';
+import { type ParsedQuery, parseQueryRequest, type QueryFields } from './query-request.js';
 import { viewCall } from './view-call.js';
 import { viewGasKeyNonces } from './view-gas-key-nonces.js';
 import { viewGlobalContractCode } from './view-global-contract-code.js';
-
-const REQUEST_TYPES = [
-  'view_account',
-  'view_code',
-  'view_state',
-  'view_access_key',
-  'view_access_key_list',
-  'view_gas_key_nonces',
-  'call_function',
-  'view_global_contract_code',
-  'view_global_contract_code_by_account_id',
-] as const;
-type RequestType = (typeof REQUEST_TYPES)[number];
 
 /** `trie_viewer_state_size_limit`: accounts with more contract state than this cannot be viewed whole. */
 export const STATE_VIEW_SIZE_LIMIT = 50_000n;
@@ -152,128 +123,20 @@ export function query(ctx: RpcContext, params: unknown) {
       if (!accountBytes) throw unknownAccount(accountId, at);
       const { methodName, args } = fields as Required<QueryFields>;
       return (
-        ctx.viewWorkers?.run(ctx.chain, block, accountId, accountBytes, methodName, args) ??
-        viewCall(ctx.chain, block, accountId, accountBytes, methodName, args)
+        ctx.viewWorkers?.run(
+          ctx.chain,
+          block,
+          accountId,
+          accountBytes,
+          methodName,
+          args,
+          'finality' in ref ? ref.finality : undefined,
+        ) ?? viewCall(ctx.chain, block, accountId, accountBytes, methodName, args)
       );
     }
     case 'view_global_contract_code':
     case 'view_global_contract_code_by_account_id':
       return viewGlobalContractCode(ctx.chain, fields.globalContract!, at);
-  }
-}
-
-interface QueryFields {
-  publicKey?: PublicKey;
-  prefix?: Uint8Array;
-  page?: { afterKey?: Uint8Array; limit?: number; includeProof: boolean };
-  methodName?: string;
-  args?: Uint8Array;
-  globalContract?: GlobalContractIdentifier;
-}
-
-interface ParsedQuery {
-  ref: BlockReference;
-  requestType: RequestType;
-  accountId: string;
-  fields: QueryFields;
-}
-
-const accountIdField = { read: readAccountId };
-const base64Field = { read: readBase64 };
-
-/**
- * `RpcQueryRequest { #[serde(flatten)] block_reference, #[serde(flatten)] request: QueryRequest }`, read as serde
- * does (serde.ts): the block reference takes its key first, then `request_type` picks the variant of the
- * internally tagged `QueryRequest`, whose fields are read in key order.
- */
-function parseQueryRequest(params: unknown): ParsedQuery {
-  const entries = structEntries(params, 'RpcQueryRequest');
-  const ref = takeBlockReference(entries);
-  const requestType = takeTag(entries, 'request_type', REQUEST_TYPES);
-  switch (requestType) {
-    case 'view_account':
-    case 'view_code':
-    case 'view_access_key_list': {
-      const f = readFields(entries, { account_id: accountIdField });
-      return { ref, requestType, accountId: f.account_id, fields: {} };
-    }
-    case 'view_access_key':
-    case 'view_gas_key_nonces': {
-      const f = readFields(entries, { account_id: accountIdField, public_key: { read: readPublicKey } });
-      return {
-        ref,
-        requestType,
-        accountId: f.account_id,
-        fields: { publicKey: parsePublicKey(f.public_key) },
-      };
-    }
-    case 'view_state': {
-      const f = readFields(entries, {
-        account_id: accountIdField,
-        prefix_base64: base64Field,
-        include_proof: { read: readBool, absent: () => false },
-        after_key_base64: optional(readBase64),
-        limit: optional(readLimit),
-      });
-      const prefix = f.prefix_base64;
-      const afterKey = f.after_key_base64;
-      if (afterKey && !Buffer.from(afterKey).subarray(0, prefix.length).equals(Buffer.from(prefix)))
-        failParse('after_key_base64 must start with prefix_base64');
-      return {
-        ref,
-        requestType,
-        accountId: f.account_id,
-        fields: { prefix, page: { afterKey, limit: f.limit, includeProof: f.include_proof } },
-      };
-    }
-    case 'call_function': {
-      const f = readFields(entries, {
-        account_id: accountIdField,
-        method_name: { read: readString },
-        args_base64: base64Field,
-      });
-      return {
-        ref,
-        requestType,
-        accountId: f.account_id,
-        fields: { methodName: f.method_name, args: f.args_base64 },
-      };
-    }
-    case 'view_global_contract_code': {
-      const f = readFields(entries, { code_hash: { read: readCryptoHash } });
-      return {
-        ref,
-        requestType,
-        accountId: '',
-        fields: { globalContract: { kind: 'CodeHash', codeHash: f.code_hash } },
-      };
-    }
-    case 'view_global_contract_code_by_account_id': {
-      const f = readFields(entries, { account_id: accountIdField });
-      return {
-        ref,
-        requestType,
-        accountId: f.account_id,
-        fields: { globalContract: { kind: 'AccountId', accountId: f.account_id } },
-      };
-    }
-  }
-}
-
-/** view_state's `limit`: a nonzero u32. */
-function readLimit(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 0xffffffff)
-    failParse(`invalid value: ${JSON.stringify(value)}, expected a nonzero u32 for limit`);
-  return value;
-}
-
-/** A base64 blob (`StoreKey`, `FunctionArgs`): the `base64` crate's error text. */
-function readBase64(value: unknown): Uint8Array {
-  const text = readString(value);
-  try {
-    return base64Decode(text);
-  } catch {
-    failParse(base64ErrorText(text));
   }
 }
 
