@@ -31,15 +31,29 @@ export interface CachedAnswer {
 
 const MAX_ENTRIES = 4096;
 
+export interface ReadCacheOptions {
+  /** Keep an answer only when its request comes a second time at the head (the first time only its key's hash
+   * is noted): a stream of distinct requests then leaves no answers behind, which the garbage collector would
+   * otherwise move to the old generation and collect in full collections (a view worker's cache). */
+  admitOnRepeat?: boolean;
+}
+
 export class ReadCache {
   private head = '';
   private readonly entries = new Map<string, CachedAnswer>();
+  /** With `admitOnRepeat`: the hashes of the keys seen once at this head. */
+  private readonly seen: Set<number> | undefined;
+
+  constructor(options: ReadCacheOptions = {}) {
+    this.seen = options.admitOnRepeat ? new Set() : undefined;
+  }
 
   /** The answer cached for `key` while `headHash` is the head; a new head empties the cache first. Keyed by
    * hash, not height, so a head replaced at the same height (a revert) is a new head too. */
   get(key: string, headHash: string): CachedAnswer | undefined {
     if (headHash !== this.head) {
       this.entries.clear();
+      this.seen?.clear();
       this.head = headHash;
       return undefined;
     }
@@ -48,6 +62,14 @@ export class ReadCache {
 
   set(key: string, headHash: string, answer: CachedAnswer): void {
     if (headHash !== this.head) return;
+    if (this.seen !== undefined) {
+      const hash = hashOf(key);
+      if (!this.seen.has(hash)) {
+        if (this.seen.size >= MAX_ENTRIES) this.seen.clear();
+        this.seen.add(hash);
+        return;
+      }
+    }
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(key, answer);
   }
@@ -55,4 +77,11 @@ export class ReadCache {
   static keyOf(method: string, params: unknown): string {
     return `${method}\u0000${JSON.stringify(params)}`;
   }
+}
+
+/** FNV-1a over the key's UTF-16 code units: a key seen before (a collision only caches an answer sooner). */
+function hashOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }

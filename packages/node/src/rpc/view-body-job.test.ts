@@ -104,9 +104,10 @@ describe('request bodies answered whole by a view worker', { timeout: 300_000 },
       callBody('hello.test.near', 'getValue', '{}'),
       callBody('hello.test.near', 'no_such_method', ''),
       callBody('hello.test.near', 'setValue', '{"value": "refused in a view"}'),
-      // The same request twice: the second from the worker's read cache.
+      // The same request three times: the third from the worker's read cache (it keeps repeated requests').
       callBody('hello.test.near', 'hello', '{"name": "again"}', 'x'),
       callBody('hello.test.near', 'hello', '{"name": "again"}', 'y'),
+      callBody('hello.test.near', 'hello', '{"name": "again"}', 'w'),
       // Keys in another order and spaces: the same request to serde.
       ` { "params": {"args_base64": "${b64('{"name":"z"}')}", "method_name": "hello", "account_id": "hello.test.near", "finality": "final", "request_type": "call_function"}, "method": "query", "id": 9, "jsonrpc": "2.0" } `,
     ];

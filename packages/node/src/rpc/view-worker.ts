@@ -58,8 +58,9 @@ export type ViewWorkerAnswers = Array<number | string>;
 const replicas = new Map<string, ContractDataReplica>();
 const targets = new Map<number, ViewTargetFacts>();
 const routes = new Map<string, ViewRoute>();
-/** Answers of bodies at the current head (its routes), by the request's cache key. */
-const answers = new ReadCache();
+/** Answers of bodies at the current head (its routes), by the request's cache key; only repeated requests'
+ * answers are kept (a stream of distinct views leaves nothing for the full collections). */
+const answers = new ReadCache({ admitOnRepeat: true });
 let head = 0;
 
 port.on('message', (messages: ViewWorkerMessage[]) => {
