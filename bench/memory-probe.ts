@@ -15,10 +15,10 @@
  *
  * Extra `shadebox node` flags go after `--`.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { formatHeapSummary, summarizeHeapSnapshot } from './heap-summary.js';
+import { InspectorClient } from './inspector-client.js';
 import { sleep } from './load.js';
 import { measureShadeboxContracts } from './metrics/contracts.js';
 import { measureReadThroughput, viewAccountBody } from './metrics/read-throughput.js';
@@ -44,92 +44,6 @@ const nodeFlags = arg('--node-flags', '')
   .split(' ')
   .filter((f) => f !== '');
 
-class Inspector {
-  #id = 0;
-  readonly #pending = new Map<number, (value: unknown) => void>();
-  #chunks: string[] = [];
-  /** Sessions of the worker threads (NodeWorker domain), and their pending calls. */
-  readonly workers: string[] = [];
-  readonly #workerPending = new Map<number, (value: unknown) => void>();
-  private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      const message = JSON.parse(String(data)) as {
-        id?: number;
-        method?: string;
-        params?: { chunk: string };
-        result?: unknown;
-        error?: unknown;
-      };
-      if (message.method === 'HeapProfiler.addHeapSnapshotChunk') this.#chunks.push(message.params!.chunk);
-      if (message.method === 'NodeWorker.attachedToWorker') {
-        this.workers.push((message.params as unknown as { sessionId: string }).sessionId);
-      }
-      if (message.method === 'NodeWorker.detachedFromWorker') {
-        const at = this.workers.indexOf((message.params as unknown as { sessionId: string }).sessionId);
-        if (at >= 0) this.workers.splice(at, 1);
-      }
-      if (message.method === 'NodeWorker.receivedMessageFromWorker') {
-        const inner = JSON.parse((message.params as unknown as { message: string }).message) as {
-          id?: number;
-          result?: unknown;
-          error?: unknown;
-        };
-        if (inner.id !== undefined) this.#workerPending.get(inner.id)?.(inner.error ?? inner.result);
-      }
-      if (message.id !== undefined) this.#pending.get(message.id)?.(message.error ?? message.result);
-    });
-  }
-
-  static async connect(port: number): Promise<Inspector> {
-    const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
-      webSocketDebuggerUrl: string;
-    }[];
-    const socket = new WebSocket(list[0].webSocketDebuggerUrl, { perMessageDeflate: false });
-    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    return new Inspector(socket);
-  }
-
-  call(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
-    const id = ++this.#id;
-    return new Promise((resolve) => {
-      this.#pending.set(id, resolve);
-      this.socket.send(JSON.stringify({ id, method, params }));
-    });
-  }
-
-  async evaluate(expression: string): Promise<unknown> {
-    const result = (await this.call('Runtime.evaluate', {
-      expression,
-      returnByValue: true,
-      includeCommandLineAPI: true,
-    })) as { result?: { value?: unknown } };
-    return result.result?.value;
-  }
-
-  /** Evaluates `expression` in a worker thread's isolate (a NodeWorker session); its value. */
-  async evaluateInWorker(sessionId: string, expression: string): Promise<unknown> {
-    const id = ++this.#id;
-    const answer = new Promise((resolve) => this.#workerPending.set(id, resolve));
-    const message = JSON.stringify({
-      id,
-      method: 'Runtime.evaluate',
-      params: { expression, returnByValue: true },
-    });
-    await this.call('NodeWorker.sendMessageToWorker', { sessionId, message });
-    const result = (await Promise.race([answer, sleep(5000)])) as
-      | { result?: { value?: unknown } }
-      | undefined;
-    return result?.result?.value;
-  }
-
-  async snapshot(file: string): Promise<void> {
-    this.#chunks = [];
-    await this.call('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
-    writeFileSync(file, this.#chunks.join(''));
-    this.#chunks = [];
-  }
-}
-
 const MiB = 1024 * 1024;
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 
@@ -142,9 +56,9 @@ function procStatus(pid: number): Record<string, number> {
   return out;
 }
 
-async function report(label: string, pid: number, inspector: Inspector): Promise<void> {
+async function report(label: string, pid: number, inspector: InspectorClient): Promise<void> {
   const status = procStatus(pid);
-  const usage = (await inspector.evaluate(
+  const usage = (await inspector.main.evaluate(
     `JSON.stringify({ usage: process.memoryUsage(), spaces: require('v8').getHeapSpaceStatistics() })`,
   )) as string | undefined;
   console.log(`\n== ${label}`);
@@ -160,15 +74,16 @@ async function report(label: string, pid: number, inspector: Inspector): Promise
     `main isolate: heapTotal ${mib(u.heapTotal)}, heapUsed ${mib(u.heapUsed)}, external ${mib(u.external)}, arrayBuffers ${mib(u.arrayBuffers)}`,
   );
   console.log(formatSpaces(spaces));
-  await inspector.call('NodeWorker.enable', { waitForDebuggerOnStart: false });
-  for (const sessionId of inspector.workers) {
+  for (const [sessionId, worker] of inspector.workers) {
     // A worker's `process.memoryUsage()` gives its own isolate's heap; the spaces come from its `v8` module,
     // which an ES module worker reaches through `process.getBuiltinModule` (Node 22) or not at all (then
     // only the totals).
-    const text = (await inspector.evaluateInWorker(
-      sessionId,
-      `JSON.stringify({ usage: process.memoryUsage(), spaces: globalThis.process.getBuiltinModule?.('v8')?.getHeapSpaceStatistics() ?? (typeof require === 'function' ? require('v8').getHeapSpaceStatistics() : []) })`,
-    )) as string | undefined;
+    const text = (await Promise.race([
+      worker.evaluate(
+        `JSON.stringify({ usage: process.memoryUsage(), spaces: globalThis.process.getBuiltinModule?.('v8')?.getHeapSpaceStatistics() ?? (typeof require === 'function' ? require('v8').getHeapSpaceStatistics() : []) })`,
+      ),
+      sleep(5000),
+    ])) as string | undefined;
     if (text === undefined) {
       console.log(`worker ${sessionId}: no answer`);
       continue;
@@ -313,7 +228,7 @@ child.child.stdout?.on('data', (data: Buffer) => {
 });
 try {
   const { value: ready } = await child.waitForLine(parseReadyLine, 60_000);
-  const inspector = await Inspector.connect(INSPECTOR_PORT);
+  const inspector = await InspectorClient.connect(INSPECTOR_PORT);
   const account = ready.account!;
   await report('idle, after start', child.pid, inspector);
   const load = { concurrency: 32, warmupMs: 1000, durationMs };
@@ -345,7 +260,7 @@ try {
   console.log(smapsSummary(child.pid));
   if (snapshotDir) {
     const file = join(snapshotDir, 'after-run.heapsnapshot');
-    await inspector.snapshot(file);
+    await inspector.main.snapshot(file);
     console.log(formatHeapSummary(summarizeHeapSnapshot(file)));
     await report('after the run, after the snapshot (a full GC)', child.pid, inspector);
   }
@@ -353,12 +268,12 @@ try {
   await report(`after ${idleMs / 1000} s idle`, child.pid, inspector);
   console.log(smapsSummary(child.pid));
   if (process.argv.includes('--gc')) {
-    await inspector.call('HeapProfiler.collectGarbage');
+    await inspector.main.call('HeapProfiler.collectGarbage');
     await sleep(2000);
     await report('after a full GC (HeapProfiler.collectGarbage) and 2 s', child.pid, inspector);
     console.log(smapsSummary(child.pid));
   }
-  inspector.socket.close();
+  inspector.close();
 } finally {
   await child.stop();
 }
