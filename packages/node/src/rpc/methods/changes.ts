@@ -10,27 +10,19 @@
  * One deliberate addition (docs/deviations.md): more than `MAX_CHANGES_INPUTS` accounts or keys in one request
  * is refused with `TOO_MANY_INPUTS`; nearcore has no cap.
  */
-import { base64Decode, type PublicKey, parsePublicKey } from '@shadebox/primitives';
+import { type PublicKey, parsePublicKey } from '@shadebox/primitives';
 import type { BlockRecord } from '../../chain/records.js';
 import {
   BlockStateChanges,
   type StateChangesRequest,
   type StoredStateChange,
 } from '../../chain/state-change-views.js';
-import { base64ErrorText } from '../base64-error.js';
 import { parseBlockReference, resolveBlock, takeBlockReference } from '../block-reference.js';
 import { failParse, typeName } from '../params.js';
 import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
-import {
-  readAccountId,
-  readFields,
-  readPublicKey,
-  readString,
-  readStruct,
-  structEntries,
-  takeTag,
-} from '../serde.js';
+import { readAccountId, readFields, readPublicKey, readStruct, structEntries, takeTag } from '../serde.js';
+import { readBase64 } from './query-request.js';
 
 /** Accounts (or keys) one typed request may name. */
 export const MAX_CHANGES_INPUTS = 1000;
@@ -129,14 +121,4 @@ function accountWithPublicKey(item: unknown): { accountId: string; publicKey: Pu
     public_key: { read: readPublicKey },
   });
   return { accountId: k.account_id, publicKey: parsePublicKey(k.public_key) };
-}
-
-/** A `StoreKey`: base64, with the `base64` crate's error text. */
-function readBase64(value: unknown): Uint8Array {
-  const text = readString(value);
-  try {
-    return base64Decode(text);
-  } catch {
-    failParse(base64ErrorText(text));
-  }
 }

@@ -143,7 +143,7 @@ function readLimit(value: unknown): number {
 }
 
 /** A base64 blob (`StoreKey`, `FunctionArgs`): the `base64` crate's error text. */
-function readBase64(value: unknown): Uint8Array {
+export function readBase64(value: unknown): Uint8Array {
   const text = readString(value);
   try {
     return base64Decode(text);
