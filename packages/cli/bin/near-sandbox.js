@@ -1,5 +1,5 @@
 #!/bin/sh
-':' //; unset NODE_EXTRA_CA_CERTS; export GLIBC_TUNABLES="${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=1048576}"; exec node --max-semi-space-size=2 "$0" "$@"
+':' //; unset NODE_EXTRA_CA_CERTS; export GLIBC_TUNABLES="${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=65536:glibc.malloc.trim_threshold=1048576}"; exec node --max-semi-space-size=2 "$0" "$@"
 // The `near-sandbox` executable: neard's command line for the sandbox harnesses (docs/near-sandbox.md). Runs
 // its bundle (bundle/near-sandbox.js, made from the build, with V8's code cache; its start is measured), else the built entry
 // (dist/near-sandbox/entry.js), or its TypeScript sources when it is not built or SHADEBOX_FROM_SOURCE=1 is

@@ -1,5 +1,5 @@
 #!/bin/sh
-':' //; [ "$1" = node ] && case " $* " in *' --signer-from'*) ;; *) unset NODE_EXTRA_CA_CERTS ;; esac; export GLIBC_TUNABLES="${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=1048576}"; exec node --max-semi-space-size=2 "$0" "$@"
+':' //; [ "$1" = node ] && case " $* " in *' --signer-from'*) ;; *) unset NODE_EXTRA_CA_CERTS ;; esac; export GLIBC_TUNABLES="${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=65536:glibc.malloc.trim_threshold=1048576}"; exec node --max-semi-space-size=2 "$0" "$@"
 // The `shadebox` executable: runs its bundle (bundle/shadebox.js, made from the build, with V8's code cache),
 // else the built CLI (dist/main.js), or its TypeScript sources when it is not built or SHADEBOX_FROM_SOURCE=1 is
 // set (see launch.js).
