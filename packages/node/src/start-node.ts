@@ -9,7 +9,7 @@ import { BlockProducer, type ProductionMode } from './chain/block-producer.js';
 import { Chain } from './chain/chain.js';
 import type { ChainCacheLimits } from './chain/chain-store.js';
 import { DEFAULT_MEMORY_HISTORY_BUDGET_BYTES, GarbageCollector } from './chain/garbage-collector.js';
-import { HeapTrim } from './chain/heap-trim.js';
+import { chainBlocks, HeapTrim } from './chain/heap-trim.js';
 import { NodeStoppingError } from './chain/node-stopping-error.js';
 import { TransactionService } from './chain/transaction-service.js';
 import { TxPool } from './chain/tx-pool.js';
@@ -150,11 +150,14 @@ async function startLocked(
 
   // The rules of the genesis protocol version (validated when the genesis was read).
   const runtimeConfig = loadRuntimeConfig(home.genesis.protocol_version);
+  // Made once the chain is: the store's remaps count towards its collections (store/lmdb-store.ts `onRemap`).
+  let heapTrim: HeapTrim | undefined;
   const store: KeyValueStore = home.dir
     ? openLmdbStore(join(home.dir, home.config.store.path), {
         mapBudgetBytes:
           options.storeMapBudgetBytes ??
           (home.config.shadebox.store_map_budget_mb ?? DEFAULT_STORE_MAP_BUDGET_MB) * 2 ** 20,
+        onRemap: () => heapTrim?.nativeReleased(),
       })
     : openMemoryStore();
   let chain: Chain;
@@ -186,7 +189,7 @@ async function startLocked(
           options.historyBudgetBytes ??
           (options.memory && !withArchivalEndpoint ? DEFAULT_MEMORY_HISTORY_BUDGET_BYTES : 0),
       });
-  const heapTrim = options.heapTrim === false ? undefined : new HeapTrim(chain);
+  heapTrim = options.heapTrim === false ? undefined : new HeapTrim(chainBlocks(chain));
   const archivalChain = withArchivalEndpoint ? chain.archivalView() : undefined;
   const pool = new TxPool();
   const transactions = new TransactionService(chain, pool);

@@ -1,9 +1,9 @@
-/** The full collections of HeapTrim: past the headroom whatever the load, and once blocks go quiet. */
+/** The full collections of HeapTrim: past the headroom whatever the load, and once blocks (or jobs) go quiet. */
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { describe, it } from 'node:test';
 import type { Chain } from './chain.js';
-import { HeapTrim } from './heap-trim.js';
+import { chainBlocks, HeapTrim } from './heap-trim.js';
 
 const MiB = 1024 * 1024;
 
@@ -12,7 +12,7 @@ const MiB = 1024 * 1024;
 function setup() {
   const chain = new EventEmitter();
   const state = { now: 1_000, heap: 50 * MiB, collections: 0 };
-  const trim = new HeapTrim(chain as unknown as Chain, {
+  const trim = new HeapTrim(chainBlocks(chain as unknown as Chain), {
     headroomBytes: 64 * MiB,
     idleMs: 1_000,
     idleGrowthBytes: 32 * MiB,
@@ -104,7 +104,7 @@ describe('HeapTrim', () => {
   it('checks on its own timer, and stops listening when stopped', async () => {
     const chain = new EventEmitter();
     let heap = 0;
-    const trim = new HeapTrim(chain as unknown as Chain, {
+    const trim = new HeapTrim(chainBlocks(chain as unknown as Chain), {
       headroomBytes: 10,
       intervalMs: 5,
       heapUsed: () => heap,
@@ -123,7 +123,7 @@ describe('HeapTrim', () => {
 
   it('runs V8 full collections by default, and leaves no gc global behind', () => {
     const chain = new EventEmitter();
-    const trim = new HeapTrim(chain as unknown as Chain, {
+    const trim = new HeapTrim(chainBlocks(chain as unknown as Chain), {
       idleMs: 0,
       idleGrowthBytes: 0,
       intervalMs: 1_000_000,
@@ -134,6 +134,114 @@ describe('HeapTrim', () => {
       trim.check();
       assert.equal(trim.collections, 1);
       assert.equal((globalThis as { gc?: unknown }).gc, undefined);
+    } finally {
+      trim.stop();
+    }
+  });
+
+  it("takes its activity from any subscription (a view worker's batches of jobs)", () => {
+    let onJobs: (() => void) | undefined;
+    let unsubscribed = 0;
+    const state = { now: 0, heap: 6 * MiB, collections: 0 };
+    const trim = new HeapTrim(
+      (onActivity) => {
+        onJobs = onActivity;
+        return () => {
+          onJobs = undefined;
+          unsubscribed++;
+        };
+      },
+      {
+        headroomBytes: 4 * MiB,
+        idleGrowthBytes: 2 * MiB,
+        intervalMs: 1_000_000,
+        now: () => state.now,
+        heapUsed: () => state.heap,
+        collect: () => {
+          state.collections++;
+          state.heap = 6 * MiB;
+        },
+      },
+    );
+    trim.start();
+    try {
+      // Jobs keep coming: only the headroom collects.
+      for (let i = 0; i < 3; i++) {
+        onJobs?.();
+        state.heap += MiB;
+        state.now += 100;
+        trim.check();
+      }
+      assert.equal(state.collections, 0);
+      onJobs?.();
+      state.heap += MiB;
+      trim.check();
+      assert.equal(state.collections, 1);
+      // A burst, then quiet: collected once it has been quiet for idleMs.
+      onJobs?.();
+      state.heap += 2 * MiB;
+      state.now += 999;
+      trim.check();
+      assert.equal(state.collections, 1);
+      state.now += 1;
+      trim.check();
+      assert.equal(state.collections, 2);
+    } finally {
+      trim.stop();
+    }
+    assert.equal(onJobs, undefined);
+    assert.equal(unsubscribed, 1);
+    trim.stop();
+    assert.equal(unsubscribed, 1);
+  });
+
+  it('collects at the check after releasesPerCollection native releases, below the headroom', () => {
+    const { state, trim } = setup();
+    try {
+      for (let i = 0; i < 3; i++) trim.nativeReleased();
+      trim.check();
+      assert.equal(state.collections, 0);
+      trim.nativeReleased();
+      trim.check();
+      assert.equal(state.collections, 1, 'the fourth release (the default)');
+      // The count starts again after any collection.
+      for (let i = 0; i < 3; i++) trim.nativeReleased();
+      trim.check();
+      assert.equal(state.collections, 1);
+    } finally {
+      trim.stop();
+    }
+  });
+
+  it('leaves at least minGapMs between collections, whatever asks for one', () => {
+    const state = { now: 0, heap: 10 * MiB, collections: 0 };
+    const trim = new HeapTrim(() => () => {}, {
+      headroomBytes: 4 * MiB,
+      minGapMs: 10_000,
+      intervalMs: 1_000_000,
+      now: () => state.now,
+      heapUsed: () => state.heap,
+      collect: () => {
+        state.collections++;
+        state.heap = 10 * MiB;
+      },
+    });
+    trim.start();
+    try {
+      state.heap = 14 * MiB;
+      trim.check();
+      assert.equal(state.collections, 1, 'the first is not held back');
+      // A heavy load: past the headroom, and native releases, at every check for ten seconds.
+      for (let t = 1; t < 10; t++) {
+        state.now = t * 1_000;
+        state.heap = 40 * MiB;
+        for (let i = 0; i < 4; i++) trim.nativeReleased();
+        trim.check();
+      }
+      assert.equal(state.collections, 1);
+      state.now = 10_000;
+      trim.check();
+      assert.equal(state.collections, 2);
     } finally {
       trim.stop();
     }

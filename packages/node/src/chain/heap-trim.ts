@@ -1,6 +1,6 @@
 /**
  * Bounds the JS heap's garbage: a full collection once the used heap has grown by `headroomBytes` since the
- * last one, and one when the chain stops making blocks after a burst of them.
+ * last one, and one when the thread's work (the chain's blocks, a view worker's jobs) stops after a burst of it.
  *
  * Under load V8 lets the old generation grow to a few times what is live before a full collection (it trades
  * memory for throughput), and its memory reducer only shrinks the heap after seconds of low allocation, which
@@ -9,23 +9,48 @@
  * 173 MiB (bench/README.md, metric 4). So, checked every `intervalMs` (a timer that keeps no process alive):
  * - when the used heap is `headroomBytes` above what the last collection left, collect (during load: a pause
  *   of tens of ms every few seconds of writes);
- * - when no block has been made for `idleMs` after some were, and the used heap grew by `idleGrowthBytes`,
- *   collect (the garbage of a burst of writes goes back to the OS once the writes stop).
+ * - when no activity (a block, a job) has come for `idleMs` after some did, and the used heap grew by
+ *   `idleGrowthBytes`, collect (the garbage of a burst of writes goes back to the OS once the writes stop);
+ * - after `releasesPerCollection` native releases (`nativeReleased`): memory outside the JS heap that only a
+ *   full collection frees, such as a closed LMDB environment's (store/lmdb-store.ts `onRemap`). A store that
+ *   remapped about once a second between rare collections grew glibc's main heap steadily (9 → 22 MiB in a
+ *   30-minute soak), each collection freeing a second's worth of blocks under newer ones; collected every 4
+ *   remaps, it stays level (bench/README.md "Soak").
+ *
+ * Each thread that runs JavaScript has its own heap and runs its own trim: the node's main thread on its
+ * chain's blocks (start-node.ts), each view worker on its jobs (rpc/view-worker.ts). A view worker's heap is
+ * small and mostly garbage between V8's own rare full collections: in a soak its used heap crept from 6.5 to
+ * 12.3 MiB in ten minutes for 5.8 MiB live.
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Chain } from './chain.js';
 
+/** Calls `onActivity` at each unit of the thread's work until the returned function is called. */
+export type ActivitySubscription = (onActivity: () => void) => () => void;
+
+/** The node's activity: the blocks its chain makes. */
+export function chainBlocks(chain: Pick<Chain, 'on' | 'off'>): ActivitySubscription {
+  return (onActivity) => {
+    chain.on('block', onActivity);
+    return () => chain.off('block', onActivity);
+  };
+}
+
 export interface HeapTrimOptions {
   /** Growth of the used heap since the last collection at which one runs whatever the load, bytes. Default
    * 16 MiB. */
   headroomBytes?: number;
-  /** Quiet time (no block) after blocks before the idle collection, ms. Default 1,000. */
+  /** Quiet time (no activity) after some before the idle collection, ms. Default 1,000. */
   idleMs?: number;
   /** Growth of the used heap below which the idle collection is skipped, bytes. Default 8 MiB. */
   idleGrowthBytes?: number;
   /** Time between checks, ms. Default 1,000. */
   intervalMs?: number;
+  /** Native releases (`nativeReleased`) after which the next check collects. Default 4. */
+  releasesPerCollection?: number;
+  /** Least time from one collection to the next, ms: bounds what the trim costs under a heavy load. Default 0. */
+  minGapMs?: number;
   /** Used heap bytes (tests). Default: V8's `used_heap_size`. */
   heapUsed?: () => number;
   /** Runs a full collection (tests). Default: V8's `gc`. */
@@ -39,29 +64,36 @@ export class HeapTrim {
   private readonly idleMs: number;
   private readonly idleGrowthBytes: number;
   private readonly intervalMs: number;
+  private readonly releasesPerCollection: number;
+  private releasesSinceCollection = 0;
+  private readonly minGapMs: number;
+  private lastCollectionAt = Number.NEGATIVE_INFINITY;
   private readonly heapUsed: () => number;
   private readonly collect: () => void;
   private readonly now: () => number;
-  private lastBlockAt = 0;
-  private blocksSinceCollection = 0;
+  private lastActivityAt = 0;
+  private activitySinceCollection = 0;
   /** Used heap right after the last collection this ran (or at start). */
   private baseline = 0;
   private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
   /** Collections run so far. */
   collections = 0;
-  private readonly onBlock = () => {
-    this.lastBlockAt = this.now();
-    this.blocksSinceCollection++;
+  private readonly onActivity = () => {
+    this.lastActivityAt = this.now();
+    this.activitySinceCollection++;
   };
 
   constructor(
-    private readonly chain: Chain,
+    private readonly activity: ActivitySubscription,
     options: HeapTrimOptions = {},
   ) {
     this.headroomBytes = options.headroomBytes ?? 16 * 1024 * 1024;
     this.idleMs = options.idleMs ?? 1_000;
     this.idleGrowthBytes = options.idleGrowthBytes ?? 8 * 1024 * 1024;
     this.intervalMs = options.intervalMs ?? 1_000;
+    this.releasesPerCollection = options.releasesPerCollection ?? 4;
+    this.minGapMs = options.minGapMs ?? 0;
     this.heapUsed = options.heapUsed ?? (() => getHeapStatistics().used_heap_size);
     this.collect = options.collect ?? fullCollection();
     this.now = options.now ?? Date.now;
@@ -69,33 +101,45 @@ export class HeapTrim {
 
   start(): void {
     this.baseline = this.heapUsed();
-    this.chain.on('block', this.onBlock);
+    this.unsubscribe = this.activity(this.onActivity);
     this.timer = setInterval(() => this.check(), this.intervalMs);
     this.timer.unref();
   }
 
   stop(): void {
-    this.chain.off('block', this.onBlock);
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
   }
 
+  /** Memory outside the JS heap is now held only by unreachable objects (a closed LMDB environment). */
+  nativeReleased(): void {
+    this.releasesSinceCollection++;
+  }
+
   /** One check (the timer's work; tests call it with their clock). */
   check(): void {
+    if (this.now() - this.lastCollectionAt < this.minGapMs) return;
     const used = this.heapUsed();
-    if (used >= this.baseline + this.headroomBytes) {
+    if (
+      used >= this.baseline + this.headroomBytes ||
+      this.releasesSinceCollection >= this.releasesPerCollection
+    ) {
       this.run();
       return;
     }
-    if (this.blocksSinceCollection === 0 || this.now() - this.lastBlockAt < this.idleMs) return;
-    this.blocksSinceCollection = 0;
+    if (this.activitySinceCollection === 0 || this.now() - this.lastActivityAt < this.idleMs) return;
+    this.activitySinceCollection = 0;
     if (used >= this.baseline + this.idleGrowthBytes) this.run();
   }
 
   private run(): void {
     this.collect();
+    this.lastCollectionAt = this.now();
     this.collections++;
-    this.blocksSinceCollection = 0;
+    this.activitySinceCollection = 0;
+    this.releasesSinceCollection = 0;
     this.baseline = this.heapUsed();
   }
 }

@@ -146,7 +146,12 @@ describe('LMDB store remap', () => {
     const dir = mkdtempSync(join(tmpdir(), 'shadebox-store-budget-'));
     tempDirs.push(dir);
     const budget = 2 * 2 ** 20;
-    const store = openLmdbStore(dir, { mapBudgetBytes: budget, mapCheckIntervalMs: 20 });
+    let remapsSeen = 0;
+    const store = openLmdbStore(dir, {
+      mapBudgetBytes: budget,
+      mapCheckIntervalMs: 20,
+      onRemap: () => remapsSeen++,
+    });
     const value = new Uint8Array(8000);
     const batch = new WriteBatch();
     for (let i = 0; i < 1024; i++) batch.put(1, Uint8Array.of(i >> 8, i & 255), value.fill(i & 255));
@@ -161,6 +166,7 @@ describe('LMDB store remap', () => {
     const deadline = Date.now() + 60_000;
     while (store.remapCount === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assert.ok(store.remapCount >= 1, 'the store remapped');
+    assert.equal(remapsSeen, store.remapCount, 'onRemap heard of every remap of the budget');
     assert.ok((store.residentMapBytes() ?? 0) <= budget, 'the remap dropped the mapped pages');
     assert.equal(store.get(1, Uint8Array.of(3, 255))?.[0], 255);
     await store.close();

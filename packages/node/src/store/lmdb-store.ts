@@ -40,6 +40,13 @@ export interface LmdbStoreOptions {
    * While the pages held grow fast the checks come more often, down to a tenth of this (at least 20 ms).
    */
   mapCheckIntervalMs?: number;
+  /**
+   * Called after each remap of the budget's. The closed environment's memory outside the JS heap (lmdb-js's
+   * buffers, the C library's) goes back only when the JS heap collects its objects, which by then sit in the
+   * old generation: a node that remaps every second and collects rarely grows its malloc heap (start-node.ts
+   * has its heap trim collect after a few remaps).
+   */
+  onRemap?: () => void;
 }
 
 /** The LMDB store: a `KeyValueStore` whose memory map can be dropped and made again while it serves. */
@@ -79,7 +86,7 @@ export function openLmdbStore(path: string, options: LmdbStoreOptions = {}): Lmd
   const readOnly = options.readOnly === true;
   const store = new LmdbStoreImpl(path, openEnvironment(path, readOnly), readOnly);
   if (options.mapBudgetBytes !== undefined && options.mapBudgetBytes > 0) {
-    store.watchMap(options.mapBudgetBytes, options.mapCheckIntervalMs ?? 1000);
+    store.watchMap(options.mapBudgetBytes, options.mapCheckIntervalMs ?? 1000, options.onRemap);
   }
   return store;
 }
@@ -165,7 +172,7 @@ class LmdbStoreImpl implements LmdbStore {
    * libraries) hardly moves. A timer callback is a quiet point: no read or commit is running, only a scan
    * left open across an `await` can be.
    */
-  watchMap(budget: number, maxIntervalMs: number): void {
+  watchMap(budget: number, maxIntervalMs: number, onRemap?: () => void): void {
     const start = fileBackedRss();
     if (start === undefined) return;
     const watch = new MapBudgetWatch(budget, start, {
@@ -177,7 +184,10 @@ class LmdbStoreImpl implements LmdbStore {
       if (this.#closed) return;
       const fileBytes = statSync(join(this.#path, 'data.mdb'), { throwIfNoEntry: false })?.size ?? 0;
       const { remap, nextCheckMs } = watch.check(fileBackedRss() ?? start, fileBytes);
-      if (remap && this.remap()) watch.remapped(fileBackedRss() ?? start);
+      if (remap && this.remap()) {
+        watch.remapped(fileBackedRss() ?? start);
+        onRemap?.();
+      }
       this.#mapTimer = setTimeout(check, nextCheckMs);
       this.#mapTimer.unref();
     };
