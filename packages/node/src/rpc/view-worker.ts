@@ -89,9 +89,16 @@ new HeapTrim(
   },
 ).start();
 
+/** Answers posted back after the first job of a batch, then after 2, 4, … more, at most this many at once. */
+const MAX_ANSWERS_PER_POST = 16;
+
 port.on('message', (messages: ViewWorkerMessage[]) => {
   onBatch?.();
-  const answers: ViewWorkerAnswers = [];
+  let answers: ViewWorkerAnswers = [];
+  // A batch's answers go back in growing groups rather than all at its end: the RPC's thread writes the
+  // first answers (and reads the requests they make room for) while this thread runs the rest, instead of
+  // waiting idle for the whole batch.
+  let postAt = 1;
   for (const message of messages) {
     if (Array.isArray(message)) {
       const answer = message.length === 3 ? runBody(message) : run(message as ViewJobMessage);
@@ -100,6 +107,11 @@ port.on('message', (messages: ViewWorkerMessage[]) => {
         ANSWER_KINDS.indexOf(answer.kind),
         answer.kind === 'answer' ? answer.rawJson : '',
       );
+      if (answers.length >= 3 * postAt) {
+        port.postMessage(answers);
+        answers = [];
+        postAt = Math.min(2 * postAt, MAX_ANSWERS_PER_POST);
+      }
     } else if ('target' in message) targets.set(message.target.id, message.target);
     else if ('route' in message) routes.set(message.route, message.to);
     else if ('data' in message)
