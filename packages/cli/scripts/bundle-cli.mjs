@@ -47,12 +47,15 @@ export const BUNDLES = [
   },
 ];
 
-// `import { open } from 'lmdb'` (packages/node/src/store/lmdb-store.ts) becomes this module: lmdb and its
-// dependencies (about 45 ms and a 16 MiB buffer) load when the first LMDB store opens.
+// `import { ABORT, open } from 'lmdb'` (packages/node/src/store/lmdb-store.ts) becomes this module: lmdb and
+// its dependencies (about 45 ms and a 16 MiB buffer) load when the first LMDB store opens. ABORT (what a
+// transaction callback returns to abort) is a live binding, set then: the store uses it only once open.
 const LAZY_LMDB = `
 let lmdb;
+export let ABORT;
 export function open(...args) {
   lmdb ??= require('lmdb');
+  ABORT = lmdb.ABORT;
   return lmdb.open(...args);
 }
 `;

@@ -92,7 +92,7 @@ export interface StartNodeOptions {
   /** The command line the home's lock names (default: this process's). */
   lockCommand?: string;
   /** Bytes of the LMDB store's file the node holds mapped (its RSS) before it drops and remakes the map;
-   * 0 never. Default: config.json's `shadebox.store_map_budget_mb` (32 MiB). */
+   * 0 never. Default: config.json's `shadebox.store_map_budget_mb` (16 MiB). */
   storeMapBudgetBytes?: number;
   /** Bounds of the chain's in-memory caches of parsed blocks, transactions, receipts and outcomes, in
    * entries and bytes. Default: 1,024 blocks / 1 MiB, and 8,192 records / 1 MiB of each other kind. */

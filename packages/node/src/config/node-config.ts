@@ -57,7 +57,7 @@ export interface ShadeboxConfig {
 }
 
 /** Default of `shadebox.store_map_budget_mb`: the most of `data.mdb` a node keeps in its RSS. */
-export const DEFAULT_STORE_MAP_BUDGET_MB = 32;
+export const DEFAULT_STORE_MAP_BUDGET_MB = 16;
 
 export interface NodeConfig {
   genesis_file: string;
