@@ -86,9 +86,12 @@ describe('soak summary', () => {
       () => 1,
     );
     const summary = summarizeSoak({ ...base, samples, recorder, verifiedSignatures: 1000 });
-    assert.equal(summary.rss.warmupBytes, 151 * MIB, 'the sample taken when the 20 s of warm-up ended');
-    assert.equal(summary.rss.endBytes, 159 * MIB);
-    assert.ok(Math.abs(summary.rss.growth - 8 / 151) < 1e-9);
+    // A minute's window holds six samples, capped at a third of the nine after warm-up: 151–153 and 157–159.
+    assert.equal(summary.rss.warmupBytes, 152 * MIB, 'the median of the samples after the 20 s of warm-up');
+    assert.equal(summary.rss.endBytes, 158 * MIB);
+    assert.equal(summary.rss.warmupSampleBytes, 151 * MIB, 'the sample taken when the warm-up ended');
+    assert.equal(summary.rss.endSampleBytes, 159 * MIB);
+    assert.ok(Math.abs(summary.rss.growth - 6 / 152) < 1e-9);
     assert.equal(summary.rss.met, true);
     // Samples after warm-up 151..159 MiB: thirds 151–153 and 157–159, medians 152 and 158.
     assert.equal(summary.rss.firstThirdMedianBytes, 152 * MIB);
@@ -144,5 +147,26 @@ describe('soak summary', () => {
         'stackStopped',
       ],
     );
+  });
+
+  it("judges the growth on a minute's median at each end, not on one sample of the sawtooth", () => {
+    // Samples every 10 s for 200 s after a 20 s warm-up: a flat level with a collection's sawtooth (148/152
+    // MiB), the first sample after warm-up at a trough (135) and the last at a peak (165).
+    const recorder = new IntervalRecorder();
+    const samples: IntervalSample[] = [];
+    for (let i = 0; i < 20; i++) {
+      const rss = i === 1 ? 135 : i === 19 ? 165 : i % 2 === 0 ? 152 : 148;
+      samples.push(recorder.flush((i + 1) * 10, memory(rss)));
+    }
+    const summary = summarizeSoak({ ...base, samples, recorder, verifiedSignatures: 0 });
+    assert.equal(summary.rss.warmupSampleBytes, 135 * MIB);
+    assert.equal(summary.rss.endSampleBytes, 165 * MIB, 'one sample each: 22% of growth');
+    // The first minute (20–70 s): 135, 152, 148, 152, 148, 152 → 150; the last (150–200 s): 152, 148, 152,
+    // 148, 152, 165 → 152.
+    assert.equal(summary.rss.warmupBytes, 150 * MIB);
+    assert.equal(summary.rss.endBytes, 152 * MIB);
+    assert.ok(Math.abs(summary.rss.growth - 2 / 150) < 1e-9);
+    assert.equal(summary.rss.met, true);
+    assert.equal(summary.rss.warmupAnonBytes, 75 * MIB);
   });
 });

@@ -8,6 +8,13 @@ import { type IntervalRecorder, type IntervalSample, KINDS, type Kind } from './
 
 /** RSS may grow by less than this share from the end of warm-up to the end of the run. */
 export const RSS_GROWTH_TARGET = 0.1;
+/**
+ * The RSS "after warm-up" and "at the end" are each the median of the samples of one minute (at most a third
+ * of the run after warm-up): the first minute after warm-up, the last minute of the run. One sample sits
+ * anywhere on the sawtooth of the JS heap's collections and the store's remaps, a swing of 20–30 MiB in a
+ * 150 MiB process, which alone can read as ±10%; a minute's median does not.
+ */
+export const RSS_WINDOW_MS = 60_000;
 /** p99 counts as flat when the median interval p99 of the last third is under 1.5× that of the first third. */
 export const P99_FLAT_FACTOR = 1.5;
 
@@ -25,25 +32,27 @@ export interface KindSummary {
 
 export interface SoakSummary {
   rss: {
+    /** Median RSS of the first minute after warm-up and of the last minute ({@link RSS_WINDOW_MS}). */
     warmupBytes: number;
     endBytes: number;
     peakBytes: number;
+    /** Growth between those two medians: the target's figure. */
     growth: number;
     met: boolean;
-    /** The same for RssAnon alone (the heap's share; RssFile grows with the LMDB pages the node has touched). */
+    /** The single samples: the first after warm-up and the last. */
+    warmupSampleBytes: number;
+    endSampleBytes: number;
+    /** The same two medians for RssAnon alone (the heaps) and RssFile (the binary and the LMDB pages mapped). */
     warmupAnonBytes: number;
     endAnonBytes: number;
     anonGrowth: number;
-    /** RssFile and data.mdb at the same two samples. */
     warmupFileBytes: number;
     endFileBytes: number;
+    /** data.mdb at the first sample after warm-up and at the last. */
     warmupStoreBytes: number;
     endStoreBytes: number;
-    /**
-     * The median RSS (and RssAnon, RssFile) of the samples in the first and last third after warm-up, and the
-     * growth between them: one sample sits anywhere on the JS heap's garbage-collection sawtooth (tens of MiB),
-     * the median of a third of the run does not. Reported beside the target, which is judged on the two samples.
-     */
+    /** The median RSS (and RssAnon, RssFile) of the samples in the first and last third after warm-up, and the
+     * growth between them. */
     firstThirdMedianBytes: number;
     lastThirdMedianBytes: number;
     medianGrowth: number;
@@ -71,14 +80,20 @@ export function summarizeSoak(input: {
   const { samples, recorder } = input;
   const afterWarmup = samples.filter((s) => s.atS * 1000 >= input.warmupMs);
   const steady = afterWarmup.length > 0 ? afterWarmup : samples;
-  const warmupBytes = steady[0]?.rssBytes ?? Number.NaN;
-  const endBytes = samples.at(-1)?.rssBytes ?? Number.NaN;
+  const third = Math.max(1, Math.floor(steady.length / 3));
+  const startAtS = steady[0]?.atS ?? 0;
+  const endAtS = steady.at(-1)?.atS ?? 0;
+  const firstMinute = steady.filter((s) => (s.atS - startAtS) * 1000 < RSS_WINDOW_MS).slice(0, third);
+  const lastMinute = steady.filter((s) => (endAtS - s.atS) * 1000 < RSS_WINDOW_MS).slice(-third);
+  const windowMedian = (list: IntervalSample[], field: 'rssBytes' | 'rssAnonBytes' | 'rssFileBytes') =>
+    list.length === 0 ? Number.NaN : median(list.map((s) => s[field]));
+  const warmupBytes = windowMedian(firstMinute, 'rssBytes');
+  const endBytes = windowMedian(lastMinute, 'rssBytes');
   const growth = (endBytes - warmupBytes) / warmupBytes;
   const peakBytes = Math.max(...samples.map((s) => s.rssBytes));
-  const warmupAnonBytes = steady[0]?.rssAnonBytes ?? Number.NaN;
-  const endAnonBytes = samples.at(-1)?.rssAnonBytes ?? Number.NaN;
+  const warmupAnonBytes = windowMedian(firstMinute, 'rssAnonBytes');
+  const endAnonBytes = windowMedian(lastMinute, 'rssAnonBytes');
   const last = samples.at(-1);
-  const third = Math.max(1, Math.floor(steady.length / 3));
   const kinds = Object.fromEntries(
     KINDS.map((k) => {
       const p99s = (list: IntervalSample[]) =>
@@ -140,11 +155,13 @@ export function summarizeSoak(input: {
       peakBytes,
       growth,
       met: growth < RSS_GROWTH_TARGET,
+      warmupSampleBytes: steady[0]?.rssBytes ?? Number.NaN,
+      endSampleBytes: last?.rssBytes ?? Number.NaN,
       warmupAnonBytes,
       endAnonBytes,
       anonGrowth: (endAnonBytes - warmupAnonBytes) / warmupAnonBytes,
-      warmupFileBytes: steady[0]?.rssFileBytes ?? Number.NaN,
-      endFileBytes: last?.rssFileBytes ?? Number.NaN,
+      warmupFileBytes: windowMedian(firstMinute, 'rssFileBytes'),
+      endFileBytes: windowMedian(lastMinute, 'rssFileBytes'),
       warmupStoreBytes: steady[0]?.storeBytes ?? Number.NaN,
       endStoreBytes: last?.storeBytes ?? Number.NaN,
       firstThirdMedianBytes,
@@ -167,9 +184,9 @@ const ms = (v: number) => (Number.isNaN(v) ? '-' : `${v.toFixed(1)} ms`);
 export function formatSummary(summary: SoakSummary): string {
   const lines = [
     'soak summary',
-    `  RSS after warm-up ${mib(summary.rss.warmupBytes)}, at the end ${mib(summary.rss.endBytes)} (growth ${(summary.rss.growth * 100).toFixed(1)}%, target < ${RSS_GROWTH_TARGET * 100}%: ${summary.rss.met ? 'met' : 'NOT met'}), peak ${mib(summary.rss.peakBytes)}`,
+    `  RSS after warm-up ${mib(summary.rss.warmupBytes)}, at the end ${mib(summary.rss.endBytes)} (medians of a minute; growth ${(summary.rss.growth * 100).toFixed(1)}%, target < ${RSS_GROWTH_TARGET * 100}%: ${summary.rss.met ? 'met' : 'NOT met'}), peak ${mib(summary.rss.peakBytes)}; single samples ${mib(summary.rss.warmupSampleBytes)} → ${mib(summary.rss.endSampleBytes)}`,
     `  median of the first and last third after warm-up: ${mib(summary.rss.firstThirdMedianBytes)} → ${mib(summary.rss.lastThirdMedianBytes)} (growth ${(summary.rss.medianGrowth * 100).toFixed(1)}%; RssAnon ${mib(summary.rss.firstThirdMedianAnonBytes)} → ${mib(summary.rss.lastThirdMedianAnonBytes)}, RssFile ${mib(summary.rss.firstThirdMedianFileBytes)} → ${mib(summary.rss.lastThirdMedianFileBytes)})`,
-    `  of which anonymous (RssAnon): ${mib(summary.rss.warmupAnonBytes)} → ${mib(summary.rss.endAnonBytes)} (growth ${(summary.rss.anonGrowth * 100).toFixed(1)}%); file-backed (RssFile): ${mib(summary.rss.warmupFileBytes)} → ${mib(summary.rss.endFileBytes)}, while data.mdb grew ${mib(summary.rss.warmupStoreBytes)} → ${mib(summary.rss.endStoreBytes)}`,
+    `  of which anonymous (RssAnon, minute medians): ${mib(summary.rss.warmupAnonBytes)} → ${mib(summary.rss.endAnonBytes)} (growth ${(summary.rss.anonGrowth * 100).toFixed(1)}%); file-backed (RssFile): ${mib(summary.rss.warmupFileBytes)} → ${mib(summary.rss.endFileBytes)}, while data.mdb grew ${mib(summary.rss.warmupStoreBytes)} → ${mib(summary.rss.endStoreBytes)}`,
   ];
   for (const k of KINDS) {
     const s = summary.kinds[k];
