@@ -7,15 +7,19 @@
  * blocks. Run it under the executables' GLIBC_TUNABLES to see what a node sees:
  *
  *   GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536:glibc.malloc.trim_threshold=1048576 \
- *     node --expose-gc --import tsx bench/store-remap-memory.ts --blocks 20000 --remap-every 20 --gc-every 80
+ *     node --expose-gc --import tsx packages/node/src/store/remap-memory.bench.ts \
+ *     --blocks 20000 --remap-every 20 --gc-every 80
+ *
+ * Run under `heaptrack -o FILE node …` (Debian's heaptrack), `heaptrack_print -f FILE.zst --print-leaks 1`
+ * names what was never freed.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { WriteBatch } from '../packages/node/src/store/key-value-store.js';
-import { openLmdbStore } from '../packages/node/src/store/lmdb-store.js';
+import { WriteBatch } from './key-value-store.js';
+import { openLmdbStore } from './lmdb-store.js';
 
 const { values } = parseArgs({
   options: {
