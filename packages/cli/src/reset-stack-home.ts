@@ -3,7 +3,7 @@
  * nothing but the folders shadebox writes there), so a mistyped `--home ~` never wipes a real directory, and
  * never while a node runs on it (its home lock names the process).
  */
-import { readdir, rm, stat } from 'node:fs/promises';
+import { promises as fsPromises } from 'node:fs';
 import { ShadeboxError } from '@shadebox/errors';
 import { describeHolder, HomeInUseError, homeLockHolder } from '@shadebox/node/config';
 import { NODE_SUBDIR, nodeHomeOf } from './default-homes.js';
@@ -30,13 +30,13 @@ export class UnsafeResetError extends ShadeboxError<{ dir: string; reason: strin
 /** Deletes `dir` (absolute) if it is a stack home whose node is not running; does nothing if it does not
  * exist. */
 export async function resetStackHome(dir: string): Promise<void> {
-  const info = await stat(dir).catch((error: NodeJS.ErrnoException) => {
+  const info = await fsPromises.stat(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;
   });
   if (info === null) return;
   if (!info.isDirectory()) throw new UnsafeResetError(dir, 'it is not a directory');
-  const foreign = (await readdir(dir)).filter((name) => !STACK_ENTRIES.has(name));
+  const foreign = (await fsPromises.readdir(dir)).filter((name) => !STACK_ENTRIES.has(name));
   if (foreign.length > 0) {
     const shown = foreign.slice(0, 5).join(', ') + (foreign.length > 5 ? ', ...' : '');
     const hint = foreign.includes('genesis.json')
@@ -50,5 +50,5 @@ export async function resetStackHome(dir: string): Promise<void> {
     const advice = new HomeInUseError(nodeHomeOf(dir), holder).advice;
     throw new UnsafeResetError(dir, `its node is running: ${describeHolder(holder)}; ${advice}`);
   }
-  await rm(dir, { recursive: true, force: true });
+  await fsPromises.rm(dir, { recursive: true, force: true });
 }

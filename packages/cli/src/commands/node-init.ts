@@ -2,7 +2,7 @@
  * `shadebox node init`: writes a new node home (genesis.json, config.json, validator_key.json, node_key.json)
  * and refuses to overwrite an existing one unless `--force`, which also deletes the old chain's data.
  */
-import { rm } from 'node:fs/promises';
+import { promises as fsPromises } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseFlags, textFlag } from '../args.js';
 import { type CliIo, processIo } from '../cli-io.js';
@@ -161,5 +161,5 @@ async function deleteChainData(
   const store = resolve(dir, storePath);
   const inside = relative(dir, store);
   if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return;
-  await rm(store, { recursive: true, force: true });
+  await fsPromises.rm(store, { recursive: true, force: true });
 }

@@ -5,8 +5,8 @@
  * same objects in memory for `--memory` runs.
  */
 
-import { constants } from 'node:fs';
-import { access, chmod, copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+// fs.promises is read on use: importing node:fs/promises loads it (and readline) at every start of a node.
+import { constants, promises as fsPromises } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ShadeboxError } from '@shadebox/errors';
 import { KeyPair } from '@shadebox/primitives';
@@ -130,7 +130,7 @@ export function createEphemeralHome(options: HomeOptions = {}): Home {
 
 async function exists(path: string): Promise<boolean> {
   try {
-    await access(path, constants.F_OK);
+    await fsPromises.access(path, constants.F_OK);
     return true;
   } catch {
     return false;
@@ -140,9 +140,9 @@ async function exists(path: string): Promise<boolean> {
 /** Writes through a temporary file so a crash never leaves half a file behind. */
 async function writeFileAtomic(path: string, text: string, mode: number): Promise<void> {
   const temporary = `${path}.tmp-${process.pid}`;
-  await writeFile(temporary, text, { mode });
-  await chmod(temporary, mode);
-  await rename(temporary, path);
+  await fsPromises.writeFile(temporary, text, { mode });
+  await fsPromises.chmod(temporary, mode);
+  await fsPromises.rename(temporary, path);
 }
 
 /**
@@ -164,9 +164,9 @@ export async function initHome(dir: string, options: InitHomeOptions = {}): Prom
     for (const path of Object.values(files)) if (await exists(path)) existing.push(path);
     if (existing.length > 0) throw new HomeExistsError(dir, existing);
   }
-  await mkdir(dir, { recursive: true });
+  await fsPromises.mkdir(dir, { recursive: true });
   if (options.ethWalletContract) {
-    await copyFile(options.ethWalletContract, join(dir, ETH_WALLET_CONTRACT_FILE));
+    await fsPromises.copyFile(options.ethWalletContract, join(dir, ETH_WALLET_CONTRACT_FILE));
     home.config.shadebox.eth_wallet_contract = ETH_WALLET_CONTRACT_FILE;
   }
   // Keys first, config.json last: a home is only complete once config.json is there.
@@ -183,7 +183,7 @@ export async function initHome(dir: string, options: InitHomeOptions = {}): Prom
 async function readJson(path: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await fsPromises.readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw ConfigFileError.single(path, '$', code === 'ENOENT' ? 'file not found' : `cannot read (${code})`);
