@@ -28,6 +28,7 @@ import {
   DEFAULT_REPLICA_BUDGET_BYTES,
   type TrackedReplica,
 } from './contract-data-replicas.js';
+import { InFlightSlots } from './in-flight-slots.js';
 import type { HttpAnswer } from './jsonrpc.js';
 import { viewBlockFacts, viewCall } from './methods/view-call.js';
 import { routeKey } from './view-body-job.js';
@@ -90,7 +91,8 @@ interface ViewTarget {
 interface PoolWorker {
   worker: Worker;
   ready: boolean;
-  inFlight: Map<number, Pending>;
+  /** Its views not answered yet, by the id their messages carry (in-flight-slots.ts: not a Map). */
+  inFlight: InFlightSlots<Pending>;
   /** Code hashes (latin1) this worker was sent, oldest first. */
   codes: Set<string>;
   /** The version of each contract's data copy this worker was sent. */
@@ -116,7 +118,6 @@ export class ViewWorkerPool {
   private started = false;
   private closed = false;
   private failures = 0;
-  private nextId = 1;
   private nextTargetId = 1;
   /** Views' targets by block hash and account, for the current head (null: a job cannot carry it). */
   private readonly targets = new Map<string, ViewTarget | null>();
@@ -179,7 +180,7 @@ export class ViewWorkerPool {
     if (!replica) return undefined;
     const { facts, codeHash } = view;
     const job: ViewJobMessage = [
-      this.nextId++,
+      -1, // the id: the slot it gets in `target.inFlight` below
       facts.id,
       replica.version,
       method,
@@ -206,7 +207,7 @@ export class ViewWorkerPool {
       }
     }
     return new Promise<RawAnswer>((resolve, reject) => {
-      target.inFlight.set(job[0], {
+      job[0] = target.inFlight.add({
         kind: 'job',
         job,
         accountId,
@@ -244,9 +245,8 @@ export class ViewWorkerPool {
     }
     if (!best) return undefined;
     const worker = best;
-    const id = this.nextId++;
     return new Promise<HttpAnswer>((resolve, reject) => {
-      worker.inFlight.set(id, { kind: 'body', resolve, reject, inThread });
+      const id = worker.inFlight.add({ kind: 'body', resolve, reject, inThread });
       this.post(worker, [id, chainNumber, body]);
     });
   }
@@ -285,7 +285,7 @@ export class ViewWorkerPool {
     const entry: PoolWorker = {
       worker,
       ready: false,
-      inFlight: new Map(),
+      inFlight: new InFlightSlots(MAX_IN_FLIGHT),
       codes: new Set(),
       data: new Map(),
       targets: new Set(),
@@ -339,7 +339,7 @@ export class ViewWorkerPool {
     const pending = entry.inFlight.get(answer.id);
     if (!pending) return;
     if (pending.kind === 'body') {
-      entry.inFlight.delete(answer.id);
+      entry.inFlight.take(answer.id);
       if (answer.kind !== 'answer') this.runInThread(pending);
       else {
         this.stats.byWorker++;
@@ -364,7 +364,7 @@ export class ViewWorkerPool {
       this.post(entry, pending.job);
       return;
     }
-    entry.inFlight.delete(answer.id);
+    entry.inFlight.take(answer.id);
     if (answer.kind === 'answer') {
       this.stats.byWorker++;
       pending.resolve({ rawJson: answer.rawJson });
@@ -372,8 +372,7 @@ export class ViewWorkerPool {
   }
 
   private settleInThread(entry: PoolWorker): void {
-    const pending = [...entry.inFlight.values()];
-    entry.inFlight.clear();
+    const pending = entry.inFlight.takeAll();
     for (const p of pending) this.runInThread(p);
   }
 
