@@ -200,6 +200,7 @@ async function startLocked(
       for (const d of dropped) log.debug({ tx: d.error.json }, 'transaction dropped at inclusion');
     },
     onError: (error) => log.error({ err: error }, 'block production failed'),
+    onIdle: () => heapTrim?.burstEnded(),
   });
   transactions.producer = producer;
   if (options.blockProductionDelaysMs) {

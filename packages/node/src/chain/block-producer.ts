@@ -33,6 +33,9 @@ export interface BlockProducerHooks {
   /** Called with transactions a block dropped because they no longer pass the checks. */
   onDropped?(dropped: ReturnType<Chain['produceBlock']>['dropped']): void;
   onError?(error: unknown): void;
+  /** Automine ran out of work after making blocks back to back (chain/heap-trim.ts collects the burst's garbage
+   * then). */
+  onIdle?(): void;
 }
 
 export class BlockProducer {
@@ -41,6 +44,8 @@ export class BlockProducer {
   private yieldTimer: NodeJS.Timeout | undefined;
   private scheduled = false;
   private stopped = false;
+  /** Automine made a block since it last ran out of work. */
+  private busy = false;
   /** Height of the last block that included a transaction or executed a receipt. */
   private lastWorkHeight = Number.NEGATIVE_INFINITY;
   private nextTimestampNs: bigint | undefined;
@@ -121,8 +126,17 @@ export class BlockProducer {
     setImmediate(() => {
       this.scheduled = false;
       if (this.stopped) return;
-      if (!this.hasWork()) return this.paceYields();
-      if (this.safeProduce()) this.notify();
+      if (!this.hasWork()) {
+        if (this.busy) {
+          this.busy = false;
+          this.hooks.onIdle?.();
+        }
+        return this.paceYields();
+      }
+      if (this.safeProduce()) {
+        this.busy = true;
+        this.notify();
+      }
     });
   }
 

@@ -246,4 +246,55 @@ describe('HeapTrim', () => {
       trim.stop();
     }
   });
+
+  it('collects when the blocks stop (burstEnded) if the heap grew by idleGrowthBytes, without waiting for idleMs', () => {
+    const { chain, state, trim } = setup();
+    try {
+      chain.emit('block', { height: 1 });
+      state.heap = 50 * MiB + 32 * MiB - 1;
+      trim.burstEnded();
+      assert.equal(state.collections, 0, 'grew less than idleGrowthBytes');
+      chain.emit('block', { height: 2 });
+      state.heap = 50 * MiB + 32 * MiB;
+      trim.burstEnded();
+      assert.equal(state.collections, 1, 'at once, at the same instant as the last block');
+      // The idle check that follows finds nothing left to do.
+      state.now += 2_000;
+      trim.check();
+      assert.equal(state.collections, 1);
+    } finally {
+      trim.stop();
+    }
+  });
+
+  it('keeps minGapMs between a burst-end collection and the one before it', () => {
+    const state = { now: 0, heap: 10 * MiB, collections: 0 };
+    const trim = new HeapTrim(() => () => {}, {
+      headroomBytes: 4 * MiB,
+      idleGrowthBytes: 2 * MiB,
+      minGapMs: 5_000,
+      intervalMs: 1_000_000,
+      now: () => state.now,
+      heapUsed: () => state.heap,
+      collect: () => {
+        state.collections++;
+        state.heap = 10 * MiB;
+      },
+    });
+    trim.start();
+    try {
+      state.heap = 14 * MiB;
+      trim.check();
+      assert.equal(state.collections, 1);
+      state.now = 4_999;
+      state.heap = 30 * MiB;
+      trim.burstEnded();
+      assert.equal(state.collections, 1);
+      state.now = 5_000;
+      trim.burstEnded();
+      assert.equal(state.collections, 2);
+    } finally {
+      trim.stop();
+    }
+  });
 });

@@ -7,21 +7,47 @@
  */
 
 /** Packs `entries` (full state keys and values). */
-export function packEntries(entries: ReadonlyArray<{ key: Uint8Array; value: Uint8Array }>): Uint8Array {
-  let size = 0;
-  for (const { key, value } of entries) size += 8 + key.length + value.length;
-  const packed = new Uint8Array(size);
-  const view = new DataView(packed.buffer);
-  let at = 0;
-  for (const { key, value } of entries) {
-    view.setUint32(at, key.length, true);
-    packed.set(key, at + 4);
+export function packEntries(entries: Iterable<{ key: Uint8Array; value: Uint8Array }>): Uint8Array {
+  const packer = new EntryPacker();
+  for (const { key, value } of entries) packer.add(key, value);
+  return packer.finish();
+}
+
+/**
+ * Packs entries one at a time into a buffer that grows by doubling, so a contract's data is packed as it is read:
+ * no array of all its entries is held meanwhile (for 32,768 entries those objects lived long enough to be promoted
+ * to V8's old generation, about 15 MiB of garbage for a full collection to find while views ran).
+ */
+export class EntryPacker {
+  private packed = new Uint8Array(4096);
+  private view = new DataView(this.packed.buffer);
+  /** Bytes packed so far. */
+  size = 0;
+  /** Entries packed so far. */
+  count = 0;
+
+  add(key: Uint8Array, value: Uint8Array): void {
+    const needed = this.size + 8 + key.length + value.length;
+    if (needed > this.packed.length) {
+      const grown = new Uint8Array(Math.max(needed, 2 * this.packed.length));
+      grown.set(this.packed.subarray(0, this.size));
+      this.packed = grown;
+      this.view = new DataView(grown.buffer);
+    }
+    let at = this.size;
+    this.view.setUint32(at, key.length, true);
+    this.packed.set(key, at + 4);
     at += 4 + key.length;
-    view.setUint32(at, value.length, true);
-    packed.set(value, at + 4);
-    at += 4 + value.length;
+    this.view.setUint32(at, value.length, true);
+    this.packed.set(value, at + 4);
+    this.size = at + 4 + value.length;
+    this.count++;
   }
-  return packed;
+
+  /** The packed entries, in a buffer of their own size. */
+  finish(): Uint8Array {
+    return this.packed.slice(0, this.size);
+  }
 }
 
 /** The worker's copy of one contract's data at `version`. */

@@ -16,7 +16,7 @@
 import type { Chain } from '../chain/chain.js';
 import type { BlockRecord } from '../chain/records.js';
 import { contractDataPrefix } from '../state/state-keys.js';
-import { packEntries } from './contract-data-replica.js';
+import { EntryPacker } from './contract-data-replica.js';
 
 /** A copy of one contract's data, as the RPC's thread knows it. */
 export interface TrackedReplica {
@@ -107,18 +107,17 @@ export class ContractDataReplicas {
     const head = chain.head.height;
     if (head - height > MAX_LAG) return undefined;
     const prefix = contractDataPrefix(accountId);
-    const entries: Array<{ key: Uint8Array; value: Uint8Array }> = [];
-    let bytes = 0;
+    const packer = new EntryPacker();
     for (const entry of chain.state.scan(prefix, height)) {
-      bytes += 8 + entry.key.length + entry.value.length;
-      if (bytes > this.budgetBytes) {
+      if (packer.size + 8 + entry.key.length + entry.value.length > this.budgetBytes) {
         const old = this.byAccount.get(accountId);
         if (old) this.drop(accountId, old);
         this.byAccount.set(accountId, { tooLarge: true, recheckIn: RECHECK_TOO_LARGE });
         return undefined;
       }
-      entries.push(entry);
+      packer.add(entry.key, entry.value);
     }
+    const bytes = packer.size;
     const old = this.byAccount.get(accountId);
     if (old) this.drop(accountId, old);
     for (const [other, entry] of this.byAccount) {
@@ -128,8 +127,8 @@ export class ContractDataReplicas {
     const replica: TrackedReplica = {
       accountId,
       version: this.nextVersion++,
-      packed: packEntries(entries),
-      entries: entries.length,
+      packed: packer.finish(),
+      entries: packer.count,
       from: height,
       checkedTo: height,
       stale: false,

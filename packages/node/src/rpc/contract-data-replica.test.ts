@@ -1,0 +1,41 @@
+/** A contract's data packed for the view workers, and read back through a worker's index. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ContractDataReplica, EntryPacker, packEntries } from './contract-data-replica.js';
+
+const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
+
+function entries(count: number, valueLength: (i: number) => number) {
+  return Array.from({ length: count }, (_, i) => ({
+    key: Uint8Array.from(Buffer.from(`\u0009contract.near,k${i}`, 'latin1')),
+    value: Uint8Array.from({ length: valueLength(i) }, (_, j) => (i * 31 + j) & 0xff),
+  }));
+}
+
+describe('EntryPacker', () => {
+  it('packs entries one by one into the same bytes as packing them all at once, growing its buffer', () => {
+    // Enough to grow the 4 KiB start several times, with empty and large values among them.
+    const all = entries(3000, (i) => (i % 97 === 0 ? 0 : i % 13 === 0 ? 5000 : 32));
+    const packer = new EntryPacker();
+    for (const { key, value } of all) packer.add(key, value);
+    const packed = packer.finish();
+    assert.equal(packer.count, all.length);
+    assert.equal(packer.size, packed.length);
+    assert.equal(
+      packed.length,
+      all.reduce((n, e) => n + 8 + e.key.length + e.value.length, 0),
+    );
+    assert.equal(packed.buffer.byteLength, packed.length, 'finish() gives a buffer of its own size');
+    assert.deepEqual(packed, packEntries(all));
+    const replica = new ContractDataReplica(1, packed);
+    assert.equal(replica.size, all.length);
+    for (const { key, value } of all) assert.deepEqual(replica.get(latin1(key)), value);
+    assert.equal(replica.get(latin1(Buffer.from('\u0009contract.near,absent', 'latin1'))), undefined);
+  });
+
+  it('packs nothing into an empty buffer', () => {
+    const packer = new EntryPacker();
+    assert.deepEqual([packer.count, packer.size, packer.finish().length], [0, 0, 0]);
+    assert.equal(new ContractDataReplica(2, packEntries([])).size, 0);
+  });
+});
