@@ -108,3 +108,34 @@ describe('fast-path server', () => {
     assert.match(relayed, /fallback GET \/x/);
   });
 });
+
+describe('fast-path server, stopping', () => {
+  it('answers a relayed request with the shutting-down answer when node:http is already gone, not a closed socket', async () => {
+    // A port that refuses connections: node:http stopped listening before it took the relayed connection.
+    const closed = createHttpServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const gonePort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const front = createFastPathServer({
+      rule: { acceptsPath: (path) => path === '/', contentType: 'any' },
+      handle: () => ({ status: 200, contentType: 'text/plain', body: 'fast' }),
+      fallbackPort: () => gonePort,
+      onError: () => {},
+      shuttingDown: () => ({ status: 503, contentType: 'application/json', body: '{"stopping":true}' }),
+    });
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    try {
+      const frontPort = (front.address() as AddressInfo).port;
+      front.beginStop();
+      // Chunked: not the fast path's shape, so the connection is relayed.
+      const chunked =
+        'POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n';
+      const text = await exchange(frontPort, chunked, 1);
+      assert.match(text, /^HTTP\/1\.1 503 /);
+      assert.match(text, /Connection: close\r\n/);
+      assert.ok(text.endsWith('{"stopping":true}'), text);
+    } finally {
+      await new Promise((r) => front.close(r));
+    }
+  });
+});

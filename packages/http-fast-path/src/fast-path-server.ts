@@ -113,6 +113,9 @@ export function createFastPathServer(options: FastPathOptions): FastPathServer {
       relayed = true;
       socket.removeListener('data', onData);
       socket.pause();
+      /** node:http wrote something back; and whether this side answered the client itself instead. */
+      let upstreamAnswered = false;
+      let refusedHere = false;
       const upstream: Socket = connect(options.fallbackPort(), '127.0.0.1', () => {
         if (pending?.length) upstream.write(pending);
         pending = undefined;
@@ -121,10 +124,29 @@ export function createFastPathServer(options: FastPathOptions): FastPathServer {
         socket.resume();
       });
       upstream.setNoDelay(true);
-      upstream.on('error', () => socket.destroy());
+      upstream.on('data', () => {
+        upstreamAnswered = true;
+      });
+      upstream.on('error', () => {
+        // The server stops and node:http closed its port before it took this connection (or reset it unread):
+        // the client still gets the shutting-down answer, not a closed socket.
+        if (stopping && !upstreamAnswered && !socket.destroyed) {
+          refusedHere = true;
+          socket.unpipe(upstream);
+          // What the client still sends is read and dropped: unread bytes at close would reset the connection.
+          socket.resume();
+          socket.end(responseText(shuttingDown(undefined), '', false));
+          return;
+        }
+        socket.destroy();
+      });
       socket.on('close', () => upstream.destroy());
       // After node:http closes its side, what it wrote is still flushed to the client.
-      upstream.on('close', (hadError) => (hadError ? socket.destroy() : socket.end()));
+      upstream.on('close', (hadError) => {
+        if (refusedHere) return;
+        if (hadError) socket.destroy();
+        else socket.end();
+      });
     };
 
     const reply = (answer: FastAnswer, request: SimpleRequest) => {
