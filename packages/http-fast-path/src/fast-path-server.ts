@@ -113,8 +113,7 @@ export function createFastPathServer(options: FastPathOptions): FastPathServer {
       relayed = true;
       socket.removeListener('data', onData);
       socket.pause();
-      /** node:http wrote something back; and whether this side answered the client itself instead. */
-      let upstreamAnswered = false;
+      /** This side answered the client itself (node:http was gone). */
       let refusedHere = false;
       const upstream: Socket = connect(options.fallbackPort(), '127.0.0.1', () => {
         if (pending?.length) upstream.write(pending);
@@ -124,13 +123,10 @@ export function createFastPathServer(options: FastPathOptions): FastPathServer {
         socket.resume();
       });
       upstream.setNoDelay(true);
-      upstream.on('data', () => {
-        upstreamAnswered = true;
-      });
       upstream.on('error', () => {
         // The server stops and node:http closed its port before it took this connection (or reset it unread):
         // the client still gets the shutting-down answer, not a closed socket.
-        if (stopping && !upstreamAnswered && !socket.destroyed) {
+        if (stopping && upstream.bytesRead === 0 && !socket.destroyed) {
           refusedHere = true;
           socket.unpipe(upstream);
           // What the client still sends is read and dropped: unread bytes at close would reset the connection.

@@ -6,15 +6,8 @@
  * an object of its own.
  */
 
-/** Packs `entries` (full state keys and values). */
-export function packEntries(entries: Iterable<{ key: Uint8Array; value: Uint8Array }>): Uint8Array {
-  const packer = new EntryPacker();
-  for (const { key, value } of entries) packer.add(key, value);
-  return packer.finish();
-}
-
 /**
- * Packs entries one at a time into a buffer that grows by doubling, so a contract's data is packed as it is read:
+ * Packs entries (full state keys and values) one at a time into a buffer that grows by doubling, so a contract's data is packed as it is read:
  * no array of all its entries is held meanwhile (for 32,768 entries those objects lived long enough to be promoted
  * to V8's old generation, about 15 MiB of garbage for a full collection to find while views ran).
  */
