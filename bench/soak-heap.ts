@@ -10,12 +10,12 @@
  *   nice -n 15 node --conditions=source --import tsx bench/soak-heap.ts --seconds 300 --rate 40 --at 90,270
  *     [--dir /tmp/soak-heap] [--workers]
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InspectorClient, type InspectorTarget } from './inspector-client.js';
 import { sleep } from './load.js';
-import { readMemory } from './metrics/memory.js';
+import { readAnonymousMappings, readMemory } from './metrics/memory.js';
 import { installCleanup } from './processes.js';
 import { PooledRpcClient } from './rpc.js';
 import { IntervalRecorder } from './soak/interval-stats.js';
@@ -43,30 +43,10 @@ const mib = (b: number) => `${(b / MiB).toFixed(1)} MiB`;
 
 /** Resident anonymous memory by mapping kind: V8's 256 KiB heap pages, malloc's [heap], the rest. */
 function anonymousMappings(pid: number): string {
-  const groups = new Map<string, { rss: number; count: number }>();
-  let kind = '';
-  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
-    if (head) {
-      const size = Number.parseInt(head[2], 16) - Number.parseInt(head[1], 16);
-      const name = head[3];
-      kind = name.startsWith('/')
-        ? ''
-        : name || (size === 256 * 1024 ? '256K' : size < MiB ? '<1M' : size < 64 * MiB ? '1-64M' : '>=64M');
-      continue;
-    }
-    const rss = /^Rss:\s+(\d+) kB/.exec(line);
-    if (rss && kind !== '') {
-      const g = groups.get(kind) ?? { rss: 0, count: 0 };
-      g.rss += Number(rss[1]) * 1024;
-      g.count++;
-      groups.set(kind, g);
-    }
-  }
-  return [...groups]
-    .filter(([, g]) => g.rss >= MiB)
-    .sort((a, b) => b[1].rss - a[1].rss)
-    .map(([k, g]) => `${k} ${mib(g.rss)}/${g.count}`)
+  return [...(readAnonymousMappings(pid) ?? [])]
+    .filter(([, g]) => g.rssBytes >= MiB)
+    .sort((a, b) => b[1].rssBytes - a[1].rssBytes)
+    .map(([k, g]) => `${k} ${mib(g.rssBytes)}/${g.count}`)
     .join(', ');
 }
 

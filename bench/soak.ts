@@ -8,7 +8,7 @@
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { readMemory } from './metrics/memory.js';
+import { readAnonymousParts, readMemory } from './metrics/memory.js';
 import { installCleanup } from './processes.js';
 import { PooledRpcClient } from './rpc.js';
 import { staleBuilds } from './shadebox-node.js';
@@ -74,6 +74,11 @@ async function main(): Promise<number> {
   const sample = () => {
     const memory = {
       ...(readMemory(pid) ?? { rssBytes: Number.NaN, rssAnonBytes: Number.NaN, rssFileBytes: Number.NaN }),
+      anon: readAnonymousParts(pid) ?? {
+        v8PagesBytes: Number.NaN,
+        mallocHeapBytes: Number.NaN,
+        otherBytes: Number.NaN,
+      },
       storeBytes: storeSize(stack.nodeHome),
     };
     const s = recorder.flush((performance.now() - started) / 1000, memory);

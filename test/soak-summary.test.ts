@@ -15,6 +15,11 @@ const memory = (rssMiB: number) => ({
   rssBytes: rssMiB * MIB,
   rssAnonBytes: (rssMiB / 2) * MIB,
   rssFileBytes: (rssMiB / 2) * MIB,
+  anon: {
+    v8PagesBytes: (rssMiB / 4) * MIB,
+    mallocHeapBytes: (rssMiB / 8) * MIB,
+    otherBytes: (rssMiB / 8) * MIB,
+  },
   storeBytes: rssMiB * MIB,
 });
 
@@ -65,7 +70,7 @@ describe('soak summary', () => {
     assert.equal(first.kinds.sign.skipped, 1);
     assert.match(
       formatInterval(first),
-      /^\[soak +10 s\] rss 100\.0 MiB \(anon 50\.0, file 50\.0; data\.mdb 100\.0\) \| transfer 0 -\/- ms \| call 0/,
+      /^\[soak +10 s\] rss 100\.0 MiB \(anon 50\.0: V8 25\.0, malloc 12\.5, other 12\.5; file 50\.0; data\.mdb 100\.0\) \| transfer 0 -\/- ms \| call 0/,
     );
     const second = recorder.flush(20, memory(100));
     assert.equal(second.kinds.view.completed, 0);
@@ -98,6 +103,11 @@ describe('soak summary', () => {
     assert.equal(summary.rss.lastThirdMedianBytes, 158 * MIB);
     assert.ok(Math.abs(summary.rss.medianGrowth - 6 / 152) < 1e-9);
     assert.equal(summary.rss.lastThirdMedianAnonBytes, 79 * MIB);
+    assert.deepEqual(summary.rss.lastThirdMedianAnon, {
+      v8PagesBytes: 39.5 * MIB,
+      mallocHeapBytes: 19.75 * MIB,
+      otherBytes: 19.75 * MIB,
+    });
     assert.equal(summary.kinds.call.p99Flat, true);
     assert.equal(summary.ok, true);
   });

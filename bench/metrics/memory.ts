@@ -33,3 +33,67 @@ export function readMemory(pid: number): MemoryReading | undefined {
     rssFileBytes: kib('RssFile'),
   };
 }
+
+/**
+ * The anonymous resident memory of a process by where it comes from, read from /proc/<pid>/smaps (Linux):
+ * V8's heap pages (its 256 KiB mappings, every isolate's), glibc's main heap (`[heap]`), and the rest (the
+ * threads' malloc arenas and stacks, Wasm memories, buffers mapped on their own).
+ */
+export interface AnonymousParts {
+  v8PagesBytes: number;
+  mallocHeapBytes: number;
+  otherBytes: number;
+}
+
+const V8_PAGE_BYTES = 256 * 1024;
+
+/** The anonymous mappings of `pid` by kind (`256K`: V8's pages, `[heap]`, `[stack]`, or a size class), with
+ * their resident bytes and count; undefined once the process has exited. */
+export function readAnonymousMappings(
+  pid: number,
+): Map<string, { rssBytes: number; count: number }> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const groups = new Map<string, { rssBytes: number; count: number }>();
+  let kind = '';
+  for (const line of text.split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) {
+      const size = Number.parseInt(head[2], 16) - Number.parseInt(head[1], 16);
+      const name = head[3];
+      kind = name.startsWith('/')
+        ? ''
+        : name ||
+          (size === V8_PAGE_BYTES
+            ? '256K'
+            : size < 2 ** 20
+              ? '<1M'
+              : size < 64 * 2 ** 20
+                ? '1-64M'
+                : '>=64M');
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && kind !== '') {
+      const g = groups.get(kind) ?? { rssBytes: 0, count: 0 };
+      g.rssBytes += Number(rss[1]) * 1024;
+      g.count++;
+      groups.set(kind, g);
+    }
+  }
+  return groups;
+}
+
+export function readAnonymousParts(pid: number): AnonymousParts | undefined {
+  const groups = readAnonymousMappings(pid);
+  if (!groups) return undefined;
+  let total = 0;
+  for (const g of groups.values()) total += g.rssBytes;
+  const v8PagesBytes = groups.get('256K')?.rssBytes ?? 0;
+  const mallocHeapBytes = groups.get('[heap]')?.rssBytes ?? 0;
+  return { v8PagesBytes, mallocHeapBytes, otherBytes: total - v8PagesBytes - mallocHeapBytes };
+}

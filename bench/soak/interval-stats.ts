@@ -4,6 +4,7 @@
  * stack's RSS at the end of each interval.
  */
 import { summarize } from '../load.js';
+import type { AnonymousParts } from '../metrics/memory.js';
 
 export const KINDS = ['transfer', 'call', 'view', 'sign'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -24,6 +25,8 @@ export interface IntervalSample {
   /** RssAnon (the JS heap and other private memory) and RssFile (code, LMDB's mapped pages). */
   rssAnonBytes: number;
   rssFileBytes: number;
+  /** RssAnon by where it comes from (V8's pages, glibc's main heap, the rest), from /proc/PID/smaps. */
+  anon: AnonymousParts;
   /** Size of the store's data.mdb (LMDB's high-water mark): RssFile grows with the pages of it the node reads. */
   storeBytes: number;
   kinds: Record<Kind, KindInterval>;
@@ -82,7 +85,13 @@ export class IntervalRecorder {
   /** Closes the current interval and starts the next. */
   flush(
     atS: number,
-    memory: { rssBytes: number; rssAnonBytes: number; rssFileBytes: number; storeBytes: number },
+    memory: {
+      rssBytes: number;
+      rssAnonBytes: number;
+      rssFileBytes: number;
+      anon: AnonymousParts;
+      storeBytes: number;
+    },
   ): IntervalSample {
     const buckets = this.#buckets;
     this.#buckets = emptyBuckets();
@@ -116,5 +125,5 @@ export function formatInterval(sample: IntervalSample): string {
     const extra = `${s.errors ? ` err ${s.errors}` : ''}${s.skipped ? ` skip ${s.skipped}` : ''}`;
     return `${k} ${s.completed} ${ms(s.p50Ms)}/${ms(s.p99Ms)} ms${extra}`;
   });
-  return `[soak ${String(Math.round(sample.atS)).padStart(5)} s] rss ${mib(sample.rssBytes)} MiB (anon ${mib(sample.rssAnonBytes)}, file ${mib(sample.rssFileBytes)}; data.mdb ${mib(sample.storeBytes)}) | ${parts.join(' | ')}`;
+  return `[soak ${String(Math.round(sample.atS)).padStart(5)} s] rss ${mib(sample.rssBytes)} MiB (anon ${mib(sample.rssAnonBytes)}: V8 ${mib(sample.anon.v8PagesBytes)}, malloc ${mib(sample.anon.mallocHeapBytes)}, other ${mib(sample.anon.otherBytes)}; file ${mib(sample.rssFileBytes)}; data.mdb ${mib(sample.storeBytes)}) | ${parts.join(' | ')}`;
 }

@@ -3,6 +3,7 @@
  * whether p99 stayed flat, errors by kind, and the end checks; which checks failed decides the exit code.
  */
 import { median } from '../load.js';
+import type { AnonymousParts } from '../metrics/memory.js';
 import type { FinalityCheck, SupplyCheck } from './end-checks.js';
 import { type IntervalRecorder, type IntervalSample, KINDS, type Kind } from './interval-stats.js';
 
@@ -58,6 +59,9 @@ export interface SoakSummary {
     medianGrowth: number;
     firstThirdMedianAnonBytes: number;
     lastThirdMedianAnonBytes: number;
+    /** RssAnon's parts (V8's pages, glibc's main heap, the rest): medians of the first and last third. */
+    firstThirdMedianAnon: AnonymousParts;
+    lastThirdMedianAnon: AnonymousParts;
     firstThirdMedianFileBytes: number;
     lastThirdMedianFileBytes: number;
   };
@@ -169,12 +173,23 @@ export function summarizeSoak(input: {
       medianGrowth: (lastThirdMedianBytes - firstThirdMedianBytes) / firstThirdMedianBytes,
       firstThirdMedianAnonBytes: thirdMedian(firstThird, 'rssAnonBytes'),
       lastThirdMedianAnonBytes: thirdMedian(lastThird, 'rssAnonBytes'),
+      firstThirdMedianAnon: anonMedians(firstThird),
+      lastThirdMedianAnon: anonMedians(lastThird),
       firstThirdMedianFileBytes: thirdMedian(firstThird, 'rssFileBytes'),
       lastThirdMedianFileBytes: thirdMedian(lastThird, 'rssFileBytes'),
     },
     kinds,
     checks,
     ok: Object.values(checks).every((c) => c.ok),
+  };
+}
+
+/** The median of each part of RssAnon over `list`. */
+function anonMedians(list: IntervalSample[]): AnonymousParts {
+  return {
+    v8PagesBytes: median(list.map((s) => s.anon.v8PagesBytes)),
+    mallocHeapBytes: median(list.map((s) => s.anon.mallocHeapBytes)),
+    otherBytes: median(list.map((s) => s.anon.otherBytes)),
   };
 }
 
@@ -186,6 +201,7 @@ export function formatSummary(summary: SoakSummary): string {
     'soak summary',
     `  RSS after warm-up ${mib(summary.rss.warmupBytes)}, at the end ${mib(summary.rss.endBytes)} (medians of a minute; growth ${(summary.rss.growth * 100).toFixed(1)}%, target < ${RSS_GROWTH_TARGET * 100}%: ${summary.rss.met ? 'met' : 'NOT met'}), peak ${mib(summary.rss.peakBytes)}; single samples ${mib(summary.rss.warmupSampleBytes)} → ${mib(summary.rss.endSampleBytes)}`,
     `  median of the first and last third after warm-up: ${mib(summary.rss.firstThirdMedianBytes)} → ${mib(summary.rss.lastThirdMedianBytes)} (growth ${(summary.rss.medianGrowth * 100).toFixed(1)}%; RssAnon ${mib(summary.rss.firstThirdMedianAnonBytes)} → ${mib(summary.rss.lastThirdMedianAnonBytes)}, RssFile ${mib(summary.rss.firstThirdMedianFileBytes)} → ${mib(summary.rss.lastThirdMedianFileBytes)})`,
+    `  RssAnon's parts, the same medians: V8's pages ${mib(summary.rss.firstThirdMedianAnon.v8PagesBytes)} → ${mib(summary.rss.lastThirdMedianAnon.v8PagesBytes)}, glibc's main heap ${mib(summary.rss.firstThirdMedianAnon.mallocHeapBytes)} → ${mib(summary.rss.lastThirdMedianAnon.mallocHeapBytes)}, the rest (threads' arenas, stacks, Wasm memories) ${mib(summary.rss.firstThirdMedianAnon.otherBytes)} → ${mib(summary.rss.lastThirdMedianAnon.otherBytes)}`,
     `  of which anonymous (RssAnon, minute medians): ${mib(summary.rss.warmupAnonBytes)} → ${mib(summary.rss.endAnonBytes)} (growth ${(summary.rss.anonGrowth * 100).toFixed(1)}%); file-backed (RssFile): ${mib(summary.rss.warmupFileBytes)} → ${mib(summary.rss.endFileBytes)}, while data.mdb grew ${mib(summary.rss.warmupStoreBytes)} → ${mib(summary.rss.endStoreBytes)}`,
   ];
   for (const k of KINDS) {
