@@ -21,6 +21,8 @@ import { formatSummary, summarizeSoak } from './soak/summary.js';
 import { KIND_PLAN, prepareWorkload } from './soak/workload.js';
 
 const log = (line: string) => console.log(line);
+/** How often the stack's VmRSS is read for the summary's medians (the samples' other figures come every interval). */
+const MEMORY_READING_MS = 1000;
 
 /** Bytes of the node's data.mdb, NaN when it cannot be read. */
 function storeSize(nodeHome: string): number {
@@ -86,8 +88,13 @@ async function main(): Promise<number> {
     log(formatInterval(s));
   };
   const timer = setInterval(sample, options.intervalMs);
+  const reader = setInterval(() => {
+    const memory = readMemory(pid);
+    if (memory) recorder.readMemory(memory);
+  }, MEMORY_READING_MS);
   const { abandoned } = await workload.run(options.durationMs, options.rate);
   clearInterval(timer);
+  clearInterval(reader);
   // The last (partial) interval holds what finished while the load drained.
   sample();
 

@@ -179,4 +179,26 @@ describe('soak summary', () => {
     assert.equal(summary.rss.met, true);
     assert.equal(summary.rss.warmupAnonBytes, 75 * MIB);
   });
+
+  it('takes the medians over the readings of every second when the samples carry them', () => {
+    // Every 10-s sample happens to land on the store's refilled peak (170 MiB), while the readings of each
+    // second show a sawtooth of 140..158 MiB (141..159 in the second half) whose median is 149 (150).
+    const recorder = new IntervalRecorder();
+    const samples: IntervalSample[] = [];
+    for (let i = 0; i < 20; i++) {
+      for (let second = 0; second < 10; second++) {
+        const rss = (i < 10 ? 140 : 141) + 2 * second;
+        recorder.readMemory({ rssBytes: rss * MIB, rssAnonBytes: 60 * MIB, rssFileBytes: (rss - 60) * MIB });
+      }
+      samples.push(recorder.flush((i + 1) * 10, memory(170)));
+    }
+    assert.equal(samples[0].readings.rss.length, 10);
+    const summary = summarizeSoak({ ...base, samples, recorder, verifiedSignatures: 0 });
+    assert.equal(summary.rss.warmupSampleBytes, 170 * MIB, 'the single samples stay what they were');
+    assert.equal(summary.rss.warmupBytes, 149 * MIB, 'the median of 140, 142 … 158');
+    assert.equal(summary.rss.endBytes, 150 * MIB);
+    assert.equal(summary.rss.warmupAnonBytes, 60 * MIB);
+    assert.equal(summary.rss.endFileBytes, 90 * MIB);
+    assert.equal(summary.rss.firstThirdMedianBytes, 149 * MIB);
+  });
 });

@@ -27,10 +27,21 @@ export interface IntervalSample {
   rssFileBytes: number;
   /** RssAnon by where it comes from (V8's pages, glibc's main heap, the rest), from /proc/PID/smaps. */
   anon: AnonymousParts;
+  /** VmRSS, RssAnon and RssFile read every second during the interval (bytes), so that a window's median
+   * stands on many readings of the store's and the heaps' sawtooth, not on a few. */
+  readings: MemoryReadings;
   /** Size of the store's data.mdb (LMDB's high-water mark): RssFile grows with the pages of it the node reads. */
   storeBytes: number;
   kinds: Record<Kind, KindInterval>;
 }
+
+export interface MemoryReadings {
+  rss: number[];
+  anon: number[];
+  file: number[];
+}
+
+const noReadings = (): MemoryReadings => ({ rss: [], anon: [], file: [] });
 
 interface Bucket {
   latencies: number[];
@@ -55,6 +66,7 @@ export function errorClass(error: unknown): string {
 
 export class IntervalRecorder {
   #buckets = emptyBuckets();
+  #readings = noReadings();
   readonly totals = Object.fromEntries(
     KINDS.map((k) => [k, { completed: 0, errors: 0, skipped: 0 }]),
   ) as Record<Kind, { completed: number; errors: number; skipped: number }>;
@@ -82,6 +94,13 @@ export class IntervalRecorder {
     this.totals[kind].skipped++;
   }
 
+  /** One reading of the stack's memory (taken every second), kept with the current interval. */
+  readMemory(memory: { rssBytes: number; rssAnonBytes: number; rssFileBytes: number }): void {
+    this.#readings.rss.push(memory.rssBytes);
+    this.#readings.anon.push(memory.rssAnonBytes);
+    this.#readings.file.push(memory.rssFileBytes);
+  }
+
   /** Closes the current interval and starts the next. */
   flush(
     atS: number,
@@ -95,6 +114,8 @@ export class IntervalRecorder {
   ): IntervalSample {
     const buckets = this.#buckets;
     this.#buckets = emptyBuckets();
+    const readings = this.#readings;
+    this.#readings = noReadings();
     const kinds = Object.fromEntries(
       KINDS.map((k) => {
         const b = buckets[k];
@@ -111,7 +132,7 @@ export class IntervalRecorder {
         ];
       }),
     ) as Record<Kind, KindInterval>;
-    return { atS, ...memory, kinds };
+    return { atS, ...memory, readings, kinds };
   }
 }
 

@@ -5,15 +5,23 @@
 import { median } from '../load.js';
 import type { AnonymousParts } from '../metrics/memory.js';
 import type { FinalityCheck, SupplyCheck } from './end-checks.js';
-import { type IntervalRecorder, type IntervalSample, KINDS, type Kind } from './interval-stats.js';
+import {
+  type IntervalRecorder,
+  type IntervalSample,
+  KINDS,
+  type Kind,
+  type MemoryReadings,
+} from './interval-stats.js';
 
 /** RSS may grow by less than this share from the end of warm-up to the end of the run. */
 export const RSS_GROWTH_TARGET = 0.1;
 /**
- * The RSS "after warm-up" and "at the end" are each the median of the samples of one minute (at most a third
- * of the run after warm-up): the first minute after warm-up, the last minute of the run. One sample sits
- * anywhere on the sawtooth of the JS heap's collections and the store's remaps, a swing of 20–30 MiB in a
- * 150 MiB process, which alone can read as ±10%; a minute's median does not.
+ * The RSS "after warm-up" and "at the end" are each the median of one minute (at most a third of the run after
+ * warm-up): the first minute after warm-up, the last minute of the run, over the readings taken every second in
+ * it (the samples' own when a sample has none). One reading sits anywhere on the sawtooth of the JS heap's
+ * collections and the store's remaps (the store refills its map budget in about a second under the soak's load),
+ * a swing of 20–30 MiB in a 120–150 MiB process, which alone can read as ±10%; the median of the six 10-s samples
+ * of a minute still moved by ±4 MiB from run to run, that of its sixty readings does not.
  */
 export const RSS_WINDOW_MS = 60_000;
 /** p99 counts as flat when the median interval p99 of the last third is under 1.5× that of the first third. */
@@ -89,8 +97,8 @@ export function summarizeSoak(input: {
   const endAtS = steady.at(-1)?.atS ?? 0;
   const firstMinute = steady.filter((s) => (s.atS - startAtS) * 1000 < RSS_WINDOW_MS).slice(0, third);
   const lastMinute = steady.filter((s) => (endAtS - s.atS) * 1000 < RSS_WINDOW_MS).slice(-third);
-  const windowMedian = (list: IntervalSample[], field: 'rssBytes' | 'rssAnonBytes' | 'rssFileBytes') =>
-    list.length === 0 ? Number.NaN : median(list.map((s) => s[field]));
+  const windowMedian = (list: IntervalSample[], field: MemoryField) =>
+    list.length === 0 ? Number.NaN : median(readingsOf(list, field));
   const warmupBytes = windowMedian(firstMinute, 'rssBytes');
   const endBytes = windowMedian(lastMinute, 'rssBytes');
   const growth = (endBytes - warmupBytes) / warmupBytes;
@@ -146,8 +154,7 @@ export function summarizeSoak(input: {
       detail: `SIGTERM: exit ${input.stackExit?.code ?? input.stackExit?.signal ?? 'none'}`,
     },
   };
-  const thirdMedian = (list: IntervalSample[], field: 'rssBytes' | 'rssAnonBytes' | 'rssFileBytes') =>
-    median(list.map((s) => s[field]));
+  const thirdMedian = (list: IntervalSample[], field: MemoryField) => median(readingsOf(list, field));
   const firstThird = steady.slice(0, third);
   const lastThird = steady.slice(-third);
   const firstThirdMedianBytes = thirdMedian(firstThird, 'rssBytes');
@@ -184,6 +191,21 @@ export function summarizeSoak(input: {
   };
 }
 
+type MemoryField = 'rssBytes' | 'rssAnonBytes' | 'rssFileBytes';
+const READINGS_OF: Record<MemoryField, keyof MemoryReadings> = {
+  rssBytes: 'rss',
+  rssAnonBytes: 'anon',
+  rssFileBytes: 'file',
+};
+
+/** Every reading of `field` in the samples of `list`: the per-second ones, or the sample's own if it has none. */
+function readingsOf(list: IntervalSample[], field: MemoryField): number[] {
+  return list.flatMap((s) => {
+    const each = s.readings?.[READINGS_OF[field]];
+    return each !== undefined && each.length > 0 ? each : [s[field]];
+  });
+}
+
 /** The median of each part of RssAnon over `list`. */
 function anonMedians(list: IntervalSample[]): AnonymousParts {
   return {
@@ -199,7 +221,7 @@ const ms = (v: number) => (Number.isNaN(v) ? '-' : `${v.toFixed(1)} ms`);
 export function formatSummary(summary: SoakSummary): string {
   const lines = [
     'soak summary',
-    `  RSS after warm-up ${mib(summary.rss.warmupBytes)}, at the end ${mib(summary.rss.endBytes)} (medians of a minute; growth ${(summary.rss.growth * 100).toFixed(1)}%, target < ${RSS_GROWTH_TARGET * 100}%: ${summary.rss.met ? 'met' : 'NOT met'}), peak ${mib(summary.rss.peakBytes)}; single samples ${mib(summary.rss.warmupSampleBytes)} → ${mib(summary.rss.endSampleBytes)}`,
+    `  RSS after warm-up ${mib(summary.rss.warmupBytes)}, at the end ${mib(summary.rss.endBytes)} (medians of a minute of readings every second; growth ${(summary.rss.growth * 100).toFixed(1)}%, target < ${RSS_GROWTH_TARGET * 100}%: ${summary.rss.met ? 'met' : 'NOT met'}), peak ${mib(summary.rss.peakBytes)}; single samples ${mib(summary.rss.warmupSampleBytes)} → ${mib(summary.rss.endSampleBytes)}`,
     `  median of the first and last third after warm-up: ${mib(summary.rss.firstThirdMedianBytes)} → ${mib(summary.rss.lastThirdMedianBytes)} (growth ${(summary.rss.medianGrowth * 100).toFixed(1)}%; RssAnon ${mib(summary.rss.firstThirdMedianAnonBytes)} → ${mib(summary.rss.lastThirdMedianAnonBytes)}, RssFile ${mib(summary.rss.firstThirdMedianFileBytes)} → ${mib(summary.rss.lastThirdMedianFileBytes)})`,
     `  RssAnon's parts, the same medians: V8's pages ${mib(summary.rss.firstThirdMedianAnon.v8PagesBytes)} → ${mib(summary.rss.lastThirdMedianAnon.v8PagesBytes)}, glibc's main heap ${mib(summary.rss.firstThirdMedianAnon.mallocHeapBytes)} → ${mib(summary.rss.lastThirdMedianAnon.mallocHeapBytes)}, the rest (threads' arenas, stacks, Wasm memories) ${mib(summary.rss.firstThirdMedianAnon.otherBytes)} → ${mib(summary.rss.lastThirdMedianAnon.otherBytes)}`,
     `  of which anonymous (RssAnon, minute medians): ${mib(summary.rss.warmupAnonBytes)} → ${mib(summary.rss.endAnonBytes)} (growth ${(summary.rss.anonGrowth * 100).toFixed(1)}%); file-backed (RssFile): ${mib(summary.rss.warmupFileBytes)} → ${mib(summary.rss.endFileBytes)}, while data.mdb grew ${mib(summary.rss.warmupStoreBytes)} → ${mib(summary.rss.endStoreBytes)}`,
