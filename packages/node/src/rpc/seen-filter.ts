@@ -38,13 +38,7 @@ export class SeenFilter {
     const aLive = stamps[a] === generation;
     const bLive = stamps[b] === generation;
     if ((aLive && hashes[a] === h) || (bLive && hashes[b] === h)) return true;
-    let slot: number;
-    if (!aLive) slot = a;
-    else if (!bLive) slot = b;
-    else {
-      this.alternate ^= 1;
-      slot = this.alternate === 0 ? a : b;
-    }
+    const slot = !aLive ? a : !bLive ? b : (this.alternate ^= 1) === 0 ? a : b;
     hashes[slot] = h;
     stamps[slot] = generation;
     return false;

@@ -4,7 +4,6 @@
  * answers a `call_function` body itself (rpc/view-body-job.ts), so both read a request the same way.
  */
 import {
-  accountIdError,
   base64Decode,
   type GlobalContractIdentifier,
   type PublicKey,
@@ -63,8 +62,6 @@ const base64Field = { read: readBase64 };
  * internally tagged `QueryRequest`, whose fields are read in key order.
  */
 export function parseQueryRequest(params: unknown): ParsedQuery {
-  const plain = plainCallFunction(params);
-  if (plain !== undefined) return plain;
   const entries = structEntries(params, 'RpcQueryRequest');
   const ref = takeBlockReference(entries);
   const requestType = takeTag(entries, 'request_type', REQUEST_TYPES);
@@ -136,40 +133,6 @@ export function parseQueryRequest(params: unknown): ParsedQuery {
       };
     }
   }
-}
-
-const FINALITY_NAMES: ReadonlySet<unknown> = new Set(['optimistic', 'near-final', 'final']);
-
-/**
- * The form nearly every view call takes — `request_type: "call_function"`, a `finality` name, and a valid
- * `account_id`, a `method_name` string and a decodable `args_base64`, nothing else — read directly, without
- * sorting keys into entries: with exactly these five keys, each valid, serde's reading (below) can only give
- * this result. Any other form, or any invalid value, is left to serde's reading and its errors (undefined).
- */
-function plainCallFunction(params: unknown): ParsedQuery | undefined {
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) return undefined;
-  const p = params as Record<string, unknown>;
-  if (p.request_type !== 'call_function' || !FINALITY_NAMES.has(p.finality)) return undefined;
-  const accountId = p.account_id;
-  const methodName = p.method_name;
-  const argsText = p.args_base64;
-  if (typeof accountId !== 'string' || typeof methodName !== 'string' || typeof argsText !== 'string')
-    return undefined;
-  let keys = 0;
-  for (const key in p) if (Object.hasOwn(p, key)) keys++;
-  if (keys !== 5 || accountIdError(accountId) !== null) return undefined;
-  let args: Uint8Array;
-  try {
-    args = base64Decode(argsText);
-  } catch {
-    return undefined;
-  }
-  return {
-    ref: { finality: p.finality as 'optimistic' | 'near-final' | 'final' },
-    requestType: 'call_function',
-    accountId,
-    fields: { methodName, args },
-  };
 }
 
 /** view_state's `limit`: a nonzero u32. */

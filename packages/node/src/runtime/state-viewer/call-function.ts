@@ -31,8 +31,6 @@ export interface ViewApplyState {
 export type CallFunctionResult = { result: Uint8Array; logs: string[] } | { error: string };
 
 const EMPTY_ED25519 = { keyType: 0 as const, data: new Uint8Array(32) };
-/** A view's action hash: read only to name the receipts it may not create (one shared array, never written). */
-const VIEW_ACTION_HASH = new Uint8Array(32);
 
 export function callFunction(
   view: ViewApplyState,
@@ -70,7 +68,7 @@ export function callFunction(
     },
     config: params.vm.config,
     ext: contractExternal(state, accountId, view.validatorStakes, { readOnly: true }),
-    actionHash: VIEW_ACTION_HASH,
+    actionHash: new Uint8Array(32),
     cache: params.vm.cache,
   });
   if (out.error) return { error: `wasm execution failed with error: ${out.error.debug()}` };
