@@ -41,33 +41,3 @@ describe('ReadCache', () => {
     assert.equal(cache.get(key, 'H2'), undefined, 'an answer computed for an old head is not kept');
   });
 });
-
-describe('ReadCache capacity', () => {
-  it('once full, keeps its answers and admits no more until the head moves', () => {
-    const cache = new ReadCache();
-    const keyOf = (i: number) => ReadCache.keyOf('query', { account_id: `a${i}.near` });
-    cache.get(keyOf(0), 'H1');
-    for (let i = 0; i < 4096; i++) cache.set(keyOf(i), 'H1', answer(String(i)));
-    cache.set(keyOf(4096), 'H1', answer('over'));
-    assert.equal(cache.get(keyOf(4096), 'H1'), undefined, 'no room for a 4,097th answer');
-    assert.deepEqual(cache.get(keyOf(0), 'H1'), answer('0'), 'the first answers stay');
-    assert.deepEqual(cache.get(keyOf(4095), 'H1'), answer('4095'));
-    assert.equal(cache.get(keyOf(0), 'H2'), undefined);
-    cache.set(keyOf(4096), 'H2', answer('new head'));
-    assert.deepEqual(cache.get(keyOf(4096), 'H2'), answer('new head'), 'a new head makes room again');
-  });
-
-  it('with admitOnRepeat, a cycle through many more distinct requests than it keeps leaves nothing', () => {
-    const cache = new ReadCache({ admitOnRepeat: true });
-    const keyOf = (i: number) => ReadCache.keyOf('query', { args_base64: `k${i}` });
-    cache.get(keyOf(0), 'H1');
-    let kept = 0;
-    for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < 32_768; i++) {
-        if (cache.get(keyOf(i), 'H1')) kept++;
-        cache.set(keyOf(i), 'H1', answer(String(i)));
-      }
-    }
-    assert.ok(kept < 32_768 * 0.01, `${kept} answers came from the cache`);
-  });
-});

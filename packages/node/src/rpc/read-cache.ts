@@ -5,8 +5,6 @@
  * as deterministic), but never internal errors.
  */
 
-import { SeenFilter } from './seen-filter.js';
-
 /** Methods whose answer is a function of (params, head). */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
   'query',
@@ -32,10 +30,6 @@ export interface CachedAnswer {
 }
 
 const MAX_ENTRIES = 4096;
-/** The admission filter's table: 4,096 hashes, as many as the entries kept. A request is admitted when it comes
- * again within about that many others; one of a cycle through more distinct requests (the benchmark's 32,768
- * views) finds both its slots taken by then and is not kept. */
-const SEEN_SLOTS_LOG2 = 12;
 
 export interface ReadCacheOptions {
   /** Keep an answer only when its request comes a second time at the head (the first time only its key's hash
@@ -48,10 +42,10 @@ export class ReadCache {
   private head = '';
   private readonly entries = new Map<string, CachedAnswer>();
   /** With `admitOnRepeat`: the hashes of the keys seen once at this head. */
-  private readonly seen: SeenFilter | undefined;
+  private readonly seen: Set<number> | undefined;
 
   constructor(options: ReadCacheOptions = {}) {
-    this.seen = options.admitOnRepeat ? new SeenFilter(SEEN_SLOTS_LOG2) : undefined;
+    this.seen = options.admitOnRepeat ? new Set() : undefined;
   }
 
   /** The answer cached for `key` while `headHash` is the head; a new head empties the cache first. Keyed by
@@ -59,7 +53,7 @@ export class ReadCache {
   get(key: string, headHash: string): CachedAnswer | undefined {
     if (headHash !== this.head) {
       this.entries.clear();
-      this.seen?.reset();
+      this.seen?.clear();
       this.head = headHash;
       return undefined;
     }
@@ -68,10 +62,15 @@ export class ReadCache {
 
   set(key: string, headHash: string, answer: CachedAnswer): void {
     if (headHash !== this.head) return;
-    if (this.seen !== undefined && !this.seen.seenOrNote(hashOf(key))) return;
-    // Full: keep what is there until the head moves. Emptying it instead would, under a stream of distinct
-    // requests, replace the Map's table thousands of times a second (see SeenFilter for what that costs).
-    if (this.entries.size >= MAX_ENTRIES) return;
+    if (this.seen !== undefined) {
+      const hash = hashOf(key);
+      if (!this.seen.has(hash)) {
+        if (this.seen.size >= MAX_ENTRIES) this.seen.clear();
+        this.seen.add(hash);
+        return;
+      }
+    }
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(key, answer);
   }
 
