@@ -22,7 +22,8 @@ export const SOAK_USAGE = `Usage: npm run soak -- --minutes N [--rate R] [--seed
   --minutes N    length of the load in minutes (or --seconds N)
   --rate R       operations started per second, all kinds together (default 20)
   --seed S       seed of payloads, receivers and view arguments (default 1)
-  --interval S   seconds between RSS/latency samples (default 10)
+  --interval S   seconds between RSS/latency samples (default 10; VmRSS is also read every second for the
+                 growth figure)
   --warmup S     seconds of warm-up before the reference RSS (default: 2 minutes, at most a fifth of the run)
   --out FILE     also write the result as JSON`;
 
