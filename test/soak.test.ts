@@ -81,9 +81,19 @@ test('a short soak: every kind of operation answered, every accepted transaction
   assert.ok(supply.accounts >= 12, 'the soak accounts, the contracts and the agent account were counted');
   assert.ok(samples.length >= 3, 'an RSS and latency sample every 5 s');
   assert.ok(samples.every((s: Json) => s.rssBytes > 0));
+  assert.ok(
+    samples.every((s: Json) => s.anon.v8PagesBytes > 0 && s.anon.mallocHeapBytes > 0),
+    "RssAnon's parts, from smaps",
+  );
+  assert.ok(
+    samples
+      .slice(0, -1)
+      .every((s: Json) => s.readings.rss.length >= 3 && s.readings.rss.every((b: number) => b > 0)),
+    'VmRSS read every second within each 5-s interval',
+  );
   assert.match(
     output,
-    /\[soak +5 s\] rss \d+\.\d MiB \(anon [\d.]+, file [\d.]+; data\.mdb [\d.]+\) \| transfer /,
+    /\[soak +5 s\] rss \d+\.\d MiB \(anon [\d.]+: V8 [\d.]+, malloc [\d.]+, other [\d.]+; file [\d.]+; data\.mdb [\d.]+\) \| transfer /,
   );
   assert.match(output, /soak: every check passed/);
 });
