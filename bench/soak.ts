@@ -90,7 +90,7 @@ async function main(): Promise<number> {
   const timer = setInterval(sample, options.intervalMs);
   const reader = setInterval(() => {
     const memory = readMemory(pid);
-    if (memory) recorder.readMemory(memory);
+    if (memory) recorder.noteMemoryReading(memory);
   }, MEMORY_READING_MS);
   const { abandoned } = await workload.run(options.durationMs, options.rate);
   clearInterval(timer);

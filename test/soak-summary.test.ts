@@ -188,7 +188,11 @@ describe('soak summary', () => {
     for (let i = 0; i < 20; i++) {
       for (let second = 0; second < 10; second++) {
         const rss = (i < 10 ? 140 : 141) + 2 * second;
-        recorder.readMemory({ rssBytes: rss * MIB, rssAnonBytes: 60 * MIB, rssFileBytes: (rss - 60) * MIB });
+        recorder.noteMemoryReading({
+          rssBytes: rss * MIB,
+          rssAnonBytes: 60 * MIB,
+          rssFileBytes: (rss - 60) * MIB,
+        });
       }
       samples.push(recorder.flush((i + 1) * 10, memory(170)));
     }

@@ -95,7 +95,7 @@ export class IntervalRecorder {
   }
 
   /** One reading of the stack's memory (taken every second), kept with the current interval. */
-  readMemory(memory: { rssBytes: number; rssAnonBytes: number; rssFileBytes: number }): void {
+  noteMemoryReading(memory: { rssBytes: number; rssAnonBytes: number; rssFileBytes: number }): void {
     this.#readings.rss.push(memory.rssBytes);
     this.#readings.anon.push(memory.rssAnonBytes);
     this.#readings.file.push(memory.rssFileBytes);

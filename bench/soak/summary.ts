@@ -97,14 +97,12 @@ export function summarizeSoak(input: {
   const endAtS = steady.at(-1)?.atS ?? 0;
   const firstMinute = steady.filter((s) => (s.atS - startAtS) * 1000 < RSS_WINDOW_MS).slice(0, third);
   const lastMinute = steady.filter((s) => (endAtS - s.atS) * 1000 < RSS_WINDOW_MS).slice(-third);
-  const windowMedian = (list: IntervalSample[], field: MemoryField) =>
-    list.length === 0 ? Number.NaN : median(readingsOf(list, field));
-  const warmupBytes = windowMedian(firstMinute, 'rssBytes');
-  const endBytes = windowMedian(lastMinute, 'rssBytes');
+  const warmupBytes = medianOf(firstMinute, 'rssBytes');
+  const endBytes = medianOf(lastMinute, 'rssBytes');
   const growth = (endBytes - warmupBytes) / warmupBytes;
   const peakBytes = Math.max(...samples.map((s) => s.rssBytes));
-  const warmupAnonBytes = windowMedian(firstMinute, 'rssAnonBytes');
-  const endAnonBytes = windowMedian(lastMinute, 'rssAnonBytes');
+  const warmupAnonBytes = medianOf(firstMinute, 'rssAnonBytes');
+  const endAnonBytes = medianOf(lastMinute, 'rssAnonBytes');
   const last = samples.at(-1);
   const kinds = Object.fromEntries(
     KINDS.map((k) => {
@@ -154,11 +152,10 @@ export function summarizeSoak(input: {
       detail: `SIGTERM: exit ${input.stackExit?.code ?? input.stackExit?.signal ?? 'none'}`,
     },
   };
-  const thirdMedian = (list: IntervalSample[], field: MemoryField) => median(readingsOf(list, field));
   const firstThird = steady.slice(0, third);
   const lastThird = steady.slice(-third);
-  const firstThirdMedianBytes = thirdMedian(firstThird, 'rssBytes');
-  const lastThirdMedianBytes = thirdMedian(lastThird, 'rssBytes');
+  const firstThirdMedianBytes = medianOf(firstThird, 'rssBytes');
+  const lastThirdMedianBytes = medianOf(lastThird, 'rssBytes');
   return {
     rss: {
       warmupBytes,
@@ -171,19 +168,19 @@ export function summarizeSoak(input: {
       warmupAnonBytes,
       endAnonBytes,
       anonGrowth: (endAnonBytes - warmupAnonBytes) / warmupAnonBytes,
-      warmupFileBytes: windowMedian(firstMinute, 'rssFileBytes'),
-      endFileBytes: windowMedian(lastMinute, 'rssFileBytes'),
+      warmupFileBytes: medianOf(firstMinute, 'rssFileBytes'),
+      endFileBytes: medianOf(lastMinute, 'rssFileBytes'),
       warmupStoreBytes: steady[0]?.storeBytes ?? Number.NaN,
       endStoreBytes: last?.storeBytes ?? Number.NaN,
       firstThirdMedianBytes,
       lastThirdMedianBytes,
       medianGrowth: (lastThirdMedianBytes - firstThirdMedianBytes) / firstThirdMedianBytes,
-      firstThirdMedianAnonBytes: thirdMedian(firstThird, 'rssAnonBytes'),
-      lastThirdMedianAnonBytes: thirdMedian(lastThird, 'rssAnonBytes'),
+      firstThirdMedianAnonBytes: medianOf(firstThird, 'rssAnonBytes'),
+      lastThirdMedianAnonBytes: medianOf(lastThird, 'rssAnonBytes'),
       firstThirdMedianAnon: anonMedians(firstThird),
       lastThirdMedianAnon: anonMedians(lastThird),
-      firstThirdMedianFileBytes: thirdMedian(firstThird, 'rssFileBytes'),
-      lastThirdMedianFileBytes: thirdMedian(lastThird, 'rssFileBytes'),
+      firstThirdMedianFileBytes: medianOf(firstThird, 'rssFileBytes'),
+      lastThirdMedianFileBytes: medianOf(lastThird, 'rssFileBytes'),
     },
     kinds,
     checks,
@@ -198,12 +195,15 @@ const READINGS_OF: Record<MemoryField, keyof MemoryReadings> = {
   rssFileBytes: 'file',
 };
 
-/** Every reading of `field` in the samples of `list`: the per-second ones, or the sample's own if it has none. */
-function readingsOf(list: IntervalSample[], field: MemoryField): number[] {
-  return list.flatMap((s) => {
-    const each = s.readings?.[READINGS_OF[field]];
-    return each !== undefined && each.length > 0 ? each : [s[field]];
-  });
+/** The median of every reading of `field` in the samples of `list`: the per-second ones, or the sample's own if
+ * it has none (NaN for no samples). */
+function medianOf(list: IntervalSample[], field: MemoryField): number {
+  return median(
+    list.flatMap((s) => {
+      const each = s.readings?.[READINGS_OF[field]];
+      return each !== undefined && each.length > 0 ? each : [s[field]];
+    }),
+  );
 }
 
 /** The median of each part of RssAnon over `list`. */
