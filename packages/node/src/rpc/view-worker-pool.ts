@@ -23,6 +23,7 @@ import type { Chain } from '../chain/chain.js';
 import type { BlockRecord } from '../chain/records.js';
 import { decodeAccount } from '../state/account.js';
 import { contractCodeKey } from '../state/state-keys.js';
+import { spinFromEnv } from './batch-spin.js';
 import {
   ContractDataReplicas,
   DEFAULT_REPLICA_BUDGET_BYTES,
@@ -33,7 +34,7 @@ import type { HttpAnswer } from './jsonrpc.js';
 import { viewBlockFacts, viewCall } from './methods/view-call.js';
 import { routeKey } from './view-body-job.js';
 import { ANSWER_KINDS, type ViewJobAnswer, type ViewJobMessage, type ViewTargetFacts } from './view-job.js';
-import type { ViewWorkerAnswers, ViewWorkerData, ViewWorkerMessage } from './view-worker.js';
+import type { ViewWorkerAnswers, ViewWorkerData, ViewWorkerMessage, ViewWorkerStart } from './view-worker.js';
 
 /** Jobs a worker may have queued before new views run on the RPC's thread instead. */
 const MAX_IN_FLIGHT = 64;
@@ -103,6 +104,8 @@ interface PoolWorker {
   routes: Map<string, string>;
   /** Messages not posted yet: all those of one turn of the event loop go in one message. */
   outbox: ViewWorkerMessage[];
+  /** posted[0]: the messages posted to it, which it watches while it waits awake (rpc/batch-spin.ts). */
+  posted: Int32Array;
 }
 
 /** The bytes in an ArrayBuffer of their own: a message copies a view's whole buffer (Node's small Buffers are
@@ -127,6 +130,7 @@ export class ViewWorkerPool {
   private nextChainNumber = 1;
   /** The contracts' data the workers hold. */
   readonly replicas: ContractDataReplicas;
+  private readonly spinMs: number;
   /** Views answered by a worker, and views a worker handed back to the RPC's thread. */
   readonly stats = { byWorker: 0, handedBack: 0 };
 
@@ -134,9 +138,11 @@ export class ViewWorkerPool {
     readonly size: number,
     private readonly init: ViewWorkerData,
     private readonly onError: (error: unknown) => void = () => {},
-    /** `replicaBudgetBytes`: the packed bytes of contract data the workers may hold (each worker its copy). */
-    options: { replicaBudgetBytes?: number } = {},
+    /** `replicaBudgetBytes`: the packed bytes of contract data the workers may hold (each worker its copy);
+     * `spinMs`: how long a busy worker waits awake for its next batch (rpc/batch-spin.ts). */
+    options: { replicaBudgetBytes?: number; spinMs?: number } = {},
   ) {
+    this.spinMs = options.spinMs ?? spinFromEnv();
     this.replicas = new ContractDataReplicas(
       options.replicaBudgetBytes ?? DEFAULT_REPLICA_BUDGET_BYTES,
       (accountId) => this.dropData(accountId),
@@ -268,6 +274,7 @@ export class ViewWorkerPool {
 
   private spawn(): void {
     let worker: Worker;
+    const posted = new SharedArrayBuffer(4);
     try {
       const entry = workerEntry();
       if (!entry) {
@@ -275,7 +282,8 @@ export class ViewWorkerPool {
         this.failures = MAX_FAILURES;
         return;
       }
-      worker = new Worker(entry.script, { ...entry.options, workerData: this.init });
+      const workerData: ViewWorkerStart = { ...this.init, posted, spinMs: this.spinMs };
+      worker = new Worker(entry.script, { ...entry.options, workerData });
     } catch (error) {
       this.fail(error);
       return;
@@ -291,6 +299,7 @@ export class ViewWorkerPool {
       targets: new Set(),
       routes: new Map(),
       outbox: [],
+      posted: new Int32Array(posted),
     };
     this.workers.push(entry);
     worker.on('message', (message: ViewWorkerAnswers | 'ready') => {
@@ -417,6 +426,7 @@ export class ViewWorkerPool {
     // A worker that died or a closed pool: its pending views already ran on the RPC's thread.
     if (messages.length === 0 || !this.workers.includes(entry)) return;
     entry.worker.postMessage(messages);
+    Atomics.add(entry.posted, 0, 1);
   }
 
   /** Tells the workers that hold a copy of `accountId`'s data to drop it. */

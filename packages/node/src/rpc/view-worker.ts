@@ -5,12 +5,14 @@
  * (rpc/contract-data-replica.ts), one version per contract, until a job brings a newer one or the pool tells it
  * to drop one. It also answers whole `call_function` request bodies (rpc/view-body-job.ts) through the routes
  * the pool gives it for the current head, with its own read cache of those answers. Its heap is trimmed as the
- * node's is (chain/heap-trim.ts), on its batches of jobs.
+ * node's is (chain/heap-trim.ts), on its batches of jobs. While it is busy it waits for its next batch awake
+ * (rpc/batch-spin.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { HeapTrim } from '../chain/heap-trim.js';
 import { loadRuntimeConfig } from '../config/runtime-config.js';
 import { runtimeParamsFrom } from '../runtime/runtime-params.js';
+import { BatchSpin } from './batch-spin.js';
 import { ContractDataReplica } from './contract-data-replica.js';
 import { ReadCache } from './read-cache.js';
 import { type BodyView, bodyAnswer, bodyView, type ViewRoute } from './view-body-job.js';
@@ -30,7 +32,15 @@ export interface ViewWorkerData {
   validatorStakes: ReadonlyMap<string, bigint>;
 }
 
-const { protocolVersion, chainId, validatorStakes } = workerData as ViewWorkerData;
+/** What the pool adds for each worker: the counter of messages it posted to it, and how long the worker waits
+ * awake for the next (rpc/batch-spin.ts). */
+export interface ViewWorkerStart extends ViewWorkerData {
+  posted: SharedArrayBuffer;
+  spinMs: number;
+}
+
+const { protocolVersion, chainId, validatorStakes, posted, spinMs } = workerData as ViewWorkerStart;
+const spin = new BatchSpin(new Int32Array(posted), spinMs);
 const params = runtimeParamsFrom(loadRuntimeConfig(protocolVersion), chainId);
 const port = parentPort!;
 
@@ -93,6 +103,7 @@ new HeapTrim(
 const MAX_ANSWERS_PER_POST = 16;
 
 port.on('message', (messages: ViewWorkerMessage[]) => {
+  spin.batchBegins();
   onBatch?.();
   let answers: ViewWorkerAnswers = [];
   // A batch's answers go back in growing groups rather than all at its end: the RPC's thread writes the
@@ -124,6 +135,7 @@ port.on('message', (messages: ViewWorkerMessage[]) => {
     }
   }
   if (answers.length > 0) port.postMessage(answers);
+  spin.batchEnds();
 });
 
 function run(message: ViewJobMessage): ViewJobAnswer {
