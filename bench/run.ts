@@ -84,6 +84,8 @@ function serverPhases(options: BenchOptions): boolean {
 }
 
 async function benchShadebox(options: BenchOptions, results: ServerResults): Promise<ProfileSummary[]> {
+  if (options.launcher === 'cli' && (await ensureFreshBundle()))
+    progress('Shadebox: the bundles were older than the build: bundled again');
   const load = {
     concurrency: options.concurrency,
     warmupMs: options.warmupMs,
@@ -283,7 +285,7 @@ async function benchShadeboxArchival(options: BenchOptions, results: ServerResul
   }
   if (options.phases.has('sandbox')) {
     if (await ensureFreshBundle())
-      progress('near-sandbox: the bundle was older than the build: bundled again');
+      progress('near-sandbox: the bundles were older than the build: bundled again');
     progress('Shadebox: near-sandbox init + run to the first GET /status x10');
     results.nearSandboxStart = await attempt('near-sandbox start', () => measureNearSandboxStart(10));
   }

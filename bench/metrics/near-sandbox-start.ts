@@ -15,13 +15,17 @@ import { REPO_ROOT } from '../shadebox-node.js';
 const BIN = join(REPO_ROOT, 'packages', 'cli', 'bin', 'near-sandbox.js');
 
 /**
- * What `npm install` leaves (the executable runs its bundle): when a later `tsc -b` made the bundle stale, the
- * executable would run the unbundled build instead, which is not what a user runs, so it is bundled again first.
- * Returns whether it had to.
+ * What `npm install` leaves (the executables run their bundles): when a later `tsc -b` made a bundle stale, the
+ * executable would run the unbundled build instead, which is not what a user runs (a slower start, more memory),
+ * so both executables are bundled again first. Returns whether it had to.
  */
 export async function ensureFreshBundle(): Promise<boolean> {
   const { isFreshBundle } = await import('@shadebox/cli/launch');
-  if (isFreshBundle('../bundle/near-sandbox.js', '../dist/near-sandbox/entry.js')) return false;
+  if (
+    isFreshBundle('../bundle/near-sandbox.js', '../dist/near-sandbox/entry.js') &&
+    isFreshBundle('../bundle/shadebox.js', '../dist/main.js')
+  )
+    return false;
   execFileSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'scripts', 'bundle-near-sandbox.mjs')], {
     stdio: 'inherit',
   });
