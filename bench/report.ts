@@ -119,6 +119,9 @@ export interface BenchReport {
     /** Packages whose dist/ is older than src/ when the run started (the built CLI ran older code). */
     staleBuilds: string[];
     loadGenerator: string;
+    /** `SHADEBOX_*` variables set for the run (the servers inherit them, e.g. `SHADEBOX_VIEW_SPIN_US=0`), but
+     * the benchmark's own `SHADEBOX_BENCH_*`; absent in reports older than 2026-11-28. */
+    serverEnvironment?: string[];
   };
   anvil: { available: boolean; version?: string; path?: string; locatedBy?: string; reason?: string };
   /** The read load against a Node HTTP server that does nothing (bench/echo-server.ts): the node:http ceiling. */
@@ -374,6 +377,9 @@ export function formatTable(report: BenchReport): string {
       : []),
     ...(st.staleBuilds.length > 0
       ? [`warning: built packages older than their sources: ${st.staleBuilds.join(', ')} (npm run build)`]
+      : []),
+    ...(st.serverEnvironment?.length
+      ? [`server environment: ${st.serverEnvironment.join(' ')} (not the defaults)`]
       : []),
     `${st.concurrency} concurrent connections/signers, ${st.warmupMs / 1000} s warmup + ${st.durationMs / 1000} s measured per throughput metric; launcher: ${st.shadeboxLauncher}`,
     '',
@@ -716,4 +722,21 @@ export function writeReport(dir: string, report: BenchReport): { latest: string;
   writeFileSync(latest, json);
   writeFileSync(stamped, json);
   return { latest, stamped };
+}
+
+/** The `SHADEBOX_*` variables of `env` that change what a server does (not the benchmark's `SHADEBOX_BENCH_*`,
+ * nor `SHADEBOX_FROM_SOURCE`). */
+export function serverEnvironment(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (
+    Object.keys(env)
+      // SHADEBOX_FROM_SOURCE is the launcher's to set (bench/shadebox-node.ts), never passed on.
+      .filter(
+        (name) =>
+          name.startsWith('SHADEBOX_') &&
+          !name.startsWith('SHADEBOX_BENCH_') &&
+          name !== 'SHADEBOX_FROM_SOURCE',
+      )
+      .sort()
+      .map((name) => `${name}=${env[name]}`)
+  );
 }

@@ -44,6 +44,7 @@ import {
   issue17TargetsMet,
   ok,
   type ServerResults,
+  serverEnvironment,
   TARGETS,
   targetsMet,
   writeReport,
@@ -409,6 +410,7 @@ async function main(): Promise<number> {
         shadeboxLauncher: LAUNCHER_DESCRIPTIONS[options.launcher],
         staleBuilds,
         loadGenerator: LOAD_GENERATOR,
+        serverEnvironment: serverEnvironment(),
       },
       anvil: anvil.ok
         ? {
