@@ -724,19 +724,13 @@ export function writeReport(dir: string, report: BenchReport): { latest: string;
   return { latest, stamped };
 }
 
-/** The `SHADEBOX_*` variables of `env` that change what a server does (not the benchmark's `SHADEBOX_BENCH_*`,
- * nor `SHADEBOX_FROM_SOURCE`). */
+/** The `SHADEBOX_*` variables of `env` that change what a server does: not the benchmark's `SHADEBOX_BENCH_*`,
+ * nor `SHADEBOX_FROM_SOURCE`, which the launcher sets itself (bench/shadebox-node.ts). */
 export function serverEnvironment(env: NodeJS.ProcessEnv = process.env): string[] {
-  return (
-    Object.keys(env)
-      // SHADEBOX_FROM_SOURCE is the launcher's to set (bench/shadebox-node.ts), never passed on.
-      .filter(
-        (name) =>
-          name.startsWith('SHADEBOX_') &&
-          !name.startsWith('SHADEBOX_BENCH_') &&
-          name !== 'SHADEBOX_FROM_SOURCE',
-      )
-      .sort()
-      .map((name) => `${name}=${env[name]}`)
-  );
+  const passedOn = (name: string) =>
+    name.startsWith('SHADEBOX_') && !name.startsWith('SHADEBOX_BENCH_') && name !== 'SHADEBOX_FROM_SOURCE';
+  return Object.keys(env)
+    .filter(passedOn)
+    .sort()
+    .map((name) => `${name}=${env[name]}`);
 }

@@ -21,7 +21,7 @@ import {
 } from './metrics/contracts.js';
 import { HISTORY_DEFAULTS, measureHistoricalReads } from './metrics/history.js';
 import { readMemory } from './metrics/memory.js';
-import { ensureFreshBundle, measureNearSandboxStart } from './metrics/near-sandbox-start.js';
+import { measureNearSandboxStart } from './metrics/near-sandbox-start.js';
 import { measureNoopNodeServer } from './metrics/noop-baseline.js';
 import { measureNpmInstall } from './metrics/npm-install.js';
 import { getBalanceBody, measureReadThroughput, viewAccountBody } from './metrics/read-throughput.js';
@@ -51,6 +51,7 @@ import {
 } from './report.js';
 import { PooledRpcClient, probeOnce } from './rpc.js';
 import {
+  ensureFreshBundle,
   staleBuilds as findStaleBuilds,
   LAUNCHER_DESCRIPTIONS,
   REPO_ROOT,

@@ -8,9 +8,10 @@
  * - `script`: bench/shadebox-server.ts (startNode from @shadebox/node, sources through tsx), for when the CLI
  *   is missing.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnTracked, type TrackedChild } from './processes.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -206,4 +207,21 @@ function newestMtime(dir: string, accept: (file: string) => boolean): number {
     newest = Math.max(newest, statSync(join(dir, entry)).mtimeMs);
   }
   return newest;
+}
+
+/** The CLI's bundler (packages/cli/scripts/bundle-cli.mjs): both executables' bundles and their code caches. */
+const BUNDLE_SCRIPT = join(REPO_ROOT, 'packages', 'cli', 'scripts', 'bundle-cli.mjs');
+
+/**
+ * What `npm install` leaves (the executables run their bundles): when a later `tsc -b` made a bundle stale, the
+ * executable would run the unbundled build instead, which is not what a user runs (a slower start, more memory),
+ * so the bundles are made again first. Returns whether it had to.
+ */
+export async function ensureFreshBundle(): Promise<boolean> {
+  const { bundlesFresh } = (await import(pathToFileURL(BUNDLE_SCRIPT).href)) as {
+    bundlesFresh: () => Promise<boolean>;
+  };
+  if (await bundlesFresh()) return false;
+  execFileSync(process.execPath, [BUNDLE_SCRIPT], { stdio: 'inherit' });
+  return true;
 }

@@ -4,7 +4,7 @@
  * `GET /status` answered 200 (near-sandbox-js's readiness check), polled every 5 ms. The median of `runs`,
  * each in a new home; every process is stopped (SIGTERM) before the next run.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,24 +13,6 @@ import { median, sleep } from '../load.js';
 import { REPO_ROOT } from '../shadebox-node.js';
 
 const BIN = join(REPO_ROOT, 'packages', 'cli', 'bin', 'near-sandbox.js');
-
-/**
- * What `npm install` leaves (the executables run their bundles): when a later `tsc -b` made a bundle stale, the
- * executable would run the unbundled build instead, which is not what a user runs (a slower start, more memory),
- * so both executables are bundled again first. Returns whether it had to.
- */
-export async function ensureFreshBundle(): Promise<boolean> {
-  const { isFreshBundle } = await import('@shadebox/cli/launch');
-  if (
-    isFreshBundle('../bundle/near-sandbox.js', '../dist/near-sandbox/entry.js') &&
-    isFreshBundle('../bundle/shadebox.js', '../dist/main.js')
-  )
-    return false;
-  execFileSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'scripts', 'bundle-near-sandbox.mjs')], {
-    stdio: 'inherit',
-  });
-  return true;
-}
 
 export interface NearSandboxStartResult {
   runs: number;

@@ -351,7 +351,8 @@ export async function main() {
   }
 }
 
-async function bundlesFresh() {
+/** Whether every bundle exists and is at least as new as the build (bin/launch.js's rule). */
+export async function bundlesFresh() {
   const { default: launch } = await import('../bin/launch.js');
   return (
     launch.isFreshBundle('../bundle/shadebox.js', '../dist/main.js') &&

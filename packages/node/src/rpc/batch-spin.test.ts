@@ -4,9 +4,9 @@ import { Worker } from 'node:worker_threads';
 import { BatchSpin, DEFAULT_SPIN_MS, spinFromEnv } from './batch-spin.js';
 
 /**
- * A worker's clock and the pool's counter. `post()`: the pool posts a message now; `postIn(ms)`: it posts one
- * that long after the current batch ends (on the other thread, while this one may be waiting awake);
- * `handle(ms)`: the worker handles the next message, taking that long.
+ * A worker's clock and the pool's counter. `post()`: the pool posts a message now; `handle(ms, next)`: the worker
+ * handles the next message, taking `ms`, and the pool posts another `next` ms after it ends (on the other thread,
+ * while this one may be waiting awake); `busy(count)`: back-to-back batches of a busy worker.
  */
 function harness(maxSpinMs = 0.4) {
   const posted = new Int32Array(new SharedArrayBuffer(4));

@@ -426,6 +426,8 @@ export class ViewWorkerPool {
     // A worker that died or a closed pool: its pending views already ran on the RPC's thread.
     if (messages.length === 0 || !this.workers.includes(entry)) return;
     entry.worker.postMessage(messages);
+    // Counted after the post: a worker that handles the message first sees the counter behind its own count for a
+    // moment and does not wait after that batch; it never waits for a message that was not posted.
     Atomics.add(entry.posted, 0, 1);
   }
 
