@@ -45,6 +45,13 @@ describe('EntryPacker', () => {
     assert.equal(replica.size, all.length);
     for (const { key, value } of all) assert.deepEqual(replica.get(latin1(key)), value);
     assert.equal(replica.get(latin1(Buffer.from('\u0009contract.near,absent', 'latin1'))), undefined);
+    // Indexed without the keys' common prefix: looked up by the key as the contract names it.
+    const prefix = '\u0009contract.near,'.length;
+    const byContractKey = new ContractDataReplica(1, packed, prefix);
+    for (const { key, value } of all)
+      assert.deepEqual(byContractKey.get(latin1(key.subarray(prefix))), value);
+    assert.equal(byContractKey.get('absent'), undefined);
+    assert.equal(byContractKey.get(latin1(all[0].key)), undefined, 'a full state key is not a contract key');
   });
 
   it('packs nothing into an empty buffer', () => {

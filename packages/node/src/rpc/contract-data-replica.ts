@@ -3,7 +3,8 @@
  * every job of that contract names it by version instead of carrying the data): the entries packed in one
  * buffer — for each, the full state key's length (u32 LE), the key, the value's length (u32 LE), the value —
  * and, once unpacked in the worker, an index from key to value offset, so an entry costs a map slot and not
- * an object of its own.
+ * an object of its own. The index leaves out the keys' common prefix (the account's contract-data prefix), so
+ * a read looks up the key as the contract names it, without building the state key.
  */
 
 /**
@@ -45,19 +46,21 @@ export class EntryPacker {
 
 /** The worker's copy of one contract's data at `version`. */
 export class ContractDataReplica {
-  /** Key (latin1) → offset of the value's length in `packed`. */
+  /** Key after the prefix (latin1) → offset of the value's length in `packed`. */
   private readonly index = new Map<string, number>();
   private readonly view: DataView;
 
   constructor(
     readonly version: number,
     private readonly packed: Uint8Array,
+    /** The length of the prefix every packed key starts with, left out of the index. */
+    prefixLength = 0,
   ) {
     this.view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
     const text = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
     for (let at = 0; at < packed.length; ) {
       const keyLength = this.view.getUint32(at, true);
-      const key = text.toString('latin1', at + 4, at + 4 + keyLength);
+      const key = text.toString('latin1', at + 4 + prefixLength, at + 4 + keyLength);
       at += 4 + keyLength;
       this.index.set(key, at);
       at += 4 + this.view.getUint32(at, true);
@@ -68,7 +71,7 @@ export class ContractDataReplica {
     return this.index.size;
   }
 
-  /** The value stored under `key` (a full state key as latin1 text), a fresh copy; undefined when absent. */
+  /** The value stored under `key` (its key after the prefix, as latin1 text), a fresh copy; undefined when absent. */
   get(key: string): Uint8Array | undefined {
     const at = this.index.get(key);
     if (at === undefined) return undefined;

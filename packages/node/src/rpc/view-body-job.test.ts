@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { createInMemoryRpcContext } from './in-memory-context.js';
 import { handleJsonRpc } from './jsonrpc.js';
+import { bodyView, routeKey, type ViewRoute } from './view-body-job.js';
 import { ViewWorkerPool } from './view-worker-pool.js';
 
 const HELLO = readFileSync(createRequire(import.meta.url).resolve('near-hello/dist/main.wasm'));
@@ -148,6 +149,9 @@ describe('request bodies answered whole by a view worker', { timeout: 300_000 },
       view.replace('"method":"query"', '"method":"block"'),
       view.slice(0, -1),
       `${'['.repeat(200)}"call_function"${']'.repeat(200)}`,
+      // The plain form of the params with an id nested past serde's limit, and with a value that is not a string.
+      callBody('hello.test.near', 'hello', '{}', JSON.parse(`${'['.repeat(130)}${']'.repeat(130)}`)),
+      view.replace('"method_name":"hello"', '"method_name":5'),
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'query', params: ['call/hello.test.near/hello', ''] }),
       JSON.stringify({
         jsonrpc: '2.0',
@@ -175,5 +179,47 @@ describe('request bodies answered whole by a view worker', { timeout: 300_000 },
     const expected = await inThread(body);
     assert.equal((await throughRpc(body)).body, expected.body);
     assert.deepEqual(await whole(body), expected);
+  });
+});
+
+describe('bodyView', () => {
+  const routes = new Map<string, ViewRoute>([
+    [routeKey(1, 'final', 'kv.test.near'), { target: 3, dataVersion: 4 }],
+  ]);
+  const envelope = (params: object, id: unknown = 'a') =>
+    JSON.stringify({ jsonrpc: '2.0', id, method: 'query', params });
+  const plain = {
+    request_type: 'call_function',
+    finality: 'final',
+    account_id: 'kv.test.near',
+    method_name: 'get',
+    args_base64: b64('key'),
+  };
+
+  it('reads the plain form of the params, in any key order, to the view the general reader gives', () => {
+    const expected = {
+      route: { target: 3, dataVersion: 4 },
+      method: 'get',
+      args: new Uint8Array(Buffer.from('key')),
+      id: 'a',
+      cacheKey: `1\u0000final\u0000kv.test.near\u0000get\u0000${b64('key')}`,
+    };
+    assert.deepEqual(bodyView(envelope(plain), 1, routes), expected);
+    const reversed = Object.fromEntries(Object.entries(plain).reverse());
+    assert.deepEqual(bodyView(envelope(reversed), 1, routes), expected);
+    // Not the plain form (an unknown key, read by the general reader as serde reads it): the same view, same key.
+    assert.deepEqual(bodyView(envelope({ ...plain, unknown: [1] }), 1, routes), expected);
+  });
+
+  it('gives no view for another chain, finality or account, bad arguments, or a body nested too deep', () => {
+    assert.equal(bodyView(envelope(plain), 2, routes), undefined, 'another chain');
+    assert.equal(bodyView(envelope({ ...plain, finality: 'optimistic' }), 1, routes), undefined);
+    assert.equal(bodyView(envelope({ ...plain, finality: 'Final' }), 1, routes), undefined);
+    assert.equal(bodyView(envelope({ ...plain, account_id: 'other.test.near' }), 1, routes), undefined);
+    assert.equal(bodyView(envelope({ ...plain, args_base64: '%%%' }), 1, routes), undefined);
+    assert.equal(bodyView(envelope({ ...plain, request_type: 'view_account' }), 1, routes), undefined);
+    const deepId = JSON.parse(`${'['.repeat(130)}${']'.repeat(130)}`);
+    assert.equal(bodyView(envelope(plain, deepId), 1, routes), undefined, 'past the nesting limit');
+    assert.deepEqual(bodyView(envelope(plain, [[1]]), 1, routes)?.id, [[1]], 'a shallow array id');
   });
 });

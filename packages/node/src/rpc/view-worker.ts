@@ -12,6 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { HeapTrim } from '../chain/heap-trim.js';
 import { loadRuntimeConfig } from '../config/runtime-config.js';
 import { runtimeParamsFrom } from '../runtime/runtime-params.js';
+import { contractDataPrefix } from '../state/state-keys.js';
 import { BatchSpin } from './batch-spin.js';
 import { ContractDataReplica } from './contract-data-replica.js';
 import { ReadCache } from './read-cache.js';
@@ -126,7 +127,10 @@ port.on('message', (messages: ViewWorkerMessage[]) => {
     } else if ('target' in message) targets.set(message.target.id, message.target);
     else if ('route' in message) routes.set(message.route, message.to);
     else if ('data' in message)
-      replicas.set(message.accountId, new ContractDataReplica(message.version, message.data));
+      replicas.set(
+        message.accountId,
+        new ContractDataReplica(message.version, message.data, contractDataPrefix(message.accountId).length),
+      );
     else if ('drop' in message) replicas.delete(message.drop);
     else {
       targets.clear();

@@ -28,7 +28,7 @@ export function contractExternal(
     throw new Error('contract storage is read-only in view calls');
   };
   return {
-    storageGet: (k) => state.get(key(k)),
+    storageGet: (k) => state.contractData(accountId, k),
     storageHas: (k) => state.has(key(k)),
     storageSet: options.readOnly ? readOnly : (k, v) => state.set(key(k), v),
     storageRemove: options.readOnly ? readOnly : (k) => state.remove(key(k)),

@@ -4,6 +4,7 @@
  * into the block's layer and records each change with its cause, `rollback()` drops them (a failed receipt
  * leaves no trace). `finish()` returns the block's net writes for the store.
  */
+import { contractDataKey } from './state-keys.js';
 import type { VersionedState } from './versioned-state.js';
 
 /** Why a key changed: nearcore's `StateChangeCause`, as the `changes` RPC reports it. */
@@ -48,6 +49,11 @@ export class StateUpdate {
     if (block !== undefined) return block ?? undefined;
     if (!this.base || this.baseHeight < 0) return undefined;
     return this.base.get(key, this.baseHeight);
+  }
+
+  /** A value of `accountId`'s contract data, under the key the contract names (its state key is built here). */
+  contractData(accountId: string, key: Uint8Array): Uint8Array | undefined {
+    return this.get(contractDataKey(accountId, key));
   }
 
   has(key: Uint8Array): boolean {
