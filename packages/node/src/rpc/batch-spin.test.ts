@@ -44,7 +44,7 @@ function harness(maxSpinMs = 0.4) {
 }
 
 describe('BatchSpin', () => {
-  it('never spins while the worker is busy less than half of the time', () => {
+  it('never spins while the worker is busy less than 30 % of the time', () => {
     const { clock, spin, post, handle } = harness();
     // 200 batches of 0.1 ms, one every 0.5 ms: 20 % busy.
     for (let i = 0; i < 200; i++) {

@@ -4,17 +4,17 @@
  * A worker that has answered its batch goes back to its event loop and sleeps until the RPC's thread posts the
  * next. Under load that gap is short (tens of µs), but waking a sleeping thread is not: on a virtual machine
  * whose idle cores halt, the wake-up is a trip through the host, and every view in flight waits for it. So,
- * while the worker has spent at least half of the last 100 ms on its batches, it stays on its core after each
+ * while the worker has spent at least 30 % of the last 100 ms on its batches, it stays on its core after each
  * batch for up to `maxSpinMs`, watching a counter that the pool raises with every message it posts to it
  * (`ViewWorkerPool`), and returns to its event loop as soon as the counter moves. A worker busy less than that —
- * an idle node, or any load below about half of what one worker can answer — never spins, so it costs nothing
+ * an idle node, or any load below about a third of what one worker can answer — never spins, so it costs nothing
  * where it would not help.
  */
 
 /** How long a busy worker waits awake for its next batch (`SHADEBOX_VIEW_SPIN_US` sets it, 0 = never). */
 export const DEFAULT_SPIN_MS = 0.4;
 /** The share of the last window the worker must have spent on batches for it to wait awake. */
-const MIN_BUSY_SHARE = 0.5;
+const MIN_BUSY_SHARE = 0.3;
 /** The window its busy share is measured over. */
 const WINDOW_MS = 100;
 
