@@ -23,31 +23,67 @@ export function contractExternal(
   validatorStakes: ReadonlyMap<string, bigint>,
   options: { readOnly?: boolean } = {},
 ): External {
-  const key = (k: Uint8Array) => contractDataKey(accountId, k);
-  const readOnly = () => {
-    throw new Error('contract storage is read-only in view calls');
-  };
-  return {
-    storageGet: (k) => state.contractData(accountId, k),
-    storageHas: (k) => state.has(key(k)),
-    storageSet: options.readOnly ? readOnly : (k, v) => state.set(key(k), v),
-    storageRemove: options.readOnly ? readOnly : (k) => state.remove(key(k)),
-    validatorStake: (id) => validatorStakes.get(id),
-    validatorTotalStake: () => [...validatorStakes.values()].reduce((a, b) => a + b, 0n),
-    yieldIsPending: (dataId) =>
-      hasPromiseYieldReceipt(state, accountId, dataId) || hasPromiseYieldStatus(state, accountId, dataId),
-    yieldCreated: options.readOnly
-      ? readOnly
-      : (dataId) => setPromiseYieldStatus(state, accountId, dataId, 'Yielded'),
-    yieldResumed: options.readOnly
-      ? readOnly
-      : (dataId) => setPromiseYieldStatus(state, accountId, dataId, 'ResumeInitiated'),
-    yieldIdDataId: (yieldId) => getYieldIdDataId(state, accountId, yieldId),
-    setYieldIdMapping: options.readOnly
-      ? readOnly
-      : (yieldId, dataId) => setYieldIdMapping(state, accountId, yieldId, dataId),
-    removeYieldIdMappings: options.readOnly
-      ? readOnly
-      : (dataId) => removeYieldIdMappingsOfDataId(state, accountId, dataId),
-  };
+  return new ContractExternal(state, accountId, validatorStakes, options.readOnly === true);
+}
+
+/** One object per call, its methods on the prototype: a call makes no closures. */
+class ContractExternal implements External {
+  constructor(
+    private readonly state: StateUpdate,
+    private readonly accountId: string,
+    private readonly validatorStakes: ReadonlyMap<string, bigint>,
+    private readonly readOnly: boolean,
+  ) {}
+
+  private writable(): void {
+    if (this.readOnly) throw new Error('contract storage is read-only in view calls');
+  }
+
+  storageGet(key: Uint8Array): Uint8Array | undefined {
+    return this.state.contractData(this.accountId, key);
+  }
+  storageHas(key: Uint8Array): boolean {
+    return this.state.has(contractDataKey(this.accountId, key));
+  }
+  storageSet(key: Uint8Array, value: Uint8Array): void {
+    this.writable();
+    this.state.set(contractDataKey(this.accountId, key), value);
+  }
+  storageRemove(key: Uint8Array): void {
+    this.writable();
+    this.state.remove(contractDataKey(this.accountId, key));
+  }
+  validatorStake(id: string): bigint | undefined {
+    return this.validatorStakes.get(id);
+  }
+  validatorTotalStake(): bigint {
+    let total = 0n;
+    for (const stake of this.validatorStakes.values()) total += stake;
+    return total;
+  }
+  yieldIsPending(dataId: Uint8Array): boolean {
+    return (
+      hasPromiseYieldReceipt(this.state, this.accountId, dataId) ||
+      hasPromiseYieldStatus(this.state, this.accountId, dataId)
+    );
+  }
+  yieldCreated(dataId: Uint8Array): void {
+    this.writable();
+    setPromiseYieldStatus(this.state, this.accountId, dataId, 'Yielded');
+  }
+  yieldResumed(dataId: Uint8Array): void {
+    this.writable();
+    setPromiseYieldStatus(this.state, this.accountId, dataId, 'ResumeInitiated');
+  }
+  yieldIdDataId(yieldId: Uint8Array): Uint8Array | undefined {
+    return getYieldIdDataId(this.state, this.accountId, yieldId);
+  }
+  setYieldIdMapping(yieldId: Uint8Array, dataId: Uint8Array): void {
+    this.writable();
+    setYieldIdMapping(this.state, this.accountId, yieldId, dataId);
+  }
+  removeYieldIdMappings(dataId: Uint8Array): void {
+    this.writable();
+    removeYieldIdMappingsOfDataId(this.state, this.accountId, dataId);
+  }
 }
