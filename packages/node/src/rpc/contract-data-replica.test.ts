@@ -3,8 +3,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ContractDataReplica, EntryPacker } from './contract-data-replica.js';
 
-const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
-
 /** The layout, written out here independently: per entry the key's length (u32 LE), the key, the value's length
  * (u32 LE), the value. */
 function expectedLayout(all: ReadonlyArray<{ key: Uint8Array; value: Uint8Array }>): Uint8Array {
@@ -43,15 +41,27 @@ describe('EntryPacker', () => {
     assert.deepEqual(packed, expectedLayout(all));
     const replica = new ContractDataReplica(1, packed);
     assert.equal(replica.size, all.length);
-    for (const { key, value } of all) assert.deepEqual(replica.get(latin1(key)), value);
-    assert.equal(replica.get(latin1(Buffer.from('\u0009contract.near,absent', 'latin1'))), undefined);
+    for (const { key, value } of all) assert.deepEqual(replica.get(key), value);
+    assert.equal(replica.get(Buffer.from('\u0009contract.near,absent', 'latin1')), undefined);
     // Indexed without the keys' common prefix: looked up by the key as the contract names it.
     const prefix = '\u0009contract.near,'.length;
     const byContractKey = new ContractDataReplica(1, packed, prefix);
-    for (const { key, value } of all)
-      assert.deepEqual(byContractKey.get(latin1(key.subarray(prefix))), value);
-    assert.equal(byContractKey.get('absent'), undefined);
-    assert.equal(byContractKey.get(latin1(all[0].key)), undefined, 'a full state key is not a contract key');
+    for (const { key, value } of all) assert.deepEqual(byContractKey.get(key.subarray(prefix)), value);
+    assert.equal(byContractKey.get(Buffer.from('absent')), undefined);
+    assert.equal(byContractKey.get(all[0].key), undefined, 'a full state key is not a contract key');
+    // Keys that differ in one byte, that share a prefix, and the empty key (after the prefix).
+    const near = [
+      Buffer.from('k1'),
+      Buffer.from('k10'),
+      Buffer.from('k2'),
+      Buffer.alloc(0),
+      Buffer.from('k1\u0000'),
+    ];
+    const nearPacker = new EntryPacker();
+    near.forEach((key, i) => nearPacker.add(Buffer.concat([Buffer.from('P'), key]), Uint8Array.of(i)));
+    const nearReplica = new ContractDataReplica(3, nearPacker.finish(), 1);
+    near.forEach((key, i) => assert.deepEqual(nearReplica.get(key), Uint8Array.of(i), key.toString('hex')));
+    assert.equal(nearReplica.get(Buffer.from('k3')), undefined);
   });
 
   it('packs nothing into an empty buffer', () => {

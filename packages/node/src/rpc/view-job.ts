@@ -130,7 +130,7 @@ class JobState extends StateUpdate {
   override get(key: Uint8Array): Uint8Array | undefined {
     const k = latin1(key);
     // A data key of the contract that is not in the copy is absent: the copy holds all of them.
-    if (k.startsWith(this.dataPrefix)) return this.data.get(k.slice(this.dataPrefix.length));
+    if (k.startsWith(this.dataPrefix)) return this.data.get(key.subarray(this.dataPrefix.length));
     if (k === this.codeKey) {
       if (this.job.code === undefined) this.missedCode = true;
       return this.job.code;
@@ -142,7 +142,7 @@ class JobState extends StateUpdate {
   /** The contract's own data straight from the copy, without its state key; another account's is a miss. */
   override contractData(accountId: string, key: Uint8Array): Uint8Array | undefined {
     if (accountId !== this.job.target.accountId) return super.contractData(accountId, key);
-    return this.data.get(latin1(key));
+    return this.data.get(key);
   }
 }
 
