@@ -58,10 +58,20 @@ import {
   startShadebox,
 } from './shadebox-node.js';
 
+/** The benchmark process's semi-space (MiB), when its command line sets one (package.json's `bench` script). */
+const LOAD_GENERATOR_SEMI_SPACE = process.execArgv
+  .find((flag) => flag.startsWith('--max-semi-space-size='))
+  ?.split('=')[1];
+
 const LOAD_GENERATOR =
   'closed loop in the benchmark process, one request in flight per keep-alive connection: raw sockets for ' +
   'reads and view calls (raw-http.ts), an undici Pool for transfers and contract calls; ' +
-  'the server is a separate process; both share the same cores';
+  'the server is a separate process; both share the same cores; ' +
+  (LOAD_GENERATOR_SEMI_SPACE !== undefined
+    ? `the benchmark process runs with a ${LOAD_GENERATOR_SEMI_SPACE} MiB semi-space, so that its own scavenges, ` +
+      'each a pause of every request in flight, are rare'
+    : "the benchmark process runs with V8's default semi-space (npm run bench sets 64 MiB): its own scavenges " +
+      "pause every request in flight and add to both servers' latency tails");
 
 function progress(message: string): void {
   console.error(`[bench] ${message}`);
