@@ -58,9 +58,11 @@ describe('EntryPacker', () => {
       Buffer.from('k1\u0000'),
     ];
     const nearPacker = new EntryPacker();
-    near.forEach((key, i) => nearPacker.add(Buffer.concat([Buffer.from('P'), key]), Uint8Array.of(i)));
+    for (const [i, key] of near.entries())
+      nearPacker.add(Buffer.concat([Buffer.from('P'), key]), Uint8Array.of(i));
     const nearReplica = new ContractDataReplica(3, nearPacker.finish(), 1);
-    near.forEach((key, i) => assert.deepEqual(nearReplica.get(key), Uint8Array.of(i), key.toString('hex')));
+    for (const [i, key] of near.entries())
+      assert.deepEqual(nearReplica.get(key), Uint8Array.of(i), key.toString('hex'));
     assert.equal(nearReplica.get(Buffer.from('k3')), undefined);
   });
 
