@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ReadCache } from './read-cache.js';
+import { ReadCache, SeenHashes } from './read-cache.js';
 
 const answer = (payload: string) => ({ status: 200, key: 'result' as const, payload });
 
@@ -39,5 +39,36 @@ describe('ReadCache', () => {
     assert.equal(cache.get(key, 'H2'), undefined);
     cache.set(key, 'H1', answer('stale'));
     assert.equal(cache.get(key, 'H2'), undefined, 'an answer computed for an old head is not kept');
+  });
+});
+
+describe('SeenHashes', () => {
+  it('is true the first time a hash comes and false after, including hashes that share a slot', () => {
+    const seen = new SeenHashes(8);
+    // 16 slots: these four start in the same slot and probe past each other.
+    for (const hash of [5, 5 + 16, 5 + 32, 0xffff_fff5])
+      assert.equal(seen.addFirst(hash), true, `first ${hash}`);
+    for (const hash of [5, 5 + 16, 5 + 32, 0xffff_fff5])
+      assert.equal(seen.addFirst(hash), false, `again ${hash}`);
+    assert.equal(seen.addFirst(6), true);
+  });
+
+  it('takes negative and zero hashes (zero shares its slot value with one)', () => {
+    const seen = new SeenHashes(4);
+    assert.equal(seen.addFirst(-1), true);
+    assert.equal(seen.addFirst(0xffff_ffff), false, '-1 and 0xffffffff are the same 32 bits');
+    assert.equal(seen.addFirst(0), true);
+    assert.equal(seen.addFirst(1), false);
+  });
+
+  it('empties itself when full, so a stream of distinct hashes keeps at most its capacity', () => {
+    const seen = new SeenHashes(4);
+    for (const hash of [10, 11, 12, 13]) assert.equal(seen.addFirst(hash), true);
+    assert.equal(seen.addFirst(10), false);
+    assert.equal(seen.addFirst(14), true, 'the fifth distinct hash empties the set first');
+    assert.equal(seen.addFirst(14), false);
+    assert.equal(seen.addFirst(10), true, 'what was there before is forgotten');
+    seen.clear();
+    assert.equal(seen.addFirst(14), true);
   });
 });

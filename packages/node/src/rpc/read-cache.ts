@@ -42,10 +42,10 @@ export class ReadCache {
   private head = '';
   private readonly entries = new Map<string, CachedAnswer>();
   /** With `admitOnRepeat`: the hashes of the keys seen once at this head. */
-  private readonly seen: Set<number> | undefined;
+  private readonly seen: SeenHashes | undefined;
 
   constructor(options: ReadCacheOptions = {}) {
-    this.seen = options.admitOnRepeat ? new Set() : undefined;
+    this.seen = options.admitOnRepeat ? new SeenHashes(MAX_ENTRIES) : undefined;
   }
 
   /** The answer cached for `key` while `headHash` is the head; a new head empties the cache first. Keyed by
@@ -63,12 +63,7 @@ export class ReadCache {
   set(key: string, headHash: string, answer: CachedAnswer): void {
     if (headHash !== this.head) return;
     if (this.seen !== undefined) {
-      const hash = hashOf(key);
-      if (!this.seen.has(hash)) {
-        if (this.seen.size >= MAX_ENTRIES) this.seen.clear();
-        this.seen.add(hash);
-        return;
-      }
+      if (this.seen.addFirst(hashOf(key))) return;
     }
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(key, answer);
@@ -76,6 +71,51 @@ export class ReadCache {
 
   static keyOf(method: string, params: unknown): string {
     return `${method}\u0000${JSON.stringify(params)}`;
+  }
+}
+
+/**
+ * A set of 32-bit hashes in one typed array (open addressing, linear probing, at most half full), emptied
+ * when it holds `capacity`. Unlike a `Set` of numbers it allocates nothing per key: most hashes are beyond
+ * V8's small integers, so a `Set` boxes each one, and a long-lived `Set`'s regrown tables are made in the old
+ * generation.
+ */
+export class SeenHashes {
+  private readonly slots: Uint32Array;
+  private readonly mask: number;
+  private count = 0;
+
+  constructor(private readonly capacity: number) {
+    let size = 2;
+    while (size < capacity * 2) size *= 2;
+    this.slots = new Uint32Array(size);
+    this.mask = size - 1;
+  }
+
+  /** Notes `hash`; true when it was not there yet. */
+  addFirst(hash: number): boolean {
+    // Zero marks an empty slot, so hash 0 is stored as 1 (a collision only caches an answer sooner).
+    const stored = hash >>> 0 || 1;
+    let slot = stored & this.mask;
+    for (;;) {
+      const found = this.slots[slot]!;
+      if (found === stored) return false;
+      if (found === 0) break;
+      slot = (slot + 1) & this.mask;
+    }
+    if (this.count >= this.capacity) {
+      this.clear();
+      slot = stored & this.mask;
+    }
+    this.slots[slot] = stored;
+    this.count++;
+    return true;
+  }
+
+  clear(): void {
+    if (this.count === 0) return;
+    this.slots.fill(0);
+    this.count = 0;
   }
 }
 

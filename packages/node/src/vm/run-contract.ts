@@ -57,6 +57,10 @@ class Host {
   private readonly linked = new WeakMap<PreparedContract, Record<string, HostFn> | LinkError>();
   /** Instances kept for reuse, least recently used first. */
   private readonly instances = new Map<PreparedContract, KeptInstance>();
+  /** The most recently used kept contract: a run of calls to one contract leaves the map untouched (moving an
+   * entry to the back rehashes the map's table, and a long-lived map's new table is made in the old
+   * generation, which then fills at the call rate). */
+  private newest: PreparedContract | undefined;
 
   constructor(
     private readonly config: VMConfig,
@@ -88,7 +92,8 @@ class Host {
 
   instanceOf(contract: PreparedContract): KeptInstance | undefined {
     const kept = this.instances.get(contract);
-    if (kept) {
+    if (kept && contract !== this.newest) {
+      this.newest = contract;
       this.instances.delete(contract);
       this.instances.set(contract, kept);
     }
@@ -97,6 +102,7 @@ class Host {
 
   keepInstance(contract: PreparedContract, instance: WebAssembly.Instance, memory: WebAssembly.Memory): void {
     this.instances.set(contract, { instance, memory });
+    this.newest = contract;
     if (this.instances.size > KEPT_INSTANCES) {
       const [oldest, entry] = this.instances.entries().next().value as [PreparedContract, KeptInstance];
       this.instances.delete(oldest);
