@@ -8,8 +8,9 @@
  * then `anvil` on PATH.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawnTracked, type TrackedChild } from './processes.js';
 import { PooledRpcClient } from './rpc.js';
@@ -76,16 +77,30 @@ export interface StartAnvilOptions {
   quietRequests?: boolean;
 }
 
-/** Starts anvil on 127.0.0.1 with a free port (`--port 0`), automine (the default). */
+/**
+ * Starts anvil on 127.0.0.1 with a free port (`--port 0`), automine (the default). Its home is a temporary
+ * directory removed when it stops: anvil keeps the states of older blocks on disk under
+ * `$HOME/.foundry/anvil/tmp` and leaves them there when it is stopped by a signal, hundreds of MB per
+ * benchmark run.
+ */
 export async function startAnvil(options: StartAnvilOptions): Promise<AnvilServer> {
-  const child = spawnTracked(options.path, [
-    '--host',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--accounts',
-    String(options.accounts),
-  ]);
+  const home = mkdtempSync(join(tmpdir(), 'shadebox-bench-anvil-'));
+  const removeHome = () => rmSync(home, { recursive: true, force: true });
+  // Also when the benchmark exits without stopping it (its children are killed on exit: processes.ts).
+  process.once('exit', removeHome);
+  const child = spawnTracked(
+    options.path,
+    ['--host', '127.0.0.1', '--port', '0', '--accounts', String(options.accounts)],
+    { env: { ...process.env, HOME: home } },
+  );
+  const stop = async (graceMs?: number) => {
+    try {
+      await child.stop(graceMs);
+    } finally {
+      process.removeListener('exit', removeHome);
+      removeHome();
+    }
+  };
   try {
     const { value: port } = await child.waitForLine((line) => {
       const m = /Listening on [^\s:]+:(\d+)/.exec(line);
@@ -97,12 +112,12 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilServe
       await client.call('eth_chainId', []);
       const readyMs = performance.now() - child.spawnedAt;
       if (options.quietRequests) await client.call('anvil_setLoggingEnabled', [false]);
-      return { rpcUrl, pid: child.pid, readyMs, process: child, stop: () => child.stop() };
+      return { rpcUrl, pid: child.pid, readyMs, process: child, stop: () => stop() };
     } finally {
       await client.close();
     }
   } catch (error) {
-    await child.stop(500);
+    await stop(500);
     throw error;
   }
 }
