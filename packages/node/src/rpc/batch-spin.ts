@@ -9,10 +9,16 @@
  * (`ViewWorkerPool`), and returns to its event loop as soon as the counter moves. A worker busy less than that —
  * an idle node, or any load below about a third of what one worker can answer — never spins, so it costs nothing
  * where it would not help.
+ *
+ * It is off unless `SHADEBOX_VIEW_SPIN_US` turns it on. Once a view's own cost stopped sending anything to the
+ * worker's old generation, the benchmark's view load ran 1.10-1.14× anvil's rate with a p99 of 0.70-0.82× of
+ * anvil's without the wait, and 1.19-1.30× with a p99 of 0.82-1.09× with 400 µs of it: under that load the
+ * machine's two cores are saturated, and the core the wait holds is one the RPC's thread and its clients then
+ * wait for (bench/README.md, metric 5).
  */
 
 /** How long a busy worker waits awake for its next batch (`SHADEBOX_VIEW_SPIN_US` sets it, 0 = never). */
-export const DEFAULT_SPIN_MS = 0.4;
+export const DEFAULT_SPIN_MS = 0;
 /** The share of the last window the worker must have spent on batches for it to wait awake. */
 const MIN_BUSY_SHARE = 0.3;
 /** The window its busy share is measured over. */

@@ -5,8 +5,8 @@
  * (rpc/contract-data-replica.ts), one version per contract, until a job brings a newer one or the pool tells it
  * to drop one. It also answers whole `call_function` request bodies (rpc/view-body-job.ts) through the routes
  * the pool gives it for the current head, with its own read cache of those answers. Its heap is trimmed as the
- * node's is (chain/heap-trim.ts), on its batches of jobs. While it is busy it waits for its next batch awake
- * (rpc/batch-spin.ts).
+ * node's is (chain/heap-trim.ts), on its batches of jobs. With `SHADEBOX_VIEW_SPIN_US` set, while it is busy it
+ * waits for its next batch awake (rpc/batch-spin.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { HeapTrim } from '../chain/heap-trim.js';
