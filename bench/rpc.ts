@@ -2,9 +2,14 @@
  * The load generator's JSON-RPC transport, for both Shadebox and anvil: @shadebox/near-client's `RpcClient`
  * over an undici connection pool (HTTP/1.1 keep-alive, no pipelining), so the benchmark decides how many
  * sockets are open. A JSON-RPC error is near-client's `RpcError`.
+ *
+ * The client's `fetch` is the pool's own `request`, not undici's WHATWG `fetch` (its Request, Headers and
+ * stream objects per call): under the transfer load that took the load generator's CPU per transfer from about
+ * 0.95 to 0.36 ms, time in which each signer's next transaction waited and the server idled (bench/README.md,
+ * metric 2).
  */
 import { RpcClient, rpcErrorOf } from '@shadebox/near-client';
-import { Pool, fetch as undiciFetch } from 'undici';
+import { Pool } from 'undici';
 
 /** Long enough for the slowest setup call (`sandbox_produce_blocks` of hundreds of blocks, `send_tx` FINAL). */
 const TIMEOUT_MS = 60_000;
@@ -21,8 +26,18 @@ export class PooledRpcClient extends RpcClient {
       headersTimeout: TIMEOUT_MS,
       bodyTimeout: TIMEOUT_MS,
     });
-    const pooledFetch = ((input: string, init: Parameters<typeof undiciFetch>[1]) =>
-      undiciFetch(input, { ...init, dispatcher: pool })) as unknown as typeof fetch;
+    const { pathname, search } = new URL(url);
+    // Only what RpcClient.call uses: a POST of a JSON body with its headers and signal; the status and text.
+    const pooledFetch = (async (_input: string, init: RequestInit) => {
+      const res = await pool.request({
+        path: pathname + search,
+        method: 'POST',
+        headers: init.headers as Record<string, string>,
+        body: init.body as string,
+        signal: init.signal ?? undefined,
+      });
+      return { status: res.statusCode, ok: res.statusCode < 300, text: () => res.body.text() };
+    }) as unknown as typeof fetch;
     super(url, { timeoutMs: TIMEOUT_MS, fetch: pooledFetch, idPrefix: 'bench' });
     this.pool = pool;
   }
