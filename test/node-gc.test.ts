@@ -339,6 +339,50 @@ describe('history budget', () => {
     assert.ok(sent !== undefined);
   });
 
+  it('prunes state versions once the horizon has moved 64 heights past the last pruning, not at every block', async () => {
+    // Blocks with a transfer write more than the two after them, so the budget's horizon moves unevenly and
+    // stands still at some blocks (where the collector used to run a pruning pass).
+    const t = await startTestNode({
+      production: MANUAL,
+      epochLength: 100,
+      gcNumEpochsToKeep: 1000,
+      historyBudgetBytes: 1024 * 1024,
+    });
+    nodes.push(t);
+    const chain = t.node.chain;
+    // Each pruning pass reads the whole state column: note the horizon each pass prunes below.
+    const passes: number[] = [];
+    const state = chain.state;
+    const prune = state.prune.bind(state);
+    state.prune = (batch, keepFromHeight, options) => {
+      passes.push(keepFromHeight);
+      return prune(batch, keepFromHeight, options);
+    };
+    await transfers(t, 100);
+    const moved = chain.earliestHeight() - chain.genesisHeight;
+    assert.ok(moved > 100, `the budget moved the horizon ${moved} heights`);
+    // A pass ran when the collector started (before the spy): the next ones come 64 heights apart. Before this
+    // cadence there were 11 passes here, one at each height where the horizon stood still.
+    const spaced = (what: string) => {
+      let last = chain.genesisHeight;
+      for (const height of passes) {
+        assert.ok(height - last >= 64, `${what}: passes at ${passes.join(', ')}`);
+        last = height;
+      }
+    };
+    spaced('after the transfers');
+    assert.ok(passes.length >= 1 && passes.length <= Math.ceil(moved / 64), `passes at ${passes.join(', ')}`);
+    // Once the horizon is past the transfers, their old versions of the accounts' state go.
+    const withTransfers = count(chain, Col.State);
+    t.node.producer.produce(300);
+    assert.ok(chain.earliestHeight() > 310, `horizon ${chain.earliestHeight()}`);
+    spaced('after the empty blocks');
+    assert.ok(
+      count(chain, Col.State) < withTransfers,
+      `State: ${withTransfers} -> ${count(chain, Col.State)}`,
+    );
+  });
+
   it('names epochs by the hash of a block the budget collected (its height index entry stays)', async () => {
     // Epochs longer than the validity period, and a cache of one block: the epoch id of the head's epoch is the
     // hash of the last block of the epoch before the previous one, collected here.

@@ -42,6 +42,9 @@ export interface GarbageCollectorOptions {
   heightsPerStep?: number;
   /** State version deletions per step. Default 4096. */
   stateDeletionsPerStep?: number;
+  /** Heights the horizon moves past the last state pruning before the next one starts (the first runs at
+   * once). Default: 64, or the epoch length if shorter. */
+  statePruneEveryHeights?: number;
   /** Bytes the kept heights may have written before the oldest go, within the kept epochs (0 or undefined:
    * epochs only). */
   historyBudgetBytes?: number;
@@ -59,6 +62,11 @@ export class GarbageCollector {
   private readonly stateDeletionsPerStep: number;
   /** State versions are pruned up to here (not persisted: a restart prunes once more, which is harmless). */
   private statePrunedTo = -1;
+  /** A pruning pass reads the whole state column, so it waits until the horizon has moved this far past the
+   * last one. With the history budget the horizon moves at nearly every block, and a pass per block was a
+   * twelfth of the node's CPU under the benchmark's transfers (bench/README.md, metric 2); versions below the
+   * horizon are answered as collected meanwhile, and what they hold is bounded by these heights' writes. */
+  private readonly statePruneEveryHeights: number;
   /** Bytes each height written since the start wrote, oldest first, for heights not collected yet. */
   private readonly written: { height: number; bytes: number }[] = [];
   /** Index in `written` of its first entry still kept (entries before it are dropped lazily). */
@@ -84,6 +92,8 @@ export class GarbageCollector {
   ) {
     this.heightsPerStep = options.heightsPerStep ?? 4;
     this.stateDeletionsPerStep = options.stateDeletionsPerStep ?? 4096;
+    this.statePruneEveryHeights =
+      options.statePruneEveryHeights ?? Math.max(1, Math.min(64, chain.genesis.epoch_length));
   }
 
   /** Collects after every block from now on (and once right away). */
@@ -174,7 +184,10 @@ export class GarbageCollector {
       this.forgetWritten(end);
       return end < target;
     }
-    if (this.statePrunedTo < tail) {
+    if (
+      this.statePrunedTo < tail &&
+      (this.statePrunedTo < 0 || tail - this.statePrunedTo >= this.statePruneEveryHeights)
+    ) {
       const batch = new WriteBatch();
       const deleted = this.chain.state.prune(batch, tail, { limit: this.stateDeletionsPerStep });
       if (deleted > 0) this.chain.store.commit(batch);
