@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import {
   EXPECTED_EPOCH_LENGTH,
   neardConsensus,
@@ -10,8 +10,7 @@ import {
   SandboxConfigError,
 } from './consensus-config.js';
 
-const dir = await mkdtemp(join(tmpdir(), 'consensus-config-'));
-after(() => rm(dir, { recursive: true, force: true }));
+let dir = '';
 
 async function delaysOf(config: unknown) {
   await writeFile(join(dir, 'config.json'), JSON.stringify(config));
@@ -19,6 +18,13 @@ async function delaysOf(config: unknown) {
 }
 
 describe("config.json's consensus section", () => {
+  // The suite's own hooks bind the directory to its tests: made and removed by file-level hooks, it was once
+  // gone when the last test wrote to it (a fresh-clone CI run, 2026-11-28).
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'consensus-config-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
   test("neard's defaults and --fast's delays, as serde durations", () => {
     assert.deepEqual(neardConsensus(false).min_block_production_delay, { secs: 0, nanos: 600_000_000 });
     assert.deepEqual(neardConsensus(false).max_block_production_delay, { secs: 2, nanos: 0 });
