@@ -43,7 +43,7 @@ class ContractExternal implements External {
     return this.state.contractData(this.accountId, key);
   }
   storageHas(key: Uint8Array): boolean {
-    return this.state.has(contractDataKey(this.accountId, key));
+    return this.state.contractData(this.accountId, key) !== undefined;
   }
   storageSet(key: Uint8Array, value: Uint8Array): void {
     this.writable();
