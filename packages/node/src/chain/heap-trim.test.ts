@@ -213,6 +213,60 @@ describe('HeapTrim', () => {
     }
   });
 
+  it('while blocks keep coming, collects past the headroom at most once per busyGapMs (15 s)', () => {
+    const { chain, state, trim } = setup();
+    try {
+      let height = 0;
+      const block = (ms: number, grow: number) => {
+        chain.emit('block', { height: height++ });
+        state.now += ms;
+        state.heap += grow;
+      };
+      block(100, 64 * MiB);
+      trim.check();
+      assert.equal(state.collections, 1, 'the first is not held back');
+      const first = state.now;
+      // Past the headroom again within the gap: neither the checks nor automine running out of work collect.
+      while (state.now - first < 14_900) {
+        block(100, 2 * MiB);
+        trim.check();
+        trim.burstEnded();
+      }
+      assert.equal(state.collections, 1);
+      assert.ok(state.heap >= 60 * MiB + 64 * MiB);
+      block(100, 0);
+      trim.check();
+      assert.equal(state.collections, 2, '15 s after the first');
+    } finally {
+      trim.stop();
+    }
+  });
+
+  it('once the blocks stop, collects past the headroom after idleMs, without waiting for busyGapMs', () => {
+    const { chain, state, trim } = setup();
+    try {
+      chain.emit('block', { height: 1 });
+      state.heap += 64 * MiB;
+      trim.check();
+      assert.equal(state.collections, 1);
+      for (let h = 2; h < 30; h++) {
+        state.now += 100;
+        chain.emit('block', { height: h });
+        state.heap += 4 * MiB;
+        trim.check();
+      }
+      assert.equal(state.collections, 1, 'busy: held back');
+      state.now += 999;
+      trim.check();
+      assert.equal(state.collections, 1);
+      state.now += 1;
+      trim.check();
+      assert.equal(state.collections, 2, 'quiet for idleMs, 3.9 s after the first');
+    } finally {
+      trim.stop();
+    }
+  });
+
   it('leaves at least minGapMs between collections, whatever asks for one', () => {
     const state = { now: 0, heap: 10 * MiB, collections: 0 };
     const trim = new HeapTrim(() => () => {}, {

@@ -7,14 +7,23 @@
  * views and status polls keep from happening: after the benchmark's writes the node held 212 MiB of heap of
  * which 67 MiB were live, and 10 s of idle changed nothing, while one full collection took the RSS from 344 to
  * 173 MiB (bench/README.md, metric 4). So, checked every `intervalMs` (a timer that keeps no process alive):
- * - when the used heap is `headroomBytes` above what the last collection left, collect (during load: a pause
- *   of tens of ms every few seconds of writes);
+ * - when the used heap is `headroomBytes` above what the last collection left, collect; while the thread is
+ *   busy (activity in the last `idleMs`), at most once per `busyGapMs` (see below);
  * - when no activity (a block, a job) has come for `idleMs` after some did, and the used heap grew by
  *   `idleGrowthBytes`, collect (the garbage of a burst of writes goes back to the OS once the writes stop);
  * - after `releasesPerCollection` native releases (`nativeReleased`): memory outside the JS heap that only a
  *   full collection frees, such as a closed LMDB environment's (store/lmdb-store.ts `onRemap`). On a store
  *   that remaps every 20 blocks (store/remap-memory.bench.ts, 1,000 remaps), glibc's main heap stood at 48 MiB
  *   when collected every 25 remaps and at 23 MiB when collected every 4 (21 MiB without remaps).
+ *
+ * Why the trim leaves a busy thread to V8's own collections: its collection is V8's `gc`, a forced,
+ * non-incremental one (about 30 ms on the node's main thread under the benchmark's writes), and V8 drops the
+ * optimized code whose embedded objects it finds dead then (`--trace-deopt`: "marking dependent code … for
+ * deoptimization, reason: weak objects"), which V8's own collections under the same load did not. Collecting
+ * at every 16 MiB of growth under the benchmark's transfers (about once a second) made 356 such
+ * deoptimizations in 6 s, and V8's compiler threads spent the run re-optimizing the same functions (borsh
+ * writers, hashing, the store's commit); at most one per `busyGapMs` took the transfers from 858-914 to
+ * 1,064-1,078 a second on the benchmark's machine (bench/README.md, metric 2).
  *
  * Each thread that runs JavaScript has its own heap and runs its own trim: the node's main thread on its
  * chain's blocks (start-node.ts), each view worker on its jobs (rpc/view-worker.ts). A view worker's heap is
@@ -50,6 +59,10 @@ export interface HeapTrimOptions {
   releasesPerCollection?: number;
   /** Least time from one collection to the next, ms: bounds what the trim costs under a heavy load. Default 0. */
   minGapMs?: number;
+  /** Least time from one collection to the next while the thread is busy (activity in the last `idleMs`), ms:
+   * the headroom, native-release and end-of-burst collections wait for it (V8's own collections go on
+   * meanwhile); the idle one, after `idleMs` of quiet, does not. Default 15,000. */
+  busyGapMs?: number;
   /** Used heap bytes (tests). Default: V8's `used_heap_size`. */
   heapUsed?: () => number;
   /** Runs a full collection (tests). Default: V8's `gc`. */
@@ -57,6 +70,9 @@ export interface HeapTrimOptions {
   /** Clock, ms (tests). */
   now?: () => number;
 }
+
+/** See HeapTrimOptions.busyGapMs. */
+export const DEFAULT_BUSY_GAP_MS = 15_000;
 
 export class HeapTrim {
   private readonly headroomBytes: number;
@@ -66,6 +82,7 @@ export class HeapTrim {
   private readonly releasesPerCollection: number;
   private releasesSinceCollection = 0;
   private readonly minGapMs: number;
+  private readonly busyGapMs: number;
   private lastCollectionAt = Number.NEGATIVE_INFINITY;
   private readonly heapUsed: () => number;
   private readonly collect: () => void;
@@ -93,6 +110,7 @@ export class HeapTrim {
     this.intervalMs = options.intervalMs ?? 1_000;
     this.releasesPerCollection = options.releasesPerCollection ?? 4;
     this.minGapMs = options.minGapMs ?? 0;
+    this.busyGapMs = options.busyGapMs ?? DEFAULT_BUSY_GAP_MS;
     this.heapUsed = options.heapUsed ?? (() => getHeapStatistics().used_heap_size);
     this.collect = options.collect ?? fullCollection();
     this.now = options.now ?? Date.now;
@@ -122,10 +140,13 @@ export class HeapTrim {
    * check would run (up to a second later, whatever the thread is doing then) runs now, in the pause between the
    * writes and whatever comes next: the benchmark's views right after the kv contract's fill otherwise took that
    * pause of tens of ms (bench/README.md, metric 5). Below the headroom nothing changes: a bursty load (the
-   * benchmark's signer setup ends a burst every few tens of ms) is not collected more often.
+   * benchmark's signer setup ends a burst every few tens of ms) is not collected more often. Automine also runs
+   * out of work for an instant many times a second under a steady load of transfers, so this too waits
+   * `busyGapMs` from the last collection; when it does, the check after `idleMs` of quiet collects instead.
    */
   burstEnded(): void {
-    if (this.now() - this.lastCollectionAt < this.minGapMs) return;
+    const sinceLast = this.now() - this.lastCollectionAt;
+    if (sinceLast < this.minGapMs || sinceLast < this.busyGapMs) return;
     if (this.heapUsed() >= this.baseline + this.headroomBytes) this.run();
   }
 
@@ -133,14 +154,15 @@ export class HeapTrim {
   check(): void {
     if (this.now() - this.lastCollectionAt < this.minGapMs) return;
     const used = this.heapUsed();
+    const busy = this.now() - this.lastActivityAt < this.idleMs;
     if (
       used >= this.baseline + this.headroomBytes ||
       this.releasesSinceCollection >= this.releasesPerCollection
     ) {
-      this.run();
+      if (!busy || this.now() - this.lastCollectionAt >= this.busyGapMs) this.run();
       return;
     }
-    if (this.activitySinceCollection === 0 || this.now() - this.lastActivityAt < this.idleMs) return;
+    if (this.activitySinceCollection === 0 || busy) return;
     this.activitySinceCollection = 0;
     if (used >= this.baseline + this.idleGrowthBytes) this.run();
   }
