@@ -1,5 +1,5 @@
 #!/bin/sh
-':' //; unset NODE_EXTRA_CA_CERTS; export GLIBC_TUNABLES="${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=65536:glibc.malloc.trim_threshold=1048576}"; exec node --max-semi-space-size=2 "$0" "$@"
+':' //; unset NODE_EXTRA_CA_CERTS; export GLIBC_TUNABLES="${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=65536:glibc.malloc.trim_threshold=1048576}"; exec node --max-semi-space-size=2 --no-parallel-scavenge --no-concurrent-array-buffer-sweeping "$0" "$@"
 // The `near-sandbox` executable: neard's command line for the sandbox harnesses (docs/near-sandbox.md). Runs
 // its bundle (bundle/near-sandbox.js, made from the build, with V8's code cache; its start is measured), else the built entry
 // (dist/near-sandbox/entry.js), or its TypeScript sources when it is not built or SHADEBOX_FROM_SOURCE=1 is
@@ -17,7 +17,8 @@
 // trimmed past 1 MiB free, it stayed at 11-17 MiB.
 //
 // node runs with run-bundle.js's LAUNCH_FLAGS: a new space of at most 2 MiB per semi-space (16 by default), which
-// V8 otherwise grows to 32 MiB under load and keeps, in the node's thread and in each view worker's.
+// V8 otherwise grows to 32 MiB under load and keeps, in the node's thread and in each view worker's, collected
+// without V8's helper threads (see run-bundle.js).
 const { launch } = require('./launch.js');
 
 launch(

@@ -1,5 +1,5 @@
 #!/bin/sh
-':' //; [ "$1" = node ] && case " $* " in *' --signer-from'*) ;; *) unset NODE_EXTRA_CA_CERTS ;; esac; export GLIBC_TUNABLES="${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=65536:glibc.malloc.trim_threshold=1048576}"; exec node --max-semi-space-size=2 "$0" "$@"
+':' //; [ "$1" = node ] && case " $* " in *' --signer-from'*) ;; *) unset NODE_EXTRA_CA_CERTS ;; esac; export GLIBC_TUNABLES="${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=65536:glibc.malloc.trim_threshold=1048576}"; exec node --max-semi-space-size=2 --no-parallel-scavenge --no-concurrent-array-buffer-sweeping "$0" "$@"
 // The `shadebox` executable: runs its bundle (bundle/shadebox.js, made from the build, with V8's code cache),
 // else the built CLI (dist/main.js), or its TypeScript sources when it is not built or SHADEBOX_FROM_SOURCE=1 is
 // set (see launch.js).
@@ -17,7 +17,8 @@
 // trimmed past 1 MiB free, it stayed at 11-17 MiB.
 //
 // node runs with run-bundle.js's LAUNCH_FLAGS: a new space of at most 2 MiB per semi-space (16 by default), which
-// V8 otherwise grows to 32 MiB under load and keeps, in the node's thread and in each view worker's.
+// V8 otherwise grows to 32 MiB under load and keeps, in the node's thread and in each view worker's, collected
+// without V8's helper threads (see run-bundle.js).
 const { launch } = require('./launch.js');
 
 launch('shadebox', '../dist/main.js', '../src/main.ts', '../bundle/shadebox.js');

@@ -71,7 +71,11 @@ describe('loadBundle', () => {
   });
 
   it("replaces a cache V8 rejected only under the sh line's flags, under which the cache is made", () => {
-    assert.deepEqual(LAUNCH_FLAGS, ['--max-semi-space-size=2']);
+    assert.deepEqual(LAUNCH_FLAGS, [
+      '--max-semi-space-size=2',
+      '--no-parallel-scavenge',
+      '--no-concurrent-array-buffer-sweeping',
+    ]);
     assert.equal(shouldWriteCache(false, false, []), true, 'none found: written whatever the flags');
     assert.equal(shouldWriteCache(true, false, LAUNCH_FLAGS), false, 'taken: kept');
     assert.equal(shouldWriteCache(true, true, ['--inspect', ...LAUNCH_FLAGS]), true);
