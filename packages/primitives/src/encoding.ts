@@ -3,31 +3,16 @@
  * canonical padding, as the `base64` crate's STANDARD engine nearcore uses), hex and UTF-8. Every decoder
  * is strict and throws `EncodingError` on malformed input.
  */
-import { base58 } from '@scure/base';
-import { base58DecodeLong, base58EncodeLong } from './base58-long.js';
+import { base58DecodeOrNull } from './base58.js';
 import { EncodingError } from './errors.js';
 
-/** @scure/base's base58 takes at most this many bytes / characters; longer values go through base58-long.ts. */
-const SCURE_MAX_BYTES = 2048;
-const SCURE_MAX_CHARS = 4096;
-
-export function base58Encode(bytes: Uint8Array): string {
-  if (bytes.length > SCURE_MAX_BYTES) return base58EncodeLong(bytes);
-  return base58.encode(bytes);
-}
+export { base58Encode } from './base58.js';
 
 export function base58Decode(text: string): Uint8Array {
   if (typeof text !== 'string') throw new EncodingError('base58', 'not a string');
-  if (text.length > SCURE_MAX_CHARS) {
-    const bytes = base58DecodeLong(text);
-    if (bytes === null) throw new EncodingError('base58', 'unexpected character');
-    return bytes;
-  }
-  try {
-    return base58.decode(text);
-  } catch {
-    throw new EncodingError('base58', 'unexpected character');
-  }
+  const bytes = base58DecodeOrNull(text);
+  if (bytes === null) throw new EncodingError('base58', 'unexpected character');
+  return bytes;
 }
 
 export function base64Encode(bytes: Uint8Array): string {

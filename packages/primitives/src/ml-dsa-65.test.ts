@@ -131,25 +131,3 @@ describe('ML-DSA-65 keys and signatures (nearcore key type 2)', () => {
     );
   });
 });
-
-describe('base58 of long values', () => {
-  it('round-trips ML-DSA-sized values and agrees with @scure/base where both apply', async () => {
-    const { base58 } = await import('@scure/base');
-    const { base58DecodeLong, base58EncodeLong } = await import('./base58-long.js');
-    for (const n of [0, 1, 2, 33, 500, 2048]) {
-      const bytes = new Uint8Array(n).map((_, i) => (i * 37 + n) & 0xff);
-      if (n > 0) bytes[0] = 0;
-      assert.equal(base58EncodeLong(bytes), base58.encode(bytes));
-      assert.deepEqual(base58DecodeLong(base58.encode(bytes)), bytes);
-    }
-    for (const n of [1952, 3309, 4032]) {
-      const bytes = new Uint8Array(n).map((_, i) => (i * 131 + 7) & 0xff);
-      bytes[0] = 0;
-      bytes[1] = 0;
-      const text = base58EncodeLong(bytes);
-      assert.ok(text.startsWith('11') && text[2] !== '1');
-      assert.deepEqual(base58DecodeLong(text), bytes);
-    }
-    assert.equal(base58DecodeLong('abc0'), null);
-  });
-});
