@@ -79,8 +79,9 @@ let head = 0;
 /**
  * The worker's live heap is a few MiB (the contracts' data copies are outside it), so its trim runs at a
  * quarter of the node's headroom; V8 alone let it grow to twice what was live over ten minutes of a soak. At
- * most one collection per 10 s: at 15,000 views a second 4 MiB go in a fraction of a second, and collecting
- * at that pace cost the benchmark's views about a tenth of their rate.
+ * most one collection per 10 s (and per the trim's `busyGapMs`, 15 s, while jobs keep coming): at 15,000 views
+ * a second 4 MiB go in a fraction of a second, and collecting at that pace cost the benchmark's views about a
+ * tenth of their rate.
  */
 const WORKER_HEAP_HEADROOM_BYTES = 4 * 1024 * 1024;
 const WORKER_IDLE_GROWTH_BYTES = 2 * 1024 * 1024;
