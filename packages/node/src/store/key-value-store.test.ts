@@ -369,6 +369,22 @@ for (const factory of factories) {
       await store.close();
     });
 
+    it('keeps every byte of keys and values of every size, whatever was written before them', async () => {
+      const store = factory.open();
+      const sizes = [70_000, 0, 1, 4_095, 4_096, 4_097, 65_536, 65_537, 3, 1_000, 200_000, 2];
+      const values = sizes.map((n, i) => new Uint8Array(n).map((_, j) => (j * 31 + i * 7) & 0xff));
+      const keys = sizes.map((n, i) => new Uint8Array(Math.min(n, MAX_KEY_LENGTH - 1) + 1).fill(255 - i));
+      commit(store, (batch) => {
+        for (let i = 0; i < sizes.length; i++) batch.put(3, keys[i], values[i]);
+      });
+      for (let i = 0; i < sizes.length; i++) assert.deepEqual(store.get(3, keys[i]), values[i], `${sizes[i]} bytes`);
+      const scanned = new Map([...store.range(3)].map((e) => [e.key.length * 256 + e.key[0], e.value]));
+      for (let i = 0; i < sizes.length; i++) {
+        assert.deepEqual(scanned.get(keys[i].length * 256 + keys[i][0]), values[i]);
+      }
+      await store.close();
+    });
+
     it('scans a consistent snapshot while commits happen', async () => {
       const store = factory.open();
       commit(store, (batch) => {
