@@ -1,3 +1,5 @@
+import { latin1String } from '@shadebox/primitives';
+
 /**
  * The most recently written records of one kind (outcomes, transactions, receipts, blocks), kept parsed in
  * memory: whoever waits on a transaction reads them again on every block, and parsing them from the store each
@@ -7,6 +9,7 @@
  * Bounded in entries and in bytes (each record's size as stored, its JSON text: the parsed copy takes a small
  * multiple of it), whichever is reached first; the least recently stored record goes first.
  */
+
 export interface RecentRecordsLimits {
   /** Most records kept. */
   entries: number;
@@ -22,7 +25,7 @@ export class RecentRecords<T, K = string> {
 
   /** A record id's bytes as a Map key. */
   static key(id: Uint8Array): string {
-    return Buffer.from(id.buffer, id.byteOffset, id.byteLength).toString('latin1');
+    return latin1String(id);
   }
 
   /** Records kept now. */

@@ -14,6 +14,7 @@ import {
   accessKeyToView,
   base64Encode,
   decodeAccessKey,
+  latin1String,
   type PublicKey,
   publicKeyHandleToString,
 } from '@shadebox/primitives';
@@ -60,8 +61,7 @@ interface KeyRow {
   changes: Array<{ value: string | null; cause: StateChangeCause }>;
 }
 
-const latin1 = (bytes: Uint8Array) =>
-  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+const latin1 = latin1String;
 
 /** A block's changes grouped per key, keys in byte order (latin1 strings compare as their bytes do). */
 export class BlockStateChanges {

@@ -10,6 +10,7 @@
  * (`promise_yield_resume` is allowed in views) — cannot be answered from the job: the run is abandoned and the
  * RPC's thread runs the view itself.
  */
+import { latin1String } from '@shadebox/primitives';
 import type { RuntimeParams } from '../runtime/runtime-context.js';
 import { callFunction } from '../runtime/state-viewer/call-function.js';
 import { type Account, decodeAccount } from '../state/account.js';
@@ -91,8 +92,7 @@ function accountOf(target: ViewTargetFacts): Account {
   return account;
 }
 
-const latin1 = (bytes: Uint8Array) =>
-  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+const latin1 = latin1String;
 
 /** The code key and data prefix (latin1) of the accounts views ran on lately. */
 const keysOf = new Map<string, { codeKey: string; dataPrefix: string }>();

@@ -15,10 +15,12 @@
  * RPC's thread, as does every view while the workers start, when they are all busy, and after one fails.
  * Workers start on the first view, not with the node, so a node that serves no views pays nothing.
  */
+
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { latin1String } from '@shadebox/primitives';
 import type { Chain } from '../chain/chain.js';
 import type { BlockRecord } from '../chain/records.js';
 import { decodeAccount } from '../state/account.js';
@@ -113,8 +115,7 @@ interface PoolWorker {
 const compact = (bytes: Uint8Array) =>
   bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 
-const latin1 = (bytes: Uint8Array) =>
-  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+const latin1 = latin1String;
 
 export class ViewWorkerPool {
   private readonly workers: PoolWorker[] = [];
@@ -190,7 +191,7 @@ export class ViewWorkerPool {
       facts.id,
       replica.version,
       method,
-      Buffer.from(args.buffer, args.byteOffset, args.byteLength).toString('latin1'),
+      latin1String(args),
     ];
     if (!target.codes.has(codeHash)) {
       const code = chain.stateValue(contractCodeKey(accountId), block.height);

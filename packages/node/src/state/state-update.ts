@@ -4,6 +4,7 @@
  * into the block's layer and records each change with its cause, `rollback()` drops them (a failed receipt
  * leaves no trace). `finish()` returns the block's net writes for the store.
  */
+import { latin1String } from '@shadebox/primitives';
 import { contractDataKey } from './state-keys.js';
 import type { VersionedState } from './versioned-state.js';
 
@@ -26,8 +27,7 @@ export interface StateChange {
   cause: StateChangeCause;
 }
 
-const asMapKey = (key: Uint8Array) =>
-  Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
+const asMapKey = latin1String;
 const fromMapKey = (key: string) => new Uint8Array(Buffer.from(key, 'latin1'));
 
 export class StateUpdate {

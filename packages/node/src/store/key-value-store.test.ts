@@ -377,7 +377,8 @@ for (const factory of factories) {
       commit(store, (batch) => {
         for (let i = 0; i < sizes.length; i++) batch.put(3, keys[i], values[i]);
       });
-      for (let i = 0; i < sizes.length; i++) assert.deepEqual(store.get(3, keys[i]), values[i], `${sizes[i]} bytes`);
+      for (let i = 0; i < sizes.length; i++)
+        assert.deepEqual(store.get(3, keys[i]), values[i], `${sizes[i]} bytes`);
       const scanned = new Map([...store.range(3)].map((e) => [e.key.length * 256 + e.key[0], e.value]));
       for (let i = 0; i < sizes.length; i++) {
         assert.deepEqual(scanned.get(keys[i].length * 256 + keys[i][0]), values[i]);

@@ -3,6 +3,8 @@
  * hash — at deploy time, or on first use after a restart — and its result, failure included, is kept: nothing
  * is recompiled per call. Bounded so a chain with many distinct contracts does not hold them all.
  */
+
+import { latin1String } from '@shadebox/primitives';
 import type { RuntimeConfig } from '../config/runtime-config.js';
 import { MemoryPool } from './memory-pool.js';
 import { type PreparedContract, prepareContract } from './prepare/prepare-contract.js';
@@ -37,7 +39,7 @@ export class ContractCache {
     const last = this.last;
     if (last !== undefined && sameBytes(last.hash, codeHash)) return last.result;
     // The hash's bytes as a string: a cheap map key.
-    const key = Buffer.from(codeHash.buffer, codeHash.byteOffset, codeHash.byteLength).toString('latin1');
+    const key = latin1String(codeHash);
     const hit = this.entries.get(key);
     if (hit) {
       // Refresh its place: the map's order is the eviction order.
