@@ -20,10 +20,11 @@
  * non-incremental one (about 30 ms on the node's main thread under the benchmark's writes), and V8 drops the
  * optimized code whose embedded objects it finds dead then (`--trace-deopt`: "marking dependent code … for
  * deoptimization, reason: weak objects"), which V8's own collections under the same load did not. Collecting
- * at every 16 MiB of growth under the benchmark's transfers (about once a second) made 356 such
+ * at every 16 MiB of growth under the benchmark's transfers (about every 600 ms) made 356 such
  * deoptimizations in 6 s, and V8's compiler threads spent the run re-optimizing the same functions (borsh
- * writers, hashing, the store's commit); at most one per `busyGapMs` took the transfers from 858-914 to
- * 1,064-1,078 a second on the benchmark's machine (bench/README.md, metric 2).
+ * writers, hashing, the store's commit); at most one per `busyGapMs` took the transfers from 873-908 to
+ * 992-1,015 a second on the benchmark's machine (bench/README.md, metric 2). The price is memory while busy:
+ * about 6 MiB more in a soak (bench/README.md, "Soak").
  *
  * Each thread that runs JavaScript has its own heap and runs its own trim: the node's main thread on its
  * chain's blocks (start-node.ts), each view worker on its jobs (rpc/view-worker.ts). A view worker's heap is
