@@ -34,6 +34,24 @@ describe('hashes', () => {
     assert.notDeepEqual(combineHash(a, b), combineHash(b, a));
   });
 
+  it('gives each digest as a plain Uint8Array of its own, for views and for halves longer than 64 bytes', () => {
+    const backing = utf8Encode('..abc..');
+    const first = sha256(backing.subarray(2, 5));
+    assert.equal(hexEncode(first), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    assert.equal(Object.getPrototypeOf(first), Uint8Array.prototype);
+    assert.equal(first.buffer.byteLength, 32);
+    const copy = first.slice();
+    sha256(utf8Encode('something else'));
+    combineHash(first, first);
+    assert.deepEqual(first, copy, 'later digests leave it alone');
+    const long = new Uint8Array(40).fill(1);
+    const other = new Uint8Array(41).fill(2);
+    const joined = new Uint8Array(81);
+    joined.set(long);
+    joined.set(other, 40);
+    assert.deepEqual(combineHash(long, other), sha256(joined));
+  });
+
   it('CryptoHash strings are base58 of exactly 32 bytes', () => {
     assert.equal(cryptoHashToString(ZERO_HASH), '11111111111111111111111111111111');
     const h = sha256(utf8Encode('x'));
