@@ -4,6 +4,7 @@
  */
 import * as nodeCrypto from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { concatBytes } from './bytes.js';
 import { base58Decode, base58Encode } from './encoding.js';
 import { EncodingError } from './errors.js';
 
@@ -23,14 +24,10 @@ export const ZERO_HASH: Uint8Array = new Uint8Array(32);
 const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'buffer') => Buffer })
   .hash;
 
-function digestSha256(data: Uint8Array): Uint8Array {
+export function sha256(data: Uint8Array): Uint8Array {
   if (oneShot === undefined) return new Uint8Array(nodeCrypto.createHash('sha256').update(data).digest());
   const digest = oneShot('sha256', data, 'buffer');
   return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
-}
-
-export function sha256(data: Uint8Array): Uint8Array {
-  return digestSha256(data);
 }
 
 export function keccak256(data: Uint8Array): Uint8Array {
@@ -40,21 +37,14 @@ export function keccak256(data: Uint8Array): Uint8Array {
 /** `combine_hash(a, b) = sha256(a ‖ b)` (core/primitives/src/merkle.rs: hash of the borsh pair). */
 export function combineHash(a: Uint8Array, b: Uint8Array): Uint8Array {
   const length = a.length + b.length;
-  if (length > pairScratch.length) return digestSha256(concatPair(a, b));
+  if (length > pairScratch.length) return sha256(concatBytes(a, b));
   pairScratch.set(a, 0);
   pairScratch.set(b, a.length);
-  return digestSha256(pairScratch.subarray(0, length));
+  return sha256(pairScratch.subarray(0, length));
 }
 
 /** The two halves of `combineHash` side by side (two hashes: 64 bytes). */
 const pairScratch = new Uint8Array(64);
-
-function concatPair(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
 
 export function cryptoHashToString(hash: Uint8Array): CryptoHash {
   if (hash.length !== CRYPTO_HASH_LENGTH) {

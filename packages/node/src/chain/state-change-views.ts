@@ -61,8 +61,6 @@ interface KeyRow {
   changes: Array<{ value: string | null; cause: StateChangeCause }>;
 }
 
-const latin1 = latin1String;
-
 /** A block's changes grouped per key, keys in byte order (latin1 strings compare as their bytes do). */
 export class BlockStateChanges {
   private readonly rows = new Map<string, KeyRow>();
@@ -95,11 +93,11 @@ export class BlockStateChanges {
       }
     };
     const exact = (key: Uint8Array) => {
-      const k = latin1(key);
+      const k = latin1String(key);
       if (this.rows.has(k)) emit(k);
     };
     const prefixed = (prefix: Uint8Array) => {
-      for (const k of this.withPrefix(latin1(prefix))) emit(k);
+      for (const k of this.withPrefix(latin1String(prefix))) emit(k);
     };
     switch (request.changesType) {
       case 'account_changes':

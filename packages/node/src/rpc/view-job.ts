@@ -92,8 +92,6 @@ function accountOf(target: ViewTargetFacts): Account {
   return account;
 }
 
-const latin1 = latin1String;
-
 /** The code key and data prefix (latin1) of the accounts views ran on lately. */
 const keysOf = new Map<string, { codeKey: string; dataPrefix: string }>();
 
@@ -102,8 +100,8 @@ function accountKeys(accountId: string): { codeKey: string; dataPrefix: string }
   if (keys === undefined) {
     if (keysOf.size >= 1024) keysOf.clear();
     keys = {
-      codeKey: latin1(contractCodeKey(accountId)),
-      dataPrefix: latin1(contractDataPrefix(accountId)),
+      codeKey: latin1String(contractCodeKey(accountId)),
+      dataPrefix: latin1String(contractDataPrefix(accountId)),
     };
     keysOf.set(accountId, keys);
   }
@@ -128,7 +126,7 @@ class JobState extends StateUpdate {
   }
 
   override get(key: Uint8Array): Uint8Array | undefined {
-    const k = latin1(key);
+    const k = latin1String(key);
     // A data key of the contract that is not in the copy is absent: the copy holds all of them.
     if (k.startsWith(this.dataPrefix)) return this.data.get(key.subarray(this.dataPrefix.length));
     if (k === this.codeKey) {

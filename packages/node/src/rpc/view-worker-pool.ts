@@ -15,7 +15,6 @@
  * RPC's thread, as does every view while the workers start, when they are all busy, and after one fails.
  * Workers start on the first view, not with the node, so a node that serves no views pays nothing.
  */
-
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -114,8 +113,6 @@ interface PoolWorker {
  * views into one shared 8 KiB pool). */
 const compact = (bytes: Uint8Array) =>
   bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-
-const latin1 = latin1String;
 
 export class ViewWorkerPool {
   private readonly workers: PoolWorker[] = [];
@@ -505,7 +502,7 @@ export class ViewWorkerPool {
         shardId,
         ...(stakes !== this.init.validatorStakes ? { validatorStakes: stakes } : {}),
       },
-      codeHash: latin1(account.codeHash),
+      codeHash: latin1String(account.codeHash),
     };
   }
 }
