@@ -126,7 +126,8 @@ async function main(argv) {
       return 2;
     }
   }
-  const files = [...collect(join(root, 'packages'), []), ...collect(join(root, 'test'), [])]
+  const files = ['packages', 'examples', 'test']
+    .flatMap((dir) => collect(join(root, dir), []))
     .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
     .sort();
   const plan = TIERS.filter((tier) => only === undefined || tier === only)
