@@ -10,6 +10,11 @@ export { serializeGenesis } from './config/genesis-json.js';
 export { createEphemeralHome, type Home, HomeExistsError, initHome, loadHome } from './config/init-home.js';
 export { loadRuntimeConfig, PROTOCOL_VERSION } from './config/runtime-config.js';
 export { createLogger, type Logger, silentLogger } from './logger.js';
+export {
+  checkExplorerSettings,
+  type ExplorerEvmSettings,
+  type ExplorerSettings,
+} from './rpc/explorer-settings.js';
 export { METHODS as RPC_METHOD_TABLE } from './rpc/methods/index.js';
 export { NODE_VERSION, type RunningNode, type StartNodeOptions, startNode } from './start-node.js';
 export {

@@ -25,6 +25,11 @@ import {
 } from './config/node-config.js';
 import { loadRuntimeConfig } from './config/runtime-config.js';
 import { createLogger, type Logger } from './logger.js';
+import {
+  checkExplorerSettings,
+  type ExplorerSettings,
+  NO_EXPLORER_SETTINGS,
+} from './rpc/explorer-settings.js';
 import { startRpcServer } from './rpc/http-server.js';
 import { inProcessFetch } from './rpc/in-process-fetch.js';
 import { ReadCache } from './rpc/read-cache.js';
@@ -117,6 +122,10 @@ export interface RunningNode {
   /** The JSON-RPC of `rpcUrl` answered in this process, without a socket (rpc/in-process-fetch.ts): a `fetch`
    * for the services beside the node (the MPC responder). */
   fetch: typeof fetch;
+  /** What the explorer page shows beside the chain (rpc/explorer-settings.ts): the local EVM chain, once the
+   * services that start after the node run it (`{ evm: { rpcUrl, chainId } }`), or `{ evm: null }`. Both
+   * endpoints' pages read it at their next load. Throws a TypeError for a malformed value. */
+  setExplorerSettings(settings: ExplorerSettings): void;
   stop(): Promise<void>;
 }
 
@@ -227,6 +236,8 @@ async function startLocked(
     txTimeoutMs: options.txTimeoutMs ?? durationToMs(home.config.rpc.polling_config.polling_timeout),
     readCache: new ReadCache(),
   };
+  let explorerSettings = NO_EXPLORER_SETTINGS;
+  const readExplorerSettings = () => explorerSettings;
   let server: Awaited<ReturnType<typeof startRpcServer>>;
   try {
     server = await startRpcServer(ctx, {
@@ -235,6 +246,7 @@ async function startLocked(
       maxBodyBytes: home.config.rpc.limits_config.json_payload_max_size,
       log,
       viewWorkers: options.viewWorkers,
+      explorerSettings: readExplorerSettings,
     });
   } catch (error) {
     gc?.stop();
@@ -258,6 +270,7 @@ async function startLocked(
           port: options.archivalRpcPort!,
           maxBodyBytes: home.config.rpc.limits_config.json_payload_max_size,
           log,
+          explorerSettings: readExplorerSettings,
         },
       );
     } catch (error) {
@@ -295,6 +308,9 @@ async function startLocked(
       () => stopped !== undefined,
       (e) => log.error({ err: e }, 'rpc method failed'),
     ),
+    setExplorerSettings(settings) {
+      explorerSettings = checkExplorerSettings(settings);
+    },
     stop() {
       // Every request gets an answer before the store closes: new ones are refused (503) at once; the chain
       // stops moving, which ends a running fast-forward and every wait on a transaction with

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
+import { checkExplorerSettings, type ExplorerSettings } from './explorer-settings.js';
 import { startRpcServer } from './http-server.js';
 import { createInMemoryRpcContext } from './in-memory-context.js';
 
@@ -82,6 +83,7 @@ describe('the RPC port extra routes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'explorer-'));
   let url: string;
   let close: () => Promise<void>;
+  let settings: ExplorerSettings = { evm: null };
   before(async () => {
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>x</title>');
     writeFileSync(join(dir, 'app.js'), 'console.log(1)');
@@ -90,6 +92,7 @@ describe('the RPC port extra routes', () => {
       port: 0,
       log: pino({ level: 'silent' }),
       explorerDir: dir,
+      explorerSettings: () => settings,
     });
     url = server.url;
     close = server.close;
@@ -127,6 +130,34 @@ describe('the RPC port extra routes', () => {
     assert.equal((await get(`${url}/explorer/missing.css`)).status, 404);
     assert.equal((await get(`${url}/explorer/..%2Fpackage.json`)).status, 404);
     assert.equal((await get(`${url}/explorer/../index.html`)).status, 404);
+  });
+
+  test('/explorer/settings.json: no EVM chain, then the one handed over, read on every request', async () => {
+    const none = await get(`${url}/explorer/settings.json`);
+    assert.equal(none.status, 200);
+    assert.equal(none.headers['content-type'], 'application/json');
+    assert.equal(none.headers['cache-control'], 'no-store');
+    assert.deepEqual(JSON.parse(none.text), { evm: null });
+    settings = checkExplorerSettings({ evm: { rpcUrl: 'http://127.0.0.1:8545/', chainId: 31337 } });
+    const evm = await get(`${url}/explorer/settings.json`, { origin: 'http://example.test' });
+    assert.deepEqual(JSON.parse(evm.text), { evm: { rpcUrl: 'http://127.0.0.1:8545', chainId: 31337 } });
+    assert.equal(evm.headers['access-control-allow-origin'], '*');
+    assert.equal((await get(`${url}/explorer/settings.json`, {}, 'HEAD')).text, '');
+    settings = { evm: null };
+  });
+
+  test('explorer settings are checked: a URL, http(s), no credentials, a positive chain id', () => {
+    assert.deepEqual(checkExplorerSettings({ evm: null }), { evm: null });
+    const bad: Array<[unknown, RegExp]> = [
+      [{ rpcUrl: 'not a url', chainId: 1 }, /not a URL/],
+      [{ rpcUrl: 'ws://127.0.0.1:8545', chainId: 1 }, /must be http\(s\)/],
+      [{ rpcUrl: 'http://user:pw@127.0.0.1:8545', chainId: 1 }, /must not carry credentials/],
+      [{ rpcUrl: 'http://127.0.0.1:8545', chainId: 0 }, /positive integer/],
+      [{ rpcUrl: 'http://127.0.0.1:8545', chainId: '31337' }, /positive integer/],
+    ];
+    for (const [evm, message] of bad) {
+      assert.throws(() => checkExplorerSettings({ evm } as ExplorerSettings), message);
+    }
   });
 
   test('without a built page /explorer says how to build it', async () => {

@@ -2,6 +2,7 @@
  * The RPC port's extra routes for people rather than clients (docs/rpc.md, "Extra routes"):
  * - `GET /explorer` and `/explorer/<file>`: the explorer page, static files built by `@shadebox/explorer`
  *   (read from disk once; the node loads no UI code);
+ * - `GET /explorer/settings.json`: what the page reads at load (explorer-settings.ts: the local EVM chain);
  * - `GET /events/blocks`: server-sent events, one `block` event per new head (`{"height","hash"}`) and one
  *   `rewind` event when `sandbox_revert` moves the head back;
  * - `GET /` from a browser (an `Accept` that names `text/html`) is redirected to `/explorer`; every other
@@ -13,10 +14,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import type { BlockRecord } from '../chain/records.js';
+import { type ExplorerSettings, NO_EXPLORER_SETTINGS } from './explorer-settings.js';
 import type { RpcContext } from './rpc-context.js';
 
 export const EXPLORER_PATH = '/explorer';
 export const BLOCK_EVENTS_PATH = '/events/blocks';
+export const EXPLORER_SETTINGS_PATH = `${EXPLORER_PATH}/settings.json`;
 
 /** A comment line on idle streams, so proxies and browsers keep them open. */
 const KEEP_ALIVE_MS = 15_000;
@@ -54,6 +57,8 @@ export class ExplorerRoutes {
   constructor(
     private readonly ctx: RpcContext,
     dir: string | undefined | (() => string | undefined),
+    /** Read on every request of the settings: they change once services beside the node start. */
+    private readonly settings: () => ExplorerSettings = () => NO_EXPLORER_SETTINGS,
   ) {
     this.where = dir;
   }
@@ -75,6 +80,18 @@ export class ExplorerRoutes {
     }
     if (path === BLOCK_EVENTS_PATH && method === 'GET') {
       this.openStream(req, res, cors);
+      return true;
+    }
+    if (path === EXPLORER_SETTINGS_PATH) {
+      req.resume();
+      const body = Buffer.from(JSON.stringify(this.settings()));
+      res.writeHead(200, {
+        'content-type': CONTENT_TYPES['.json'],
+        'content-length': String(body.length),
+        'cache-control': 'no-store',
+        ...cors,
+      });
+      res.end(method === 'HEAD' ? undefined : body);
       return true;
     }
     if (path === EXPLORER_PATH || path.startsWith(`${EXPLORER_PATH}/`)) {

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { listenBehindFastPath } from '@shadebox/http-fast-path';
 import type { Logger } from 'pino';
 import { defaultExplorerDir, ExplorerRoutes } from './explorer-routes.js';
+import type { ExplorerSettings } from './explorer-settings.js';
 import { type HttpAnswer, handleJsonRpc, requestIdOf, shuttingDownAnswer } from './jsonrpc.js';
 import { health, networkInfo, status } from './methods/node-info.js';
 import type { RpcContext } from './rpc-context.js';
@@ -25,6 +26,9 @@ export interface RpcServerOptions {
   log: Logger;
   /** The built explorer page (rpc/explorer-routes.ts); default: `@shadebox/explorer`'s dist/. */
   explorerDir?: string;
+  /** What `GET /explorer/settings.json` answers, read on each request (explorer-settings.ts); default
+   * `{"evm":null}`. */
+  explorerSettings?: () => ExplorerSettings;
   /** Worker threads for `call_function` views, started on the first view (rpc/view-worker-pool.ts); 0 runs
    * them on the RPC's thread. Default: `defaultViewWorkers()`. A context that has a pool keeps it. */
   viewWorkers?: number;
@@ -48,7 +52,7 @@ const CORS = {
 export async function startRpcServer(ctx: RpcContext, options: RpcServerOptions): Promise<RpcServer> {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const counters = { requests: 0, errors: 0 };
-  const extra = new ExplorerRoutes(ctx, options.explorerDir ?? defaultExplorerDir);
+  const extra = new ExplorerRoutes(ctx, options.explorerDir ?? defaultExplorerDir, options.explorerSettings);
   const workers = options.viewWorkers ?? defaultViewWorkers();
   if (!ctx.viewWorkers && workers > 0) {
     ctx.viewWorkers = new ViewWorkerPool(
