@@ -31,7 +31,8 @@ test('derived keys and addresses match @shadebox/mpc', () => {
     const expectedSecp = derivedPublicKey(secpRoot, predecessor, path, 0);
     assert.equal(secp.publicKey, expectedSecp);
     assert.equal(secp.evm, evmAddress(expectedSecp));
-    assert.equal(secp.bitcoin, bitcoinP2wpkhAddress(expectedSecp, 'mainnet'));
+    assert.equal(secp.bitcoin, bitcoinP2wpkhAddress(expectedSecp, 'testnet'));
+    assert.match(secp.bitcoin!, /^tb1q[02-9ac-hj-np-z]{38}$/);
     const ed = deriveAddresses(edRoot, predecessor, path);
     const expectedEd = derivedPublicKey(edRoot, predecessor, path, 1);
     assert.equal(ed.publicKey, expectedEd);

@@ -2,7 +2,8 @@
  * Chain-signature addresses in the browser, with the algorithm of @shadebox/mpc (derivation.ts, addresses.ts;
  * that package uses Node's Buffer, so the page has its own copy over the same @noble libraries):
  * tweak = sha3_256("near-mpc-recovery v0.1.0 epsilon derivation:" + predecessor + "," + path);
- * secp256k1: root + G·t (t big-endian) → EVM (EIP-55 of keccak256(x‖y)[12..]) and Bitcoin P2WPKH;
+ * secp256k1: root + G·t (t big-endian) → EVM (EIP-55 of keccak256(x‖y)[12..]) and Bitcoin P2WPKH on testnet
+ * (`tb1…`, the one network the CLI and `shadebox derive` print too);
  * ed25519: root + B·t (t little-endian mod ℓ) → Solana (base58 of the key).
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
@@ -21,9 +22,13 @@ export function tweakOf(predecessor: string, path: string): Uint8Array {
 
 const beToBigInt = (b: Uint8Array) => BigInt(`0x${hex(b) || '0'}`);
 
+/** The Bitcoin network of the addresses shown: the stack is for development, so testnet, as the CLI. */
+export const BITCOIN_NETWORK = 'testnet';
+
 export interface DerivedAddresses {
   publicKey: string;
   evm?: string;
+  /** P2WPKH on `BITCOIN_NETWORK`. */
   bitcoin?: string;
   solana?: string;
 }
@@ -39,7 +44,7 @@ export function deriveAddresses(rootKey: string, predecessor: string, path: stri
     return {
       publicKey: `secp256k1:${base58.encode(uncompressed)}`,
       evm: checksumAddress(hex(keccak_256(uncompressed).subarray(12))),
-      bitcoin: bech32.encode('bc', [0, ...bech32.toWords(ripemd160(sha256(derived.toBytes(true))))]),
+      bitcoin: bech32.encode('tb', [0, ...bech32.toWords(ripemd160(sha256(derived.toBytes(true))))]),
     };
   }
   const root = ed25519.Point.fromBytes(base58.decode(rootKey.slice('ed25519:'.length)));

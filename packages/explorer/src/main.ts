@@ -4,6 +4,8 @@
  * #/signatures[/SIGNER].
  */
 import { errorBox, h, link, loading, replace } from './dom.js';
+import { onLive } from './live.js';
+import { rpc } from './rpc.js';
 import { accountView } from './views/account.js';
 import { blockView } from './views/block.js';
 import { home } from './views/home.js';
@@ -54,13 +56,18 @@ document.body.append(
   main,
 );
 
-// The head height in the header, live.
-const events = new EventSource('/events/blocks');
-const onHead = (e: Event) => {
-  headHeight.textContent = String(JSON.parse((e as MessageEvent).data).height);
-};
-events.addEventListener('block', onHead);
-events.addEventListener('rewind', onHead);
+// The head height in the header, live; read once at load too, so the page is whole without the worker.
+let live = false;
+onLive((e) => {
+  live = true;
+  headHeight.textContent = String(e.height);
+});
+void rpc('block', { finality: 'optimistic' }).then(
+  (block) => {
+    if (!live) headHeight.textContent = String(block.header.height);
+  },
+  () => undefined,
+);
 
 let dispose: (() => void) | undefined;
 let generation = 0;

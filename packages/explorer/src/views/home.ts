@@ -1,8 +1,9 @@
-/** The front page: the latest blocks, live from `/events/blocks`, and the dev controls. */
+/** The front page: the latest blocks, live from `/events/blocks` (live.ts), and the dev controls. */
 
 import { blockLink, card, h, replace, short, table } from '../dom.js';
 import { time } from '../format.js';
 import type { Json } from '../json.js';
+import { type LiveEvent, onLive } from '../live.js';
 import { rpc } from '../rpc.js';
 import { scannedBlock } from '../scan.js';
 import { devControls } from './dev-controls.js';
@@ -57,18 +58,15 @@ export function home(): { view: HTMLElement; dispose: () => void } {
     }
     if (!closed) render();
   };
-  const events = new EventSource('/events/blocks');
-  const onBlock = async (event: MessageEvent) => {
-    const { hash } = JSON.parse(event.data);
+  const onBlock = async ({ hash }: LiveEvent) => {
     if (blocks.has(hash)) return;
     const block = await rpc('block', { block_id: hash });
     if (closed) return;
     add(block);
     render();
   };
-  events.addEventListener('block', (e) => void onBlock(e as MessageEvent));
   // After a revert the head moved back: read the list again.
-  events.addEventListener('rewind', () => void load());
+  const stopLive = onLive((e) => void (e.type === 'rewind' ? load() : onBlock(e)));
   void load();
   const view = h(
     'div',
@@ -83,7 +81,7 @@ export function home(): { view: HTMLElement; dispose: () => void } {
     view,
     dispose: () => {
       closed = true;
-      events.close();
+      stopLive();
     },
   };
 }

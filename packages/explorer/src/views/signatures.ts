@@ -6,7 +6,7 @@
  */
 
 import { decodeArgs, hex } from '../decode.js';
-import { deriveAddresses, tweakOf } from '../derive.js';
+import { BITCOIN_NETWORK, deriveAddresses, tweakOf } from '../derive.js';
 import { accountLink, blockLink, card, errorBox, h, link, short, table } from '../dom.js';
 import type { Json } from '../json.js';
 import { viewJson } from '../rpc.js';
@@ -124,7 +124,15 @@ export async function signaturesView(signerId: string | undefined): Promise<HTML
               'div',
               { class: 'addresses', 'data-derived': '' },
               derived.evm ? h('div', null, 'EVM ', h('code', { 'data-evm': '' }, derived.evm)) : null,
-              derived.bitcoin ? h('div', null, 'Bitcoin ', h('code', null, derived.bitcoin)) : null,
+              derived.bitcoin
+                ? h(
+                    'div',
+                    null,
+                    'Bitcoin ',
+                    h('code', { 'data-bitcoin': '' }, derived.bitcoin),
+                    h('span', { class: 'tag', title: 'P2WPKH address on Bitcoin testnet' }, BITCOIN_NETWORK),
+                  )
+                : null,
               derived.solana ? h('div', null, 'Solana ', h('code', null, derived.solana)) : null,
               h('div', { class: 'small muted' }, h('code', { class: 'wrap' }, derived.publicKey)),
             )
