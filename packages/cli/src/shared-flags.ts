@@ -56,7 +56,7 @@ export function devAccountsFlag(command: string, value: string): number {
   });
 }
 
-/** `--seed TEXT`: what the dev accounts' keys derive from; any non-empty text. */
+/** `--seed TEXT`: what the dev accounts' keys and the MPC root keys derive from; any non-empty text. */
 export function seedFlag(command: string, value: string): string {
   if (value === '') throw new UsageError(command, 'invalid value for --seed: it must not be empty', '--seed');
   return value;
@@ -89,8 +89,9 @@ export function devAccountsFromFlags(
 export const DEV_ACCOUNT_HELP = `  --accounts N      dev accounts a new chain funds at genesis, 0 to ${MAX_DEV_ACCOUNTS} (default 10):
                     dev-0.test.near, dev-1.test.near, ..., 10000 NEAR each, one full-access key each,
                     printed in the summary (an existing home keeps the accounts it has)
-  --seed TEXT       what the dev accounts' keys derive from (default 'shadebox'): the same seed gives the
-                    same keys (the derivation is in docs/cli.md)
+  --seed TEXT       what the dev accounts' keys and the MPC root keys derive from (default 'shadebox'): the
+                    same seed gives the same keys and agent addresses (a home keeps the keys it has). TEST
+                    keys: anyone can derive them (docs/cli.md, docs/chain-signatures.md)
   --quiet           no live transaction log on stderr (without --json it is on: one entry per
                     transaction and receipt; with --json there is none)
 `;

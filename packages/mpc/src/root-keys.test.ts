@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,5 +115,36 @@ describe('root keys', () => {
     // The accessors hand out copies.
     keys.secp256k1SecretKey().fill(0);
     assert.equal(bytesToHex(keys.secp256k1SecretKey()), file.secp256k1_secret_key);
+  });
+
+  test('from a seed: the documented formula, the same keys for the same seed, others for another', () => {
+    // The formula of root-keys.ts, written out with node:crypto.
+    const secret = BigInt(
+      `0x${createHash('sha256').update('shadebox mpc root key:secp256k1:my seed:0', 'utf8').digest('hex')}`,
+    );
+    const wide = createHash('sha512').update('shadebox mpc root key:ed25519:my seed:0', 'utf8').digest();
+    const scalar = BigInt(`0x${Buffer.from(wide).reverse().toString('hex')}`) % ED25519_ORDER;
+    const keys = RootKeys.fromSeed('my seed');
+    assert.equal(bytesToHex(keys.secp256k1SecretKey()), secret.toString(16).padStart(64, '0'));
+    assert.equal(bytesToBigIntLE(keys.ed25519SecretScalar()), scalar);
+
+    const again = createRootKeys({ seed: 'my seed' });
+    assert.deepEqual(again.publicKeys(), keys.publicKeys());
+    const other = createRootKeys({ seed: 'my seed ' });
+    assert.notEqual(other.secp256k1PublicKey, keys.secp256k1PublicKey);
+    assert.notEqual(other.ed25519PublicKey, keys.ed25519PublicKey);
+    // Without a seed: random keys.
+    assert.notEqual(createRootKeys().secp256k1PublicKey, createRootKeys().secp256k1PublicKey);
+    assert.throws(() => RootKeys.fromSeed(''), /must not be empty/);
+  });
+
+  test('a new home takes the seed; an existing home keeps its keys whatever the seed', () => {
+    const home = tempHome();
+    const seeded = loadOrCreateRootKeys(home, { seed: 'shadebox' });
+    assert.deepEqual(seeded.publicKeys(), RootKeys.fromSeed('shadebox').publicKeys());
+    assert.deepEqual(loadOrCreateRootKeys(home, { seed: 'another' }).publicKeys(), seeded.publicKeys());
+    const random = tempHome();
+    const kept = loadOrCreateRootKeys(random);
+    assert.deepEqual(loadOrCreateRootKeys(random, { seed: 'shadebox' }).publicKeys(), kept.publicKeys());
   });
 });

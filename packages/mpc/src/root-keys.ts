@@ -2,7 +2,17 @@
  * The MPC responder's root keys: one secp256k1 secret (domain 0) and one ed25519 scalar (domain 1).
  *
  * A home directory keeps them in `<home>/mpc_keys.json` (mode 0600), created once, so derived addresses are
- * stable across restarts:
+ * stable across restarts. They are random, or derived from a seed text (`RootKeys.fromSeed`, what `shadebox
+ * --seed` uses: the same seed, the same keys and so the same derived addresses on every run):
+ *
+ *   secp256k1 secret = sha256("shadebox mpc root key:secp256k1:" + seed + ":" + i), big-endian, for the
+ *                      first i = 0, 1, … that gives a value in [1, n−1]
+ *   ed25519 scalar   = sha512("shadebox mpc root key:ed25519:" + seed + ":" + i), little-endian, mod ℓ, for
+ *                      the first i = 0, 1, … that gives a non-zero scalar
+ *
+ * (UTF-8 text; i in decimal). Keys from a seed are public to whoever knows the seed: test keys.
+ *
+ * The file:
  *
  *   { "secp256k1_secret_key": "<hex 32, big-endian>", "secp256k1_public_key": "secp256k1:…",
  *     "ed25519_secret_scalar": "<hex 32, little-endian, < ℓ>", "ed25519_public_key": "ed25519:…" }
@@ -24,7 +34,9 @@ import {
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import {
+  bigIntToBytesBE,
   bigIntToBytesLE,
   bytesToBigIntBE,
   bytesToHex,
@@ -44,6 +56,15 @@ import {
 } from './derivation.js';
 
 export const MPC_KEYS_FILE = 'mpc_keys.json';
+
+/** The text every seed-derived root key's hash starts with (domain separation from the dev accounts' keys). */
+const SEED_DOMAIN = 'shadebox mpc root key';
+
+/** How new root keys are made: from a seed text, or random (no seed). */
+export interface RootKeysOptions {
+  /** Derive the keys from this text (`RootKeys.fromSeed`) instead of drawing random ones. */
+  seed?: string;
+}
 
 export interface RootKeysFile {
   secp256k1_secret_key: string;
@@ -86,6 +107,24 @@ export class RootKeys {
       const scalar = bytesToBigIntLE64(randomBytes(64)) % ED25519_ORDER;
       if (scalar !== 0n) return new RootKeys(sk, bigIntToBytesLE(scalar));
     }
+  }
+
+  /** The root keys of a seed text (the formula is at the top of this file). */
+  static fromSeed(seed: string): RootKeys {
+    if (typeof seed !== 'string' || seed === '') {
+      throw new DerivationError('the root-key seed must not be empty');
+    }
+    const text = (curve: string, i: number) =>
+      new TextEncoder().encode(`${SEED_DOMAIN}:${curve}:${seed}:${i}`);
+    let sk = 0n;
+    for (let i = 0; sk === 0n || sk >= SECP256K1_ORDER; i++) {
+      sk = bytesToBigIntBE(sha256(text('secp256k1', i)));
+    }
+    let scalar = 0n;
+    for (let i = 0; scalar === 0n; i++) {
+      scalar = bytesToBigIntLE64(sha512(text('ed25519', i))) % ED25519_ORDER;
+    }
+    return new RootKeys(bigIntToBytesBE(sk), bigIntToBytesLE(scalar));
   }
 
   /** From the secrets: a 32-byte big-endian secp256k1 secret and a 32-byte little-endian ed25519 scalar. */
@@ -169,21 +208,22 @@ function bytesToBigIntLE64(bytes: Uint8Array): bigint {
   return BigInt(`0x${bytesToHex(Uint8Array.from(bytes).reverse())}`);
 }
 
-/** Fresh root keys kept only in memory (for `--memory` nodes). */
-export function createRootKeys(): RootKeys {
-  return RootKeys.generate();
+/** Root keys kept only in memory (for `--memory` nodes): from `options.seed`, else random. */
+export function createRootKeys(options: RootKeysOptions = {}): RootKeys {
+  return options.seed === undefined ? RootKeys.generate() : RootKeys.fromSeed(options.seed);
 }
 
 /**
- * Loads `<homeDir>/mpc_keys.json`, or creates it (mode 0600) with fresh keys. Creation is atomic: the file
+ * Loads `<homeDir>/mpc_keys.json`, or creates it (mode 0600) with new keys: from `options.seed`, else random.
+ * An existing file is kept whatever the seed (a home keeps its keys). Creation is atomic: the file
  * is written under a temporary name and hard-linked into place, so a concurrent caller either wins or
  * reads the complete winner's file. A key file readable by others is tightened to 0600.
  */
-export function loadOrCreateRootKeys(homeDir: string): RootKeys {
+export function loadOrCreateRootKeys(homeDir: string, options: RootKeysOptions = {}): RootKeys {
   const path = join(homeDir, MPC_KEYS_FILE);
   const existing = readKeysFile(path);
   if (existing) return existing;
-  const keys = RootKeys.generate();
+  const keys = createRootKeys(options);
   const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const fd = openSync(tmp, 'wx', 0o600);
   try {

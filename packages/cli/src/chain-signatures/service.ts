@@ -1,7 +1,8 @@
 /**
  * Chain signatures on a running node (`shadebox node --mpc`, `shadebox up`): the responder's root keys (kept
- * in the home), the contracts deployed and initialised when absent, and the MPC responder answering sign
- * requests. Everything goes through the node's JSON-RPC.
+ * in the home; a new home and an in-memory node derive them from the seed, `--seed`), the contracts deployed
+ * and initialised when absent, and the MPC responder answering sign requests. Everything goes through the
+ * node's JSON-RPC.
  */
 import { join } from 'node:path';
 import type { Logger, RunningNode } from '@shadebox/node';
@@ -18,10 +19,16 @@ export interface ChainSignatures {
   stop(): Promise<void>;
 }
 
+/** The seed of the root keys when none is given: the dev accounts' default seed (`--seed`). */
+export const DEFAULT_ROOT_KEY_SEED = 'shadebox';
+
 export interface ChainSignaturesOptions {
   rpcUrl: string;
-  /** The home directory, or null for an in-memory node (new keys every run). */
+  /** The home directory (its keys are kept there), or null for an in-memory node. */
   home: string | null;
+  /** What new root keys derive from (`--seed`, default {@link DEFAULT_ROOT_KEY_SEED}): an in-memory node's,
+   * and a new home's; a home keeps the keys it has. */
+  seed?: string;
   root: { accountId: string; secretKey: string };
   log: Logger;
   /** Deploy only (`shadebox node init --mpc`): no responder. */
@@ -45,7 +52,8 @@ export async function startChainSignatures(o: ChainSignaturesOptions): Promise<C
   const mpc = await import('@shadebox/mpc');
   const contracts = await import('@shadebox/contracts');
   const signerWasm = o.signerWasm ?? (o.signerSource && (await readSignerCode(o.signerSource, o.home)));
-  const rootKeys = o.home === null ? mpc.createRootKeys() : mpc.loadOrCreateRootKeys(o.home);
+  const seed = { seed: o.seed ?? DEFAULT_ROOT_KEY_SEED };
+  const rootKeys = o.home === null ? mpc.createRootKeys(seed) : mpc.loadOrCreateRootKeys(o.home, seed);
   const accounts = loadOrCreateAccounts(o.home, o.root.accountId, o.mpcContractId);
   const publicKeys = { secp256k1: rootKeys.secp256k1.publicKey, ed25519: rootKeys.ed25519.publicKey };
   await deployChainSignatures({
@@ -96,7 +104,7 @@ export function startChainSignaturesOn(
   node: RunningNode,
   o: Pick<
     ChainSignaturesOptions,
-    'log' | 'deployOnly' | 'mpcContractId' | 'agentContract' | 'signerWasm' | 'signerSource'
+    'log' | 'deployOnly' | 'mpcContractId' | 'agentContract' | 'signerWasm' | 'signerSource' | 'seed'
   >,
 ): Promise<ChainSignatures> {
   const [root] = node.accounts;

@@ -69,8 +69,8 @@ Options:
   --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
 ${DEV_ACCOUNT_HELP}${ETH_WALLET_CONTRACT_HELP}  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
                     the agent contract as agent.test.near (owner test.near) when absent, and run the MPC
-                    responder that answers sign requests; root keys are kept in the home (mpc_keys.json).
-                    See docs/chain-signatures.md
+                    responder that answers sign requests; root keys are kept in the home (mpc_keys.json;
+                    a new home's and --memory's derive from --seed). See docs/chain-signatures.md
   --mpc-contract-id ID  with --mpc: the signer contract's account instead of signer.test.near (a home keeps
                     the id it was made with). v1.signer works too, but chainsig.js derives v1.signer's
                     keys offline from NEAR's mainnet root keys, not this node's
@@ -213,7 +213,15 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
     json,
     txLog: flags.quiet !== true,
     services: flags.mpc
-      ? (node, log) => chainSignaturesService(node, log, mpcContractId, agentContract, signerSource)
+      ? (node, log) =>
+          chainSignaturesService(
+            node,
+            log,
+            mpcContractId,
+            agentContract,
+            signerSource,
+            start.devAccounts?.seed,
+          )
       : undefined,
     logLevel: resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG),
     title: 'Shadebox node ready',
@@ -233,9 +241,10 @@ async function chainSignaturesService(
   mpcContractId: string | undefined,
   agentContract: AgentContractSource | undefined,
   signerSource: SignerSource | undefined,
+  seed: string | undefined,
 ): Promise<RunningService> {
   const { startChainSignaturesOn } = await import('../chain-signatures/service.js');
-  const cs = await startChainSignaturesOn(node, { log, mpcContractId, agentContract, signerSource });
+  const cs = await startChainSignaturesOn(node, { log, mpcContractId, agentContract, signerSource, seed });
   return {
     ready: { mpcContractId: cs.mpcContractId, agentContractId: cs.agentContractId },
     summary: [
