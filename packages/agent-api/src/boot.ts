@@ -1,5 +1,5 @@
 /**
- * The boot sequence: derive the agent key and account → fund it and add the key pool → register it in the
+ * The boot sequence: derive the agent key and account (new every boot, or kept in AGENT_KEY_FILE) → fund it and add the key pool → register it in the
  * agent contract, in the flow that contract uses (told from its methods, `registration-flow.ts`: a codehash
  * here, the owner's whitelisting then an attestation in `register-whitelisted.ts`). Each step is retried
  * with exponential backoff until it succeeds or the service stops; failures show in `state.lastError`
@@ -17,6 +17,7 @@ import {
   viewFunction,
 } from '@shadebox/near-client';
 import { type Action, fullAccessKey, hexEncode, KEY_TYPE_ED25519, KeyPair, TGAS } from '@shadebox/primitives';
+import { loadOrCreateAgentKeyFile, poolKeysOf } from './agent-key-file.js';
 import { BootError, StoppedError } from './boot-error.js';
 import type { AgentApiConfig } from './config.js';
 import { type AgentApiLogger, errorMessage } from './logger.js';
@@ -60,23 +61,35 @@ export async function bootAgent(ctx: BootContext): Promise<BootedAgent> {
   const { config, rpc, tee, log, state } = ctx;
   const step = <T>(stage: BootStage, run: () => Promise<T>) => retryStep(ctx, stage, run);
 
+  const keyFile = config.agentKeyFile;
   const agentKey = await step('derive', async () => {
     const seed = await tee.agentSeed(randomBytes(32));
-    return KeyPair.fromSecretBytes(KEY_TYPE_ED25519, seed);
+    if (keyFile === undefined) return KeyPair.fromSecretBytes(KEY_TYPE_ED25519, seed);
+    // AGENT_KEY_FILE: the key kept there (a new file gets the fresh one).
+    const { key, created } = loadOrCreateAgentKeyFile(keyFile, seed);
+    log.info({ keyFile, created }, created ? 'boot: agent key file created' : 'boot: agent key file read');
+    return key;
   });
   ctx.addSecret(agentKey.toString());
   const accountId = hexEncode(agentKey.publicKey.data);
   state.accountId = accountId;
   log.info({ accountId, mode: tee.mode }, 'boot: agent account derived');
   const pool = new KeyPool(rpc, accountId, [agentKey]);
-  const extraKeys = Array.from({ length: config.keyPoolSize }, () => KeyPair.fromRandom('ed25519'));
+  // A kept key keeps its pool too: the keys derive from it, so a restart finds them on the account.
+  const extraKeys =
+    keyFile === undefined
+      ? Array.from({ length: config.keyPoolSize }, () => KeyPair.fromRandom('ed25519'))
+      : poolKeysOf(agentKey, config.keyPoolSize);
   for (const k of extraKeys) ctx.addSecret(k.toString());
   const funder = new KeyPool(rpc, config.fundingAccountId, [config.fundingKey]);
 
   await step('fund', async () => {
     const account = await viewAccount(rpc, accountId);
     const have = account?.amount ?? 0n;
-    if (have < config.fundingAmount) {
+    // A kept account (AGENT_KEY_FILE) that already holds at least half the funding is left as it is: the gas
+    // its first boot spent (adding keys, registering) is not topped up at every restart.
+    const keep = keyFile !== undefined && account !== null && have >= config.fundingAmount / 2n;
+    if (have < config.fundingAmount && !keep) {
       const funding = await viewAccount(rpc, config.fundingAccountId);
       if (!funding) {
         throw new BootError(

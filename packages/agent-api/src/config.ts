@@ -4,9 +4,11 @@
  * thrown, so one `ConfigError` names every missing or invalid variable at once (`problems`); secret values
  * never appear in messages.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ShadeboxError } from '@shadebox/errors';
 import { KeyPair, parseNearAmount } from '@shadebox/primitives';
+import { readAgentKeyFile } from './agent-key-file.js';
 import { keyPairFromSeedPhrase } from './seed-phrase.js';
 
 /** One missing or invalid variable and what is wrong with it. */
@@ -66,6 +68,9 @@ export interface AgentApiConfig {
   retryMaxMs: number;
   /** Timeout of one JSON-RPC request (send_tx waits longer: 2×). */
   rpcTimeoutMs: number;
+  /** `AGENT_KEY_FILE` (absolute): keep the agent's key there and so one agent account across boots
+   * (agent-key-file.ts). Unset: a new key every boot. */
+  agentKeyFile?: string;
 }
 
 export const DEFAULT_PORT = 3140;
@@ -297,6 +302,8 @@ export function loadAgentApiConfig(
     30_000,
   );
 
+  const agentKeyFile = read(() => agentKeyFileOf(pick(env, ['AGENT_KEY_FILE']), teeMode), undefined);
+
   if (problems.length > 0) {
     const [first, ...more] = problems;
     throw new ConfigError(first.variable, first.message, more);
@@ -318,5 +325,30 @@ export function loadAgentApiConfig(
     retryInitialMs: Math.min(250, retryMaxMs),
     retryMaxMs,
     rpcTimeoutMs: 10_000,
+    ...(agentKeyFile === undefined ? {} : { agentKeyFile }),
   };
+}
+
+/** `AGENT_KEY_FILE`: local mode only (in a TEE the key comes from the TEE); an existing file must be a valid
+ * key file, a new one's directory must exist. */
+function agentKeyFileOf(
+  found: { name: string; value: string } | undefined,
+  teeMode: TeeMode,
+): string | undefined {
+  if (!found) return undefined;
+  if (teeMode !== 'local') {
+    throw new ConfigError(
+      found.name,
+      'only in local mode (TEE_MODE=local): in a TEE the key comes from the TEE',
+    );
+  }
+  const path = resolve(found.value);
+  if (readAgentKeyFile(path) === null) {
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(dirname(path)).isDirectory();
+    } catch {}
+    if (!isDirectory) throw new ConfigError(found.name, `${path}: its directory does not exist`);
+  }
+  return path;
 }

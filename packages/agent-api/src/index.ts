@@ -1,3 +1,10 @@
+export {
+  type AgentKeyFileContent,
+  agentAccountIdOf,
+  loadOrCreateAgentKeyFile,
+  poolKeysOf,
+  readAgentKeyFile,
+} from './agent-key-file.js';
 export { BootError, StoppedError } from './boot-error.js';
 export {
   type AgentApiConfig,
