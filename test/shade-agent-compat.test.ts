@@ -7,6 +7,7 @@
  * unset, so not `shade-agent-api`); `localhost` reaches the agent API on 127.0.0.1. Its import side effects
  * (dotenv reading `./.env.development.local`, console lines "Using default RPC provider") are harmless: the
  * child runs in a temporary app directory (node_modules links to the installed package) and prints its results on a marked line.
+ * Both it and `@shadebox/client` sign viem's `keccak256` output as is (`0x…`): the agent API drops the prefix.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -15,12 +16,15 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { createAgentClient, toEvmSignature } from '@shadebox/client';
 import {
   derivedPublicKey,
   type EcdsaSignatureResponse,
+  evmAddress,
   najToSecp256k1PublicKey,
   recoverEcdsaPublicKey,
 } from '@shadebox/mpc';
+import { keccak256, recoverAddress, toBytes } from 'viem';
 import { CliProcess, rpc, tempDir } from '../packages/cli/test-support/cli-process.js';
 
 const run = promisify(execFile);
@@ -109,6 +113,24 @@ describe('@neardefi/shade-agent-js 1.0.4 against shadebox up', () => {
   it('ESM import (node --input-type=module): every wrapper works and the signature verifies', async () => {
     const load = "const saj = await import('@neardefi/shade-agent-js');";
     check(await runChild(['--input-type=module', '-e', program(load)]));
+  });
+
+  it("viem's keccak256 (0x…) as the payload: both clients get a signature recovering to the derived address", async () => {
+    const hash = keccak256(toBytes('shadebox: a 0x payload from viem'));
+    const load = "const saj = await import('@neardefi/shade-agent-js');";
+    const child = `${load}
+const signature = await saj.requestSignature({ path: 'ethereum-1', payload: '${hash}', keyType: 'Ecdsa' });
+console.log(${JSON.stringify(MARK)} + JSON.stringify({ signature }));`;
+    const fromSaj = (await runChild(['--input-type=module', '-e', child])).signature;
+    const client = createAgentClient({ baseUrl: `http://127.0.0.1:${agentPort}/api/agent` });
+    const fromClient = await client.requestSignature({ path: 'ethereum-1', payload: hash });
+    const address = evmAddress(
+      najToSecp256k1PublicKey(derivedPublicKey(rootKey, 'agent.test.near', 'ethereum-1', 0)),
+    );
+    for (const signature of [fromSaj, fromClient]) {
+      assert.equal(signature.scheme, 'Secp256k1', JSON.stringify(signature));
+      assert.equal(await recoverAddress({ hash, signature: toEvmSignature(signature) }), address);
+    }
   });
 
   it('CJS require: the same', async () => {

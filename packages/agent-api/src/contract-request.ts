@@ -1,16 +1,12 @@
 /**
  * Validation of the `/call` and `/view` bodies: method, args, contract (allow-list), gas; no deposit; no
  * field the route does not know (a misspelt `method` or `argss` is named instead of silently ignored). A
- * `request_signature` call on the agent contract has its arguments checked too (request-signature-args.ts).
+ * `request_signature` call to a built-in agent contract has its arguments checked afterwards, once the
+ * contract's code is known (routes.ts, request-signature-args.ts).
  */
 import { TGAS } from '@shadebox/primitives';
 import { isValidAccountId } from './config.js';
 import { HttpError } from './http-error.js';
-import {
-  checkRequestSignatureArgs,
-  checkRequestSignatureGas,
-  REQUEST_SIGNATURE,
-} from './request-signature-args.js';
 
 /**
  * Default gas of /call. Not the original's 300 Tgas: a transaction prepays its gas at the pessimistic gas
@@ -120,10 +116,6 @@ export function contractRequest(
       'deposit is not supported: calls attach no deposit; leave deposit out',
       'deposit',
     );
-  }
-  if (withGas && b.methodName === REQUEST_SIGNATURE && contractId === defaultContractId) {
-    checkRequestSignatureArgs(args as Record<string, unknown>);
-    checkRequestSignatureGas(gas);
   }
   return { contractId, methodName: b.methodName, args, gas };
 }

@@ -32,9 +32,11 @@ export function openApiDocument(basePath = '/api/agent'): Record<string, unknown
       args: {
         type: 'object',
         description:
-          'Method arguments (default {}). request_signature on the agent contract takes {path, payload, key_type?}: ' +
-          'payload is hex without 0x, 32 bytes below the secp256k1 order for key_type Ecdsa (the default), ' +
-          '32 to 1232 bytes for Eddsa; a wrong one is refused with 400 naming args.path, args.payload or args.key_type.',
+          'Method arguments (default {}). request_signature on a built-in agent contract (told by its code hash) ' +
+          'takes {path, payload, key_type?} and nothing else: payload is hex, 0x optional (sent to the contract ' +
+          'lowercase without 0x), 32 bytes below the secp256k1 order for key_type Ecdsa (the default), 32 to 1232 ' +
+          'bytes for Eddsa; a wrong or unknown one is refused with 400 naming args.<field>. Other contracts get ' +
+          'their arguments as sent.',
       },
       contractId: {
         type: 'string',

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { contractRequest } from './contract-request.js';
 import { HttpError } from './http-error.js';
-import { checkRequestSignatureArgs } from './request-signature-args.js';
+import { builtInRequestSignature, checkRequestSignatureArgs } from './request-signature-args.js';
 
 const AGENT = 'agent.test.near';
 const call = (body: unknown) => contractRequest(body, true, AGENT, new Set([AGENT, 'other.test.near']));
+/** A `/call` of request_signature to a built-in agent contract, as routes.ts checks it. */
 const sign = (args: unknown, extra: Record<string, unknown> = {}) =>
-  call({ methodName: 'request_signature', args, ...extra });
+  builtInRequestSignature(call({ methodName: 'request_signature', args, ...extra }));
 const hex = (bytes: number, fill = 'ab') => fill.repeat(bytes);
 
 /** Asserts a 400 invalid_field naming `field`, and returns its message. */
@@ -67,11 +68,27 @@ describe('request_signature arguments', () => {
     );
     refused(() => sign({ path: 'p', payload: hex(1233), key_type: 'Eddsa' }), 'args.payload');
     assert.match(
-      refused(() => sign({ path: 'p', payload: `0x${hex(32)}` }), 'args.payload'),
-      /drop the 0x/,
+      refused(() => sign({ path: 'p', payload: '0x' }), 'args.payload'),
+      /got 0 bytes/,
     );
-    refused(() => sign({ path: 'p', payload: `${hex(31)}a` }), 'args.payload');
-    refused(() => sign({ path: 'p', payload: `${hex(31)}zz` }), 'args.payload');
+    assert.match(
+      refused(() => sign({ path: 'p', payload: `0x${hex(31)}` }), 'args.payload'),
+      /got 31/,
+    );
+    refused(() => sign({ path: 'p', payload: `0x0x${hex(31)}` }), 'args.payload');
+    refused(() => sign({ path: 'p', payload: ` ${hex(32)}` }), 'args.payload');
+    assert.match(
+      refused(() => sign({ path: 'p', payload: `${hex(31)}a` }), 'args.payload'),
+      /not hex/,
+    );
+    assert.match(
+      refused(() => sign({ path: 'p', payload: `${hex(31)}zz` }), 'args.payload'),
+      /not hex/,
+    );
+    assert.match(
+      refused(() => sign({ path: 'p', payload: `0x${hex(31)}g0` }), 'args.payload'),
+      /0x allowed/,
+    );
     refused(() => sign({ path: 'p', payload: Array(32).fill(1) }), 'args.payload');
     refused(() => sign({ path: 'p' }), 'args.payload');
     // n itself and above cannot be an Ecdsa scalar; n − 1 can.
@@ -105,9 +122,40 @@ describe('request_signature arguments', () => {
     assert.equal(sign({ path: 'p', payload: hex(32) }, { gas: '25000000000000' }).gas, 25_000_000_000_000n);
   });
 
-  it('leaves request_signature of another allowed contract, and views, to that contract', () => {
-    const req = call({ methodName: 'request_signature', contractId: 'other.test.near', args: { x: 1 } });
+  it("takes viem's 0x…, either case, and gives the contract lowercase hex without 0x", () => {
+    const digest = `${'AbCdEf01'.repeat(8)}`;
+    for (const payload of [`0x${digest}`, `0X${digest}`, digest, digest.toLowerCase()]) {
+      assert.deepEqual(sign({ path: 'ethereum-1', payload, key_type: 'Ecdsa' }).args, {
+        path: 'ethereum-1',
+        payload: digest.toLowerCase(),
+        key_type: 'Ecdsa',
+      });
+    }
+    // key_type reaches the contract only when it was sent (the contract's default is Ecdsa).
+    assert.deepEqual(sign({ path: 'p', payload: `0x${hex(32)}` }).args, { path: 'p', payload: hex(32) });
+    const eddsa = sign({ path: 'solana-1', payload: `0x${'CD'.repeat(40)}`, key_type: 'Eddsa' });
+    assert.equal((eddsa.args as { payload: string }).payload, 'cd'.repeat(40));
+  });
+
+  it('refuses an argument the contract does not take, naming it, before anything is sent', () => {
+    assert.match(
+      refused(() => sign({ path: 'p', payload: hex(32), memo: 'x'.repeat(100_000) }), 'args.memo'),
+      /not an argument of request_signature.*path, payload and key_type.*leave "memo" out/,
+    );
+    refused(() => sign({ path: 'p', payload: hex(32), keyType: 'Eddsa' }), 'args.keyType');
+    refused(() => sign({ path: 'p', payload: hex(32), key_version: 0 }), 'args.key_version');
+    const long = 'k'.repeat(500);
+    const message = refused(() => sign({ path: 'p', payload: hex(32), [long]: 1 }), `args.${'k'.repeat(64)}`);
+    assert.ok(message.length < 400, message);
+  });
+
+  it('contractRequest alone leaves request_signature arguments to the contract', () => {
+    // Whether the contract is a built-in one is known only from the chain (routes.ts asks before checking).
+    const args = { x: 1, payload: '0xAB', path: 7 };
+    const req = call({ methodName: 'request_signature', contractId: 'other.test.near', args });
     assert.equal(req.contractId, 'other.test.near');
+    assert.deepEqual(req.args, args);
+    assert.deepEqual(call({ methodName: 'request_signature', args }).args, args);
     contractRequest({ methodName: 'request_signature', args: {} }, false, AGENT, new Set([AGENT]));
   });
 });

@@ -16,11 +16,13 @@ import {
 import { AdmissionQueue, InsufficientBalanceError, QueueFullError } from './admission-queue.js';
 import { parseJsonBody } from './body.js';
 import type { AgentApiStatus } from './boot.js';
+import { builtInAgentContractCheck } from './built-in-agent-contract.js';
 import { ContractCaller } from './contract-call.js';
 import { contractRequest } from './contract-request.js';
 import { type Answer, errorAnswer, success } from './error-answer.js';
 import { HttpError } from './http-error.js';
 import type { AgentApiLogger } from './logger.js';
+import { builtInRequestSignature, REQUEST_SIGNATURE } from './request-signature-args.js';
 
 /** How many `/call`s may wait for the agent's balance at once (more are refused with 503 `queue_full`). */
 export const DEFAULT_CALL_QUEUE_SIZE = 1024;
@@ -62,6 +64,7 @@ export function agentRoutes(ctx: RouteContext): Record<string, Route> {
     },
   });
   const caller = new ContractCaller({ rpc, admission, log, stopSignal: ctx.stopSignal });
+  const isBuiltIn = builtInAgentContractCheck(rpc);
   return {
     getAccountId: { method: 'POST', handler: () => ({ accountId: state.accountId }) },
     getBalance: {
@@ -76,8 +79,12 @@ export function agentRoutes(ctx: RouteContext): Record<string, Route> {
       handler: async (body) => {
         let methodName: unknown = (body as { methodName?: unknown } | null)?.methodName;
         try {
-          const req = request(body, true);
+          let req = request(body, true);
           methodName = req.methodName;
+          // The built-in contracts' arguments are checked before anything is paid; other contracts get them as sent.
+          if (req.methodName === REQUEST_SIGNATURE && (await isBuiltIn(req.contractId))) {
+            req = builtInRequestSignature(req);
+          }
           return await caller.call(ctx.agentPool()!, req);
         } catch (e) {
           const error = callError(e);

@@ -1,0 +1,44 @@
+/**
+ * Whether a contract is one of Shadebox's built-in agent contracts, told by its code hash (`view_account`'s
+ * `code_hash`: base58 of the sha256 of the Wasm). Only those have their `request_signature` arguments checked
+ * and normalised by the API (request-signature-args.ts): a user's own contract (`--agent-contract-wasm`, the
+ * 2.0 template, the original Rust contracts) decides what its arguments mean, so its calls are passed as given.
+ *
+ * The code hash, not the exported methods (registration-flow.ts), because a contract built from another
+ * source may export the same names and take other arguments. The agent API does not import the contracts
+ * package (it runs without it, e.g. against testnet), so the hashes are listed here; the unit test fails
+ * when packages/contracts/build/agent.wasm is not among them. Keep old hashes: a home keeps the contract it
+ * was created with.
+ */
+import { type RpcClient, viewAccount } from '@shadebox/near-client';
+
+/** Code hashes of the agent contracts Shadebox has shipped, newest first. */
+export const BUILT_IN_AGENT_CONTRACT_CODE_HASHES: ReadonlySet<string> = new Set([
+  // packages/contracts/build/agent.wasm (the v1 interface: request_signature({path, payload, key_type?})).
+  '2P4fcbjqAumZVHrWY5vMjzCwERjSnqmY5a3afxCkU34a',
+]);
+
+/** How long a contract's code hash read from the chain is used, in ms (a redeploy is seen after it). */
+export const CODE_HASH_MAX_AGE_MS = 2_000;
+
+/** `(contractId) => is its deployed code a built-in agent contract?`, reading each contract's code hash at
+ * most once per `CODE_HASH_MAX_AGE_MS` (concurrent calls share the read). */
+export function builtInAgentContractCheck(
+  rpc: RpcClient,
+  hashes: ReadonlySet<string> = BUILT_IN_AGENT_CONTRACT_CODE_HASHES,
+): (contractId: string) => Promise<boolean> {
+  const reads = new Map<string, { builtIn: Promise<boolean>; at: number }>();
+  return (contractId) => {
+    const now = Date.now();
+    const cached = reads.get(contractId);
+    if (cached && now - cached.at <= CODE_HASH_MAX_AGE_MS) return cached.builtIn;
+    // A missing account is no built-in contract: the call goes on and fails with the chain's own error.
+    const builtIn = viewAccount(rpc, contractId).then((a) => a !== null && hashes.has(a.codeHash));
+    const entry = { builtIn, at: now };
+    reads.set(contractId, entry);
+    builtIn.catch(() => {
+      if (reads.get(contractId) === entry) reads.delete(contractId);
+    });
+    return builtIn;
+  };
+}
