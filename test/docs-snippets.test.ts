@@ -173,6 +173,8 @@ before(async () => {
     ...process.env,
     PATH: `${BIN}:${process.env.PATH}`,
     AGENT_API_URL: ready.agentApiUrl,
+    // What @neardefi/shade-agent-js reads instead (it calls localhost:API_PORT).
+    API_PORT: new URL(ready.agentApiUrl).port,
     PYTHONPATH: join(REPO_ROOT, 'python'),
   };
   delete env.NODE_OPTIONS;
