@@ -1,8 +1,9 @@
 /**
- * Every runnable snippet of README.md and docs/*.md (test/support/doc-snippets.ts: fences tagged sh, ts, js,
- * python, unless marked `<!-- no-run: reason -->`) runs as written against a fresh `shadebox up`, in order, from
- * a project folder outside the repository whose node_modules is the repository's (so `npx shadebox` and the
- * imports resolve as in a project that installed Shadebox). The stack's home is that folder's ./.shadebox.
+ * Every runnable snippet of README.md, docs/*.md and python/README.md (test/support/doc-snippets.ts: fences
+ * tagged sh, ts, js, python, unless marked `<!-- no-run: reason -->`) runs as written against a fresh
+ * `shadebox up`, in order, from a project folder outside the repository whose node_modules is the repository's
+ * (so `npx shadebox` and the imports resolve as in a project that installed Shadebox); python/README.md's
+ * shell blocks, written for the repository root, run there. The stack's home is that folder's ./.shadebox.
  *
  * What is adapted, and only this: the stack listens on free ports, so the default addresses in the snippets
  * (127.0.0.1:3030, :3031, :3140) are replaced with the stack's, and its config.json names its RPC port. A shell
@@ -102,7 +103,8 @@ async function runShell(snippet: Snippet): Promise<void> {
   const code = adapt(snippet.code);
   const lines = code.split('\n');
   if (!lines.some(startsServer)) {
-    const result = await run('bash', ['-e', '-o', 'pipefail', '-c', code], project);
+    const cwd = snippet.where.startsWith('python/') ? REPO_ROOT : project;
+    const result = await run('bash', ['-e', '-o', 'pipefail', '-c', code], cwd);
     assert.equal(
       result.code,
       0,

@@ -345,6 +345,16 @@ class ClientAgainstServiceTest(unittest.TestCase):
         self.assertEqual(len(sig["signature"]), 64)
         self.assertTrue(all(isinstance(b, int) and 0 <= b <= 255 for b in sig["signature"]))
 
+    def test_short_eddsa_message(self):
+        # The README's old example: 7 bytes, below the signer's 32-byte minimum for EdDSA; nothing is paid.
+        with self.assertRaises(AgentApiError) as ctx:
+            self.client.request_signature("solana-1", b"message", SignatureKeyType.EDDSA)
+        self.assertEqual(ctx.exception.status, 400)
+        self.assertEqual(ctx.exception.code, "invalid_field")
+        self.assertEqual(ctx.exception.field, "args.payload")
+        self.assertIn("32 to 1232 bytes", ctx.exception.message)
+        self.assertIn("got 7 bytes", ctx.exception.message)
+
     def test_unknown_method(self):
         with self.assertRaises(AgentApiError) as ctx:
             self.client.agent("noSuchMethod")

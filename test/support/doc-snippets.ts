@@ -1,5 +1,5 @@
 /**
- * The code snippets of README.md and docs/*.md that test/docs-snippets.test.ts runs. The convention (written
+ * The code snippets of README.md, docs/*.md and python/README.md that test/docs-snippets.test.ts runs. The convention (written
  * in docs/testing.md): a fence tagged `sh`, `ts`, `js` or `python` runs, unless the line before it (blank lines
  * aside) is `<!-- no-run: <reason> -->`; fences with any other tag (`json`, none) are shown output and do not run.
  */
@@ -51,7 +51,7 @@ export function extractSnippets(markdown: string, file: string): Snippet[] {
   return out;
 }
 
-/** Every snippet of README.md and docs/*.md, in that order (docs by name). */
+/** Every snippet of README.md, docs/*.md (by name) and python/README.md, in that order. */
 export function repositorySnippets(root: string): Snippet[] {
   const files = [
     'README.md',
@@ -59,6 +59,7 @@ export function repositorySnippets(root: string): Snippet[] {
       .filter((f) => f.endsWith('.md'))
       .sort()
       .map((f) => `docs/${f}`),
+    'python/README.md',
   ];
   return files.flatMap((file) => extractSnippets(readFileSync(join(root, file), 'utf8'), file));
 }
