@@ -13,6 +13,11 @@
  *
  * When the node runs in the same process it can say when a block is made (`subscribeToBlocks`): then nothing
  * is read between blocks, so an idle stack costs no CPU.
+ *
+ * The chain can go back (`sandbox_revert`): the head falls below the last block read, or a block read does
+ * not follow the one read before it (its `prev_hash`). Then the blocks at the heights read already are new
+ * ones, which would never be read: the finder forgets its candidates and reads again from `lookbackBlocks`
+ * below there (every request still open is in those blocks).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { block, type RpcClient, RpcError } from '@shadebox/near-client';
@@ -95,6 +100,8 @@ export class ReceiptFinder {
   #cycle = -1;
   /** The last block read (its chunks' receipts taken). */
   #scanned = -1;
+  /** The last block read that exists (heights can be skipped): the next one read must follow it. */
+  #lastRead: BlockHead | undefined;
   #savedHeight = -1;
   #stopped = false;
   #running: Promise<void> = Promise.resolve();
@@ -171,17 +178,42 @@ export class ReceiptFinder {
       const heights: number[] = [];
       for (let h = from; h <= Math.min(end, from + READ_CONCURRENCY - 1); h++) heights.push(h);
       const calls = await Promise.all(heights.map((h) => this.#readBlock(h)));
-      for (const [i, found] of calls.entries()) {
+      read = true;
+      for (const [i, { header, found }] of calls.entries()) {
+        if (header !== null) {
+          if (this.#lastRead !== undefined && header.prev_hash !== this.#lastRead.hash) {
+            this.#rewind(heights[i] - 1);
+            return read;
+          }
+          this.#lastRead = { height: heights[i], hash: header.hash };
+        }
         for (const { actions, predecessorId } of found) this.#takeActions(actions, predecessorId, heights[i]);
         this.#scanned = heights[i];
       }
-      read = true;
     }
     return read;
   }
 
-  /** The actions sent to the signer in the chunks new at `height`, with their predecessors. */
-  async #readBlock(height: number): Promise<Array<{ actions: Json; predecessorId: string }>> {
+  /** The chain went back below `height`: read again from `lookbackBlocks` below it, with no candidates. */
+  #rewind(height: number): void {
+    const from = Math.max(0, height - this.#o.lookbackBlocks);
+    this.#o.log.info?.(
+      { scanned: this.#scanned, height, from },
+      'mpc responder: the chain went back (a revert): reading its blocks again',
+    );
+    this.#scanned = from;
+    this.#lastRead = undefined;
+    this.#candidates.clear();
+  }
+
+  /**
+   * The block's header (null for a height without a block) and the actions sent to the signer in its new
+   * chunks, with their predecessors.
+   */
+  async #readBlock(height: number): Promise<{
+    header: { hash: string; prev_hash: string } | null;
+    found: Array<{ actions: Json; predecessorId: string }>;
+  }> {
     const { rpc, abortOnStop } = this.#o;
     const found: Array<{ actions: Json; predecessorId: string }> = [];
     let view: Json;
@@ -189,7 +221,7 @@ export class ReceiptFinder {
       view = await abortOnStop.run((call) => rpc.call('block', { block_id: height }, call));
     } catch (err) {
       // A skipped height (no block made), or one no longer kept: nothing to read.
-      if (err instanceof RpcError && GONE.includes(err.causeName ?? '')) return found;
+      if (err instanceof RpcError && GONE.includes(err.causeName ?? '')) return { header: null, found };
       throw err;
     }
     for (const header of view.chunks ?? []) {
@@ -212,7 +244,7 @@ export class ReceiptFinder {
         }
       }
     }
-    return found;
+    return { header: view.header, found };
   }
 
   #takeActions(actions: Json, predecessorId: string, height: number): void {
@@ -292,6 +324,7 @@ export class ReceiptFinder {
           head = notified;
           this.#o.onHead(head.hash);
         } else head = await this.#readHead();
+        if (head.height < this.#scanned) this.#rewind(head.height);
         const read = await this.#scan(head.height);
         more = this.#scanned < head.height;
         if (read || this.#o.dueInMs() === 0 || Date.now() - lastCheck >= pollIntervalMs) {

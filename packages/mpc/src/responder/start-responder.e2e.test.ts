@@ -458,6 +458,41 @@ describe('responder', () => {
     }
   });
 
+  test('after a sandbox_revert, requests in the new blocks at heights already read are answered', async () => {
+    const { signer, responder } = await deploySigner('-revert');
+    const grace = await root.createAccount(`grace-revert.${root.accountId}`);
+    const running = await respondFor(signer, responder, {
+      fetch: node.fetch,
+      subscribeToBlocks: (listener) => {
+        node.chain.on('block', listener);
+        return () => {
+          node.chain.off('block', listener);
+        };
+      },
+    });
+    try {
+      const before = { path: 'r', payload_v2: { Ecdsa: '77'.repeat(32) }, domain_id: 0 };
+      const first = await resultOf(await sendSign(grace, signer, before));
+      checkResponse(rootKeys, ecdsaRequest(grace.accountId, 'r', '77'.repeat(32)), first.response!);
+      const snapshot = await rpc.call<string>('sandbox_snapshot', []);
+      // The responder reads the blocks above the snapshot; the revert makes new ones at those heights.
+      for (let i = 0; i < 4; i++) await root.send(root.accountId, [{ type: 'Transfer', deposit: 1n }]);
+      await caughtUp(running);
+      await rpc.call('sandbox_revert', { snapshot_id: snapshot });
+
+      // A new request, and the one answered before the revert (its answer is reverted with the rest).
+      const other = { path: 'r', payload_v2: { Ecdsa: '88'.repeat(32) }, domain_id: 0 };
+      const results = await Promise.all([
+        resultOf(await sendSign(grace, signer, other)),
+        resultOf(await sendSign(grace, signer, before)),
+      ]);
+      checkResponse(rootKeys, ecdsaRequest(grace.accountId, 'r', '88'.repeat(32)), results[0].response!);
+      assert.deepEqual(results[1].response, first.response);
+    } finally {
+      await running.stop();
+    }
+  });
+
   test("with the node's in-process RPC and block notifications, the respond is in the block after the yield", async () => {
     const { signer, responder } = await deploySigner('-next');
     const user = await root.createAccount(`user-next.${root.accountId}`);
