@@ -18,10 +18,16 @@ export {
 export { METHODS as RPC_METHOD_TABLE } from './rpc/methods/index.js';
 export { NODE_VERSION, type RunningNode, type StartNodeOptions, startNode } from './start-node.js';
 export {
+  type AnsweredSignature,
   attachTxLog,
+  type ChainSignatureAnswers,
   type Colours,
   coloursFor,
+  type EcdsaSignatureParts,
+  type EvmSignatureUse,
+  evmSignatureLine,
   formatBlockEntries,
   NO_COLOURS,
+  rememberChainSignatureAnswers,
   type TxLogOptions,
 } from './tx-log/index.js';
