@@ -93,3 +93,8 @@ export function errorBox(error: unknown) {
 }
 
 export const loading = () => h('p', { class: 'muted' }, 'loading…');
+
+/** Links to the local EVM chain's pages (views/evm.ts). */
+export const evmAddressLink = (address: string, text?: string) =>
+  link(`/evm/address/${address}`, text ?? address, address);
+export const evmTxLink = (hash: string) => link(`/evm/tx/${hash}`, short(hash), hash);

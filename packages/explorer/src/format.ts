@@ -33,3 +33,13 @@ export function bytes(n: number): string {
       ? `${(n / 1024).toFixed(1)} KiB`
       : `${(n / 1048576).toFixed(2)} MiB`;
 }
+
+const WEI_PER_ETH = 10n ** 18n;
+
+/** wei → "1.5 ETH" (up to 6 decimals), or "1,000 wei" below a millionth of an ether. */
+export function ether(wei: bigint): string {
+  if (wei !== 0n && wei < 10n ** 12n) return `${wei.toLocaleString('en-US')} wei`;
+  const whole = wei / WEI_PER_ETH;
+  const frac = (wei % WEI_PER_ETH).toString().padStart(18, '0').slice(0, 6).replace(/0+$/, '');
+  return `${whole.toLocaleString('en-US')}${frac ? `.${frac}` : ''} ETH`;
+}

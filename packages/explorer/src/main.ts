@@ -1,13 +1,15 @@
 /**
  * The explorer page: a header with search and the head height (live), and one view per hash route:
  * #/ (latest blocks, dev controls), #/block/ID, #/tx/HASH[?sender=ID], #/receipt/ID, #/account/ID,
- * #/signatures[/SIGNER].
+ * #/signatures[/SIGNER], and the local EVM chain's #/evm, #/evm/address/0x…, #/evm/tx/0x… (views/evm.ts).
  */
 import { errorBox, h, link, loading, replace } from './dom.js';
 import { onLive } from './live.js';
 import { rpc } from './rpc.js';
+import { evmSettings } from './settings.js';
 import { accountView } from './views/account.js';
 import { blockView } from './views/block.js';
+import { evmAddressView, evmChainView, evmTxView } from './views/evm.js';
 import { home } from './views/home.js';
 import { receiptView } from './views/receipt.js';
 import { resolveSearch } from './views/search.js';
@@ -19,10 +21,11 @@ const headHeight = h('span', { class: 'head', 'data-head': '' }, '…');
 const searchInput = h('input', {
   type: 'search',
   name: 'q',
-  placeholder: 'Search a height, block / transaction / receipt hash, or account id',
+  placeholder: 'Search a height, block / transaction / receipt hash, account id, or 0x… EVM address / tx',
   'aria-label': 'search',
 }) as HTMLInputElement;
 const searchError = h('div', { class: 'search-error' });
+const nav = h('nav', null, link('/', 'Blocks'), link('/signatures', 'Chain signatures'));
 
 const searchForm = h(
   'form',
@@ -48,7 +51,7 @@ document.body.append(
     'header',
     null,
     h('a', { class: 'brand', href: '#/' }, 'Shadebox ', h('span', null, 'explorer')),
-    h('nav', null, link('/', 'Blocks'), link('/signatures', 'Chain signatures')),
+    nav,
     searchForm,
     h('span', { class: 'head-wrap' }, 'head ', headHeight),
   ),
@@ -68,6 +71,11 @@ void rpc('block', { finality: 'optimistic' }).then(
   },
   () => undefined,
 );
+
+// The EVM chain's page, when the stack runs one.
+void evmSettings().then((evm) => {
+  if (evm) nav.append(link('/evm', 'EVM chain'));
+});
 
 let dispose: (() => void) | undefined;
 let generation = 0;
@@ -104,6 +112,12 @@ async function show(): Promise<void> {
         break;
       case 'signatures':
         view = await signaturesView(parts[1]);
+        break;
+      case 'evm':
+        if (parts[1] === 'address') view = await evmAddressView(parts[2] ?? '');
+        else if (parts[1] === 'tx') view = await evmTxView(parts[2] ?? '');
+        else if (parts[1] === undefined) view = await evmChainView();
+        else throw new Error(`no page ${path}`);
         break;
       default:
         throw new Error(`no page ${path}`);

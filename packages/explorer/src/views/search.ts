@@ -1,10 +1,14 @@
 /**
  * Search: a height, a block hash, a transaction hash, a receipt id or an account id. Hashes are looked up
- * as a block first, then among the transactions and receipts of the last blocks (scan.ts).
+ * as a block first, then among the transactions and receipts of the last blocks (scan.ts). A `0x` address or
+ * transaction hash opens its page on the local EVM chain (views/evm.ts), when there is one.
  */
+
+import { isEvmAddress, isEvmHash, NoEvmChainError } from '../evm-rpc.js';
 import type { Json } from '../json.js';
 import { rpc } from '../rpc.js';
 import { SCAN_BLOCKS, scanBack } from '../scan.js';
+import { evmSettings } from '../settings.js';
 
 const ACCOUNT_ID = /^(([a-z\d]+[-_])*[a-z\d]+\.)*([a-z\d]+[-_])*[a-z\d]+$/;
 const HASH = /^[1-9A-HJ-NP-Za-km-z]{43,44}$/;
@@ -13,6 +17,10 @@ const HASH = /^[1-9A-HJ-NP-Za-km-z]{43,44}$/;
 export async function resolveSearch(input: string): Promise<string> {
   const q = input.trim();
   if (/^\d+$/.test(q)) return `/block/${q}`;
+  if (isEvmAddress(q) || isEvmHash(q)) {
+    if (!(await evmSettings())) throw new NoEvmChainError();
+    return isEvmAddress(q) ? `/evm/address/${q}` : `/evm/tx/${q.toLowerCase()}`;
+  }
   if (HASH.test(q)) {
     const block = await rpc('block', { block_id: q }).catch(() => undefined);
     if (block) return `/block/${q}`;
@@ -29,7 +37,7 @@ export async function resolveSearch(input: string): Promise<string> {
     if (account) return `/account/${id}`;
   }
   throw new Error(
-    `nothing found for “${q}” (heights, block hashes, account ids, and transaction or receipt hashes of the last ${SCAN_BLOCKS} blocks are searched)`,
+    `nothing found for “${q}” (heights, block hashes, account ids, transaction or receipt hashes of the last ${SCAN_BLOCKS} blocks, and 0x EVM addresses and transaction hashes are searched)`,
   );
 }
 
