@@ -45,6 +45,8 @@ export const PACKAGE_DEPENDENCIES = {
     'contracts',
     'client',
   ],
+  // The harness spawns the CLI's executable (found through @shadebox/cli/launch) and talks to the stack.
+  testing: ['client', 'near-client', 'cli'],
 };
 
 /**
