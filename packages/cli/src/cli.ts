@@ -21,6 +21,11 @@ Commands:
   account ID    show an account: balance in NEAR, storage, contract, access keys
   view C M [A]  call view method M of contract C with JSON args A and print the result
   call C M [A]  sign and send a call of method M of contract C (as test.near or --as/--key)
+  derive P PATH --chain C
+                the address and public key chain signatures derive for predecessor P and PATH on
+                chain C (evm, bitcoin, solana, near), from the signer's root key on chain
+  sign PATH PAYLOAD
+                a chain signature of PAYLOAD (hex) through the agent API (r, s, v)
   help [cmd]    show this help, or a command's
 
 Options:
@@ -41,6 +46,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   account: async () => (await import('./commands/account.js')).accountCommand,
   view: async () => (await import('./commands/view.js')).viewCommand,
   call: async () => (await import('./commands/call.js')).callCommand,
+  derive: async () => (await import('./commands/derive.js')).deriveCommand,
+  sign: async () => (await import('./commands/sign.js')).signCommand,
 };
 
 /** Runs `argv` writing to `io` (the process's streams by default); resolves with the exit code. */

@@ -7,9 +7,10 @@ import { promises as fsPromises } from 'node:fs';
 import { ShadeboxError } from '@shadebox/errors';
 import { describeHolder, HomeInUseError, homeLockHolder } from '@shadebox/node/config';
 import { NODE_SUBDIR, nodeHomeOf } from './default-homes.js';
+import { STACK_RECORD_FILE } from './stack-record.js';
 
-/** The entries shadebox creates in a stack home. */
-const STACK_ENTRIES: ReadonlySet<string> = new Set([NODE_SUBDIR]);
+/** The entries shadebox creates in a stack home (a stack killed without a clean stop leaves its record). */
+const STACK_ENTRIES: ReadonlySet<string> = new Set([NODE_SUBDIR, STACK_RECORD_FILE]);
 
 /** A stack home that `--reset` refuses to delete. */
 export class UnsafeResetError extends ShadeboxError<{ dir: string; reason: string }> {

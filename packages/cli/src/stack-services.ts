@@ -31,6 +31,7 @@ export const UP_AGENT_VARIABLES = [
   'AGENT_API_CORS_ORIGIN',
   'AGENT_API_ALLOW_CONTRACTS',
   'AGENT_API_RETRY_MAX_MS',
+  'AGENT_KEY_FILE',
 ] as const;
 
 export interface StackOptions {
@@ -45,6 +46,10 @@ export interface StackOptions {
   mpcContractId?: string;
   /** NEAR's signer build to run instead of Shadebox's (`--signer-wasm`, `--signer-from`). */
   signerSource?: SignerSource;
+  /** `--seed`: what the MPC root keys of `--memory` or a new home derive from. */
+  seed?: string;
+  /** `--agent-key-file` (absolute; wins over AGENT_KEY_FILE). */
+  agentKeyFile?: string;
 }
 
 /**
@@ -64,6 +69,8 @@ export function stackAgentConfig(
     agentPort?: number;
     /** `--host` (wins over AGENT_API_HOST). */
     host?: string;
+    /** `--agent-key-file` (wins over AGENT_KEY_FILE). */
+    agentKeyFile?: string;
   },
 ) {
   const own: Record<string, string | undefined> = {};
@@ -78,6 +85,7 @@ export function stackAgentConfig(
     AGENT_CONTRACT_ID: stack.agentContractId,
     NEAR_RPC_URL: stack.rpcUrl,
     ...(stack.agentPort === undefined ? {} : { AGENT_API_PORT: String(stack.agentPort) }),
+    ...(stack.agentKeyFile === undefined ? {} : { AGENT_KEY_FILE: stack.agentKeyFile }),
     TEE_MODE: 'local',
   });
 }
@@ -96,6 +104,7 @@ export async function startStackServices(
     agentContract: o.agentContract,
     mpcContractId: o.mpcContractId,
     signerSource: o.signerSource,
+    seed: o.seed,
   });
   const addresses = agentAddresses(cs.publicKeys, cs.agentContractId);
   let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;
@@ -107,6 +116,7 @@ export async function startStackServices(
       rpcUrl: node.rpcUrl,
       agentPort: o.agentPort,
       host: o.host,
+      agentKeyFile: o.agentKeyFile,
     });
     // A whitelisting contract (the 2.0 template in local mode) needs no codehash: the agent API whitelists.
     if ((o.agentContract?.flow ?? 'codehash') === 'codehash') {

@@ -34,7 +34,8 @@ export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--
                    [--block-time MS | --manual | --yield-block-time MS] [--num-shards N]
                    [--accounts N] [--seed TEXT] [--quiet] [--eth-wallet-contract FILE]
                    [--signer-wasm FILE | --signer-from URL[#ACCOUNT]]
-                   [--agent-contract-wasm FILE [--agent-contract-init JSON]] [--json]
+                   [--agent-contract-wasm FILE [--agent-contract-init JSON]] [--agent-key-file FILE]
+                   [--json]
 
 Starts the local Shadebox stack in the foreground: a NEAR node, chain signatures (the signer contract
 signer.test.near, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140,
@@ -42,15 +43,15 @@ whose agent account is funded by test.near (CHAIN_ACCOUNT_ID) and registered in 
 local codehash (AGENT_CODEHASH from the environment if set), or in the flow of --agent-contract-wasm's
 contract. The agent API's other variables are honoured: AGENT_FUNDING_AMOUNT (0.3), AGENT_KEY_POOL_SIZE (8),
 AGENT_API_PORT (3140, --agent-port wins), AGENT_API_HOST (127.0.0.1), AGENT_API_CORS_ORIGIN,
-AGENT_API_ALLOW_CONTRACTS, AGENT_API_RETRY_MAX_MS (docs/agent-api.md); an invalid one stops up before it
-starts anything (exit 1). It prints the agent's EVM, Bitcoin (testnet) and Solana addresses: the keys derived
+AGENT_API_ALLOW_CONTRACTS, AGENT_API_RETRY_MAX_MS, AGENT_KEY_FILE (docs/agent-api.md); an invalid one stops up
+before it starts anything (exit 1). It prints the agent's EVM, Bitcoin (testnet) and Solana addresses: the keys derived
 for the agent contract under the paths ethereum-1, bitcoin-1 and solana-1, the addresses chainsig.js derives
 with this stack's contract id and RPC.
 
 Options:
   --home DIR     stack home (default: ./.shadebox, relative to the current directory); the node's home is
                  DIR/node, the default home of 'shadebox node' too, so both run the same chain
-  --memory       keep everything in memory: a fresh chain with new keys, discarded on exit
+  --memory       keep everything in memory: a fresh chain, discarded on exit (its keys derive from --seed)
   --reset        delete the stack home first and start a new chain (refused if DIR holds anything
                  shadebox did not create, or while a node runs on it)
   --host H       address the node and the agent API listen on (default 127.0.0.1; the agent API's
@@ -71,6 +72,10 @@ Options:
                  its init arguments: a JSON object whose strings may hold $OWNER (test.near),
                  $MPC_CONTRACT_ID and $AGENT_CONTRACT_ID ($$ is a $); default
                  '{"owner_id":"$OWNER","mpc_contract_id":"$MPC_CONTRACT_ID","requires_tee":false}'
+  --agent-key-file FILE
+                 keep the agent's key in FILE (AGENT_KEY_FILE, created 0600 at the first start), so the
+                 agent account stays the same across restarts; for development (default: a new agent
+                 account every start, as in a TEE)
   --mpc-contract-id ID
                  the signer contract's account instead of signer.test.near (a home keeps the id it was made
                  with). v1.signer works too, but chainsig.js derives v1.signer's keys offline from NEAR's
@@ -125,6 +130,7 @@ const OPTIONS = {
   'agent-port': { type: 'string' },
   'agent-contract-wasm': { type: 'string' },
   'agent-contract-init': { type: 'string' },
+  'agent-key-file': { type: 'string' },
   'mpc-contract-id': { type: 'string' },
   'yield-block-time': { type: 'string' },
   'eth-wallet-contract': { type: 'string' },
@@ -151,6 +157,10 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     flags['rpc-port'] === undefined ? DEFAULT_RPC_PORT : portFlag(COMMAND, '--rpc-port', flags['rpc-port']);
   const portFromFlag =
     flags['agent-port'] === undefined ? undefined : portFlag(COMMAND, '--agent-port', flags['agent-port']);
+  const agentKeyFile =
+    flags['agent-key-file'] === undefined
+      ? undefined
+      : resolve(io.cwd, textFlag(COMMAND, '--agent-key-file', flags['agent-key-file']));
   // The agent variables are checked before anything starts (a typo must not cost a node start).
   const { ConfigError, loadAgentApiConfig } = await import('@shadebox/agent-api');
   const { stackAgentConfig } = await import('../stack-services.js');
@@ -164,6 +174,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
       rpcUrl: 'http://127.0.0.1:3030',
       agentPort: portFromFlag,
       host,
+      agentKeyFile,
     }).port;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -204,10 +215,11 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
       : rpcPort === 0
         ? 0
         : rpcPort + 1;
+  let stackHome: string | undefined;
   if (flags.memory) {
     start.memory = true;
   } else {
-    const stackHome = resolve(
+    stackHome = resolve(
       io.cwd,
       flags.home === undefined ? DEFAULT_STACK_HOME : textFlag(COMMAND, '--home', flags.home),
     );
@@ -240,14 +252,20 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
         : [],
     services: async (node, log) => {
       const { startStackServices } = await import('../stack-services.js');
-      return startStackServices(node, log, {
+      const service = await startStackServices(node, log, {
         agentPort,
         host,
         env: io.env,
         agentContract,
         mpcContractId,
         signerSource,
+        seed: start.devAccounts?.seed,
+        agentKeyFile,
       });
+      // The home names the running stack's endpoints (stack.json) for the commands run beside it.
+      if (stackHome === undefined) return service;
+      const { recordStack } = await import('../stack-record.js');
+      return recordStack(stackHome, node, service);
     },
   });
 }
