@@ -23,8 +23,6 @@ export class TransactionTimeoutError extends ShadeboxError<{ txHash: string }> {
 interface Waiter {
   hash: Uint8Array;
   wanted: TxExecutionLevel;
-  /** The transaction is in the pool or on chain (it stays known once it is). */
-  known: boolean;
   /** Height of the block that included the transaction, once one did. */
   includedHeight?: number;
   resolve(status: TxStatus): void;
@@ -41,29 +39,30 @@ export class TransactionService {
     private readonly pool: TxPool,
   ) {
     chain.on('block', () => this.release());
-    // A revert may have removed transactions someone waits on: forget what was learnt about them; it is
-    // learnt again (hasActiveWaiters, release) from the reverted chain and the emptied pool.
+    // A revert may have removed transactions someone waits on: forget where they were included; it is
+    // learnt again (hasActiveWaiters, release) from the reverted chain.
     chain.on('rewind', () => {
-      for (const w of this.waiters) {
-        w.known = false;
-        w.includedHeight = undefined;
-      }
+      for (const w of this.waiters) w.includedHeight = undefined;
     });
   }
 
   /**
-   * Whether someone waits on a known transaction that more blocks would move on: one not yet in a final
-   * block. After that, its receipts keep the producer busy by themselves; a receipt parked on a yield waits
-   * for its resume, which more blocks do not bring (automine must not race 200 blocks to its timeout: it makes
-   * them at NEAR's pace instead, block-producer.ts).
+   * Whether someone waits on a transaction that more blocks would move on: one on chain but not yet in a final
+   * block (at most two more blocks). A transaction still in the pool is work by itself. After its block is
+   * final, its receipts keep the producer busy by themselves; a receipt parked on a yield waits for its resume,
+   * which more blocks do not bring (automine must not race 200 blocks to its timeout: it makes them at NEAR's
+   * pace instead, block-producer.ts). A transaction that is neither pooled nor on chain — never sent, or
+   * dropped at inclusion (a nonce another transaction of the key took first) — no block will bring either:
+   * its waiter waits out the timeout without blocks. Counting it made automine race empty blocks back to back
+   * for the whole `polling_timeout` (over 20,000 in 10 s), past every client's block hash plus the 100-block
+   * validity period, so the client's re-send of the same transaction after the TIMEOUT_ERROR came back
+   * `Expired`.
    */
   hasActiveWaiters(): boolean {
     const finalHeight = this.chain.finalHeight('final');
     for (const w of this.waiters) {
-      if (!w.known) w.known = this.pool.has(w.hash) || this.chain.transaction(w.hash) !== undefined;
-      if (!w.known) continue;
-      const tx = this.chain.transaction(w.hash);
-      if (!tx || tx.height > finalHeight) return true;
+      const height = w.includedHeight ?? this.chain.transaction(w.hash)?.height;
+      if (height !== undefined && height > finalHeight) return true;
     }
     return false;
   }
@@ -120,7 +119,6 @@ export class TransactionService {
       const waiter: Waiter = {
         hash,
         wanted,
-        known: now !== undefined,
         resolve,
         reject,
         timer: setTimeout(() => {
@@ -149,7 +147,6 @@ export class TransactionService {
       if (w.includedHeight === undefined) {
         const tx = this.chain.transaction(w.hash);
         if (!tx) continue;
-        w.known = true;
         w.includedHeight = tx.height;
       }
       // Levels that need the including block final cannot be reached before it is.
