@@ -8,9 +8,16 @@ import { UsageError } from './usage-error.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** The parsed flags of an option table: strings and booleans, each possibly absent. */
+/** The parsed flags of an option table: strings and booleans (arrays of them for `multiple` flags), each
+ * possibly absent. */
 export type FlagValues<O extends Options> = {
-  -readonly [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string;
+  -readonly [K in keyof O]?: O[K]['type'] extends 'boolean'
+    ? O[K]['multiple'] extends true
+      ? boolean[]
+      : boolean
+    : O[K]['multiple'] extends true
+      ? string[]
+      : string;
 };
 
 /**

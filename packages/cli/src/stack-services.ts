@@ -2,8 +2,9 @@
  * The services `shadebox up` runs on its node: chain signatures (contracts and MPC responder), the local
  * codehash approved in the agent contract by its owner (contracts with the codehash flow), and the agent API
  * funded by and registered through the genesis account, with the agent variables of the environment
- * (`UP_AGENT_VARIABLES`). Stopped in reverse order. Its ready line and summary also give the agent's derived
- * EVM, Bitcoin and Solana addresses (./chain-signatures/agent-addresses.ts).
+ * (`UP_AGENT_VARIABLES`), and the local EVM chain (anvil, ./evm/) where the agent's derived EVM addresses
+ * are funded. Stopped in reverse order. Its ready line and summary also give the agent's derived EVM, Bitcoin and
+ * Solana addresses (./chain-signatures/agent-addresses.ts).
  */
 import { createHash } from 'node:crypto';
 import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/near-client';
@@ -11,6 +12,8 @@ import type { Logger, RunningNode } from '@shadebox/node';
 import { KeyPair, TGAS } from '@shadebox/primitives';
 import type { AgentContractSource } from './chain-signatures/agent-contract.js';
 import type { SignerSource } from './chain-signatures/signer-source.js';
+import type { EvmPlan } from './evm/evm-flags.js';
+import type { LocalEvmInfo, RunningLocalEvm } from './evm/local-evm.js';
 import type { RunningService } from './run-node.js';
 
 /** The codehash a local agent registers with unless AGENT_CODEHASH says otherwise. */
@@ -50,6 +53,14 @@ export interface StackOptions {
   seed?: string;
   /** `--agent-key-file` (absolute; wins over AGENT_KEY_FILE). */
   agentKeyFile?: string;
+  /** The local EVM chain (`--evm`, `--no-evm`, ./evm/evm-flags.ts); not started when absent. */
+  evm?: EvmPlan;
+}
+
+/** The stack's services; `evm` is the running local EVM chain (null when it is not started), also the ready
+ * line's `evm`. */
+export interface StackServices extends RunningService {
+  evm: LocalEvmInfo | null;
 }
 
 /**
@@ -94,21 +105,46 @@ export async function startStackServices(
   node: RunningNode,
   log: Logger,
   o: StackOptions,
-): Promise<RunningService> {
+): Promise<StackServices> {
   const { startChainSignaturesOn } = await import('./chain-signatures/service.js');
   const { loadAgentApiConfig, startAgentApi } = await import('@shadebox/agent-api');
   const [root] = node.accounts;
   const { agentAddresses, agentAddressRows } = await import('./chain-signatures/agent-addresses.js');
-  const cs = await startChainSignaturesOn(node, {
-    log,
-    agentContract: o.agentContract,
-    mpcContractId: o.mpcContractId,
-    signerSource: o.signerSource,
-    seed: o.seed,
-  });
+  const { evmSummaryRows, fundAgent, startLocalEvm } = await import('./evm/local-evm.js');
+  const evmPlan = o.evm ?? { start: false };
+  // anvil starts while the contracts deploy; its addresses are funded once the signer's root keys are known.
+  const anvilStarting = evmPlan.start ? startLocalEvm(evmPlan, { host: o.host, log, env: o.env }) : undefined;
+  anvilStarting?.catch(() => undefined);
+  const stopAnvil = () =>
+    anvilStarting?.then(
+      (anvil) => anvil.stop(),
+      () => undefined,
+    );
+  let cs: Awaited<ReturnType<typeof startChainSignaturesOn>>;
+  try {
+    cs = await startChainSignaturesOn(node, {
+      log,
+      agentContract: o.agentContract,
+      mpcContractId: o.mpcContractId,
+      signerSource: o.signerSource,
+      seed: o.seed,
+    });
+  } catch (error) {
+    await stopAnvil();
+    throw error;
+  }
   const addresses = agentAddresses(cs.publicKeys, cs.agentContractId);
   let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;
+  let evm: RunningLocalEvm | null = null;
   try {
+    if (anvilStarting !== undefined && evmPlan.start) {
+      evm = await fundAgent(
+        await anvilStarting,
+        cs.publicKeys.secp256k1,
+        cs.agentContractId,
+        evmPlan.fundPaths,
+      );
+    }
     const config = stackAgentConfig(loadAgentApiConfig, o.env ?? {}, {
       accountId: root.accountId,
       secretKey: root.secretKey,
@@ -125,16 +161,21 @@ export async function startStackServices(
     api = await startAgentApi(config, { log });
   } catch (error) {
     await cs.stop();
+    await stopAnvil();
     throw error;
   }
   const running = api;
+  const evmInfo: LocalEvmInfo | null =
+    evm === null ? null : { rpcUrl: evm.rpcUrl, chainId: evm.chainId, funded: evm.funded };
   return {
+    evm: evmInfo,
     ready: {
       agentApiUrl: running.url,
       agentContractId: cs.agentContractId,
       mpcContractId: cs.mpcContractId,
       chainAccountId: root.accountId,
       agentAddresses: addresses,
+      evm: evmInfo,
     },
     summary: [
       ['Agent API', running.url],
@@ -145,14 +186,19 @@ export async function startStackServices(
       ['', cs.publicKeys.ed25519],
       ['Chain account', root.accountId],
       ...agentAddressRows(addresses),
+      ...evmSummaryRows(evmInfo, evmPlan.start ? undefined : evmPlan.reason),
     ],
     later: running.onReady().then((agentAccountId) => ({
       json: { event: 'agent-ready', agentAccountId },
       text: `Agent account ${agentAccountId} registered in ${cs.agentContractId}`,
     })),
     stop: async () => {
-      await running.stop();
-      await cs.stop();
+      try {
+        await running.stop();
+        await cs.stop();
+      } finally {
+        await stopAnvil();
+      }
     },
   };
 }

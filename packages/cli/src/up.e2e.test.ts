@@ -25,6 +25,7 @@ describe('shadebox up', () => {
       'mpcContractId',
       'chainAccountId',
       'agentAddresses',
+      'evm',
       'chainId',
       'home',
       'accounts',

@@ -1,6 +1,7 @@
 /**
  * `shadebox up`: starts the local stack in the foreground: the node, chain signatures (the signer and agent
- * contracts, the MPC responder) and the agent API, funded by and registered through `test.near`.
+ * contracts, the MPC responder), the agent API, funded by and registered through `test.near`, and the local EVM
+ * chain (anvil) where the agent's derived EVM address is funded.
  */
 import { resolve } from 'node:path';
 import type { StartNodeOptions } from '@shadebox/node';
@@ -10,6 +11,7 @@ import { agentContractFlags } from '../chain-signatures/agent-contract.js';
 import { SIGNER_HELP, SIGNER_OPTIONS, signerSourceFromFlags } from '../chain-signatures/signer-source.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_STACK_HOME, nodeHomeOf } from '../default-homes.js';
+import { EVM_HELP, EVM_OPTIONS, EvmUnavailableError, evmPlanFromFlags } from '../evm/evm-flags.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
 import { resetStackHome } from '../reset-stack-home.js';
@@ -35,7 +37,7 @@ export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--
                    [--accounts N] [--seed TEXT] [--quiet] [--eth-wallet-contract FILE]
                    [--signer-wasm FILE | --signer-from URL[#ACCOUNT]]
                    [--agent-contract-wasm FILE [--agent-contract-init JSON]] [--agent-key-file FILE]
-                   [--json]
+                   [--evm | --no-evm] [--evm-port P] [--evm-chain-id N] [--evm-fund-path PATH]... [--json]
 
 Starts the local Shadebox stack in the foreground: a NEAR node, chain signatures (the signer contract
 signer.test.near, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140,
@@ -46,7 +48,8 @@ AGENT_API_PORT (3140, --agent-port wins), AGENT_API_HOST (127.0.0.1), AGENT_API_
 AGENT_API_ALLOW_CONTRACTS, AGENT_API_RETRY_MAX_MS, AGENT_KEY_FILE (docs/agent-api.md); an invalid one stops up
 before it starts anything (exit 1). It prints the agent's EVM, Bitcoin (testnet) and Solana addresses: the keys derived
 for the agent contract under the paths ethereum-1, bitcoin-1 and solana-1, the addresses chainsig.js derives
-with this stack's contract id and RPC.
+with this stack's contract id and RPC. Where anvil is installed (npm install brings it), it also runs the
+local EVM chain those signatures are for, in memory, where the agent's EVM address holds 100 ETH.
 
 Options:
   --home DIR     stack home (default: ./.shadebox, relative to the current directory); the node's home is
@@ -90,27 +93,32 @@ Options:
                  while a sign request (a yielded promise) waits for the MPC's answer and there is nothing
                  else to do, make one block every MS milliseconds (default 600, NEAR's block time): an
                  unanswered request times out after 200 blocks, as on NEAR (see 'shadebox node --help')
-${DEV_ACCOUNT_HELP}${ETH_WALLET_CONTRACT_HELP}${SIGNER_HELP}  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
+${DEV_ACCOUNT_HELP}${ETH_WALLET_CONTRACT_HELP}${SIGNER_HELP}${EVM_HELP}  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
                  "explorerUrl":...,"agentApiUrl":...,"agentContractId":...,"mpcContractId":...,
                  "chainAccountId":...,"agentAddresses":{"predecessor":...,"evm":{"path":...,"address":...},
-                 "bitcoin":{...},"solana":{...}},"chainId":...,"home":...,"accounts":[...],"devAccounts":
+                 "bitcoin":{...},"solana":{...}},"evm":{"rpcUrl":...,"chainId":...,"funded":[{"path":...,
+                 "address":...}, ...]},"chainId":...,"home":...,"accounts":[...],"devAccounts":
                  [{"accountId":...,"publicKey":...,"secretKey":...}, ...]} (home is the node's home, null
-                 with --memory), and once the agent is registered a second one:
+                 with --memory; evm is null when the EVM chain is not started), and once the agent is
+                 registered a second one:
                  {"event":"agent-ready","agentAccountId":...}
   -h, --help     show this help
 
 Without --json, one summary is printed on stdout: the URLs (RPC, archival RPC, agent API, explorer), the
-chain, the contracts, the agent's addresses, the dev accounts with their keys and a curl line and a
-near-api-js snippet to try; then the agent account once registered. The live transaction log (one entry per
-transaction and receipt, chain-signature requests and answers included) and the logs go to stderr.
+chain, the contracts, the agent's addresses, the EVM chain (or why it is not started), the dev accounts with
+their keys and a curl line and a near-api-js snippet to try; then the agent account once registered. The live
+transaction log (one entry per transaction and receipt, chain-signature requests and answers included) and the
+logs go to stderr.
 
 The node makes blocks as its config.json says (automine by default; see --block-time, --manual) and keeps its
 chain in DIR/node between runs. For more node settings, run 'shadebox node' (see 'shadebox node --help').
 
 Logs go to stderr: short lines, or JSON lines (pino) with --json; SHADEBOX_LOG sets the level (default info,
 warn with --json).
-SIGINT or SIGTERM stops the stack cleanly and exits 0; a second signal exits at once.
-Exit codes: 0 stopped by a signal, 1 could not start (port in use, broken home), 2 bad command line.
+SIGINT or SIGTERM stops the stack cleanly and exits 0; a second signal exits at once. anvil stops with the
+stack, also when up is killed.
+Exit codes: 0 stopped by a signal, 1 could not start (port in use, broken home, --evm without anvil), 2 bad
+command line.
 `;
 
 const OPTIONS = {
@@ -135,6 +143,7 @@ const OPTIONS = {
   'yield-block-time': { type: 'string' },
   'eth-wallet-contract': { type: 'string' },
   ...SIGNER_OPTIONS,
+  ...EVM_OPTIONS,
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -191,6 +200,14 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
       ? undefined
       : accountIdFlag(COMMAND, '--mpc-contract-id', flags['mpc-contract-id']);
   const signerSource = signerSourceFromFlags(COMMAND, flags, io.cwd);
+  let evm: ReturnType<typeof evmPlanFromFlags>;
+  try {
+    evm = evmPlanFromFlags(COMMAND, flags, { rpcPort, env: io.env });
+  } catch (error) {
+    if (!(error instanceof EvmUnavailableError)) throw error;
+    io.stderr.write(`${COMMAND}: error: ${error.message}\n`);
+    return EXIT_FAILURE;
+  }
   const json = flags.json === true;
   const logLevel = resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG);
 
@@ -259,6 +276,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
         agentContract,
         mpcContractId,
         signerSource,
+        evm,
         seed: start.devAccounts?.seed,
         agentKeyFile,
       });
