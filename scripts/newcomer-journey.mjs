@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The newcomer's journey, timed step by step (the figures in README.md's "A newcomer's first signature"):
+// The newcomer's journey, timed step by step (a check of the README's quick start on a fresh clone):
 //
 //   1. fresh clone        git clone of this repository (its committed HEAD) into a temporary folder
 //   2. npm install        in the clone: dependencies, then `prepare` builds the packages and the contracts

@@ -171,6 +171,8 @@ before(async () => {
     ['127.0.0.1:3140', agent],
     ['localhost:3140', agent],
   );
+  // The stack's EVM chain (anvil), when it runs: its default port is 8545.
+  if (ready.evm) replacements.push(['127.0.0.1:8545', new URL(ready.evm.rpcUrl).host]);
   env = {
     ...process.env,
     PATH: `${BIN}:${process.env.PATH}`,
