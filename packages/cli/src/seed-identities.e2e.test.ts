@@ -41,6 +41,10 @@ describe('--seed gives stable agent addresses', () => {
       assert.notEqual(other.agentAddresses[chain].address, first.agentAddresses[chain].address);
     }
     assert.deepEqual(unseeded.agentAddresses, offline('shadebox'));
+    // As docs/chain-signatures.md (Keys) prints them.
+    assert.equal(unseeded.agentAddresses.evm.address, '0x185F19796251Fe4286ff40c20043cf6f640Bc295');
+    assert.equal(unseeded.agentAddresses.bitcoin.address, 'tb1q3reg3fctm5pccvv2ev89l2m4u8cty62dvacut2');
+    assert.equal(unseeded.agentAddresses.solana.address, '5GsiMAcb5hM5MVBD5kSFNoapyzfGSBD24DSt589oDa4y');
   });
 
   it('shadebox node --memory --mpc --seed S has the keys up --seed S has', async () => {

@@ -136,6 +136,12 @@ describe('root keys', () => {
     // Without a seed: random keys.
     assert.notEqual(createRootKeys().secp256k1PublicKey, createRootKeys().secp256k1PublicKey);
     assert.throws(() => RootKeys.fromSeed(''), /must not be empty/);
+    // The default seed's keys, as docs/chain-signatures.md prints them.
+    assert.deepEqual(RootKeys.fromSeed('shadebox').publicKeys(), {
+      secp256k1:
+        'secp256k1:57NHmMHdmiC9uBKjj8Nwg5EbEjmzeHs8Q1B298L4PppJ1XDDENyzHah8TiC6yvA7Qs9BjoovZczZ3vR1kGHcQbN4',
+      ed25519: 'ed25519:F2BZwZ1bTvbC4KGw8wrKqqNSAjAJbZyHxRXE4NZq9eCS',
+    });
   });
 
   test('a new home takes the seed; an existing home keeps its keys whatever the seed', () => {
