@@ -1,36 +1,54 @@
 /**
  * The explorer page in a real headless Chromium (Debian's `chromium`, driven by playwright-core) against a
- * real stack: `shadebox node --memory --mpc` (a CLI process: node, signer, agent contract, MPC responder).
- * Journeys: a browser at `/` lands on the explorer; a transfer and contract calls (one failing) are found by
- * search and their receipt trees opened; an account and the agent contract are opened; a signature requested
- * through the agent contract shows up with its derived EVM address; blocks are found by height; the dev
- * controls produce, snapshot, fast-forward and revert. Screenshots go to test-artifacts/explorer/.
+ * real stack in this process: a node with chain signatures (signer, agent contract, MPC responder, as
+ * `shadebox node --memory --mpc` starts them) and a local EVM chain (anvil, handed to the explorer with
+ * `setExplorerSettings` as `shadebox up` does). Journeys: a browser at `/` lands on the explorer; a transfer
+ * and contract calls (one failing) are found by search and their receipt trees opened; an account and the
+ * agent contract are opened; a signature requested through the agent contract shows up with its derived EVM
+ * and Bitcoin testnet addresses; an EIP-1559 transfer signed that way and broadcast on anvil shows under its
+ * request, on the derived address's EVM page and on its own page; blocks are found by height; the dev
+ * controls produce, snapshot, fast-forward and revert; a plain `chromium --headless --screenshot
+ * --virtual-time-budget` of the page completes. Screenshots go to test-artifacts/explorer/.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { derivedPublicKey, evmAddress } from '@shadebox/mpc';
+import { promisify } from 'node:util';
+import { bitcoinP2wpkhAddress, derivedPublicKey, evmAddress } from '@shadebox/mpc';
+import { type RunningNode, silentLogger, startNode } from '@shadebox/node';
 import { ONE_NEAR as NEAR, TGAS } from '@shadebox/primitives';
 import { Account, actions, JsonRpcProvider, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import type { Browser, Page } from 'playwright-core';
+import { type Hex, keccak256, serializeTransaction, type TransactionSerializableEIP1559 } from 'viem';
+import {
+  type ChainSignatures,
+  startChainSignaturesOn,
+} from '../packages/cli/src/chain-signatures/service.js';
+import { type AnvilProcess, anvilBinary, ethRpc, startAnvilProcess } from './support/anvil-process.js';
 import type { Json } from './support/raw-rpc.js';
 import { testRandom } from './test-random.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = fileURLToPath(new URL('../packages/cli/bin/shadebox.js', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/explorer/', import.meta.url));
 const CODEHASH = 'b'.repeat(64);
 /** Generous: the machine is shared and slow; these are upper bounds for waits on conditions, not timings. */
 const WAIT = { timeout: 30_000 };
 
-const missing = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install -y chromium)`;
+const ANVIL = anvilBinary();
+const missing = !existsSync(CHROMIUM)
+  ? `${CHROMIUM} is not installed (apt-get install -y chromium)`
+  : ANVIL === undefined
+    ? 'anvil is not installed (optional dependency @foundry-rs/anvil-linux-amd64)'
+    : false;
+/** Where the EIP-1559 transfer signed through the agent contract goes. */
+const DEAD = '0x000000000000000000000000000000000000dEaD';
 
 describe('the explorer in headless Chromium', { skip: missing }, () => {
-  let child: ChildProcess;
+  let node: RunningNode;
+  let signatures: ChainSignatures;
+  let anvil: AnvilProcess;
   let rpcUrl: string;
   let browser: Browser;
   let page: Page;
@@ -39,6 +57,10 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
   const agentContract = 'agent.test.near';
   const hashes: Record<string, string> = {};
   let transferHeight = 0;
+  /** The agent's derived key for ethereum-1, its addresses, and the EVM transfer signed with it. */
+  let derivedKey = '';
+  let derivedEvm = '';
+  const evm = { txHash: '', block: 0 };
 
   const shot = async (name: string) => {
     await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
@@ -57,26 +79,17 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
 
   before(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    child = spawn(process.execPath, [CLI, 'node', '--memory', '--mpc', '--rpc-port', '0', '--json'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_OPTIONS: '' },
-    });
-    let stderr = '';
-    child.stderr?.on('data', (d) => {
-      stderr += d;
-    });
-    const ready = JSON.parse(
-      await new Promise<string>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).once('line', resolve);
-        child.once('exit', (code) => reject(new Error(`shadebox exited ${code}: ${stderr}`)));
-      }),
-    );
-    rpcUrl = ready.rpcUrl;
+    node = await startNode({ memory: true, rpcPort: 0, log: silentLogger });
+    signatures = await startChainSignaturesOn(node, { log: silentLogger });
+    anvil = await startAnvilProcess(ANVIL!);
+    const chainId = Number(BigInt(await ethRpc(anvil.rpcUrl, 'eth_chainId')));
+    // What `shadebox up` does once its EVM chain runs.
+    node.setExplorerSettings({ evm: { rpcUrl: anvil.rpcUrl, chainId } });
+    rpcUrl = node.rpcUrl;
     const provider = new JsonRpcProvider({ url: rpcUrl });
     const account = (id: string, key: KeyPairString) =>
       new Account(id, provider, KeyPairSigner.fromSecretKey(key));
-    root = account(ready.accounts[0].accountId, ready.accounts[0].secretKey);
+    root = account(node.accounts[0].accountId, node.accounts[0].secretKey as KeyPairString);
     const key = testRandom('test/explorer.test.ts').keyPair();
     await root.createSubAccount({
       accountOrPrefix: 'alice',
@@ -106,6 +119,38 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
     assert.ok(signed.status.SuccessValue, `signature request failed: ${JSON.stringify(signed.status)}`);
     hashes.signed = signed.transaction.hash;
 
+    // The agent's loop on the EVM chain: a transfer from its derived address, signed through the agent
+    // contract, broadcast on anvil.
+    derivedKey = derivedPublicKey(signatures.publicKeys.secp256k1, agentContract, 'ethereum-1', 0);
+    derivedEvm = evmAddress(derivedKey);
+    await ethRpc(anvil.rpcUrl, 'anvil_setBalance', [derivedEvm, '0xde0b6b3a7640000']);
+    const evmTransfer: TransactionSerializableEIP1559 = {
+      type: 'eip1559',
+      chainId,
+      nonce: 0,
+      to: DEAD,
+      value: 1000n,
+      gas: 21_000n,
+      maxFeePerGas: 10_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+    };
+    const toSign = keccak256(serializeTransaction(evmTransfer));
+    const evmSigned = await call(alice, 'request_signature', {
+      path: 'ethereum-1',
+      payload: toSign.slice(2),
+      key_type: 'Ecdsa',
+    });
+    const response = JSON.parse(Buffer.from(evmSigned.status.SuccessValue, 'base64').toString());
+    const raw = serializeTransaction(evmTransfer, {
+      r: `0x${response.big_r.affine_point.slice(2)}` as Hex,
+      s: `0x${response.s.scalar}` as Hex,
+      yParity: response.recovery_id & 1,
+    });
+    evm.txHash = await ethRpc(anvil.rpcUrl, 'eth_sendRawTransaction', [raw]);
+    const receipt = await ethRpc<Json>(anvil.rpcUrl, 'eth_getTransactionReceipt', [evm.txHash]);
+    assert.equal(receipt.status, '0x1');
+    evm.block = Number(BigInt(receipt.blockNumber));
+
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -115,12 +160,9 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
 
   after(async () => {
     await browser?.close();
-    if (child && child.exitCode === null) {
-      await new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
-    }
+    await anvil?.stop();
+    await signatures?.stop();
+    await node?.stop();
   });
 
   it('a browser at / lands on the explorer: latest blocks, live head', async () => {
@@ -199,7 +241,7 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
     await shot('agent-contract');
   });
 
-  it('the signer’s request and answer, with the derived address', async () => {
+  it('the signer’s requests and answers, with the derived EVM and Bitcoin testnet addresses', async () => {
     await page.click('nav >> text=Chain signatures');
     await page.waitForSelector('[data-answered]');
     const rootKey = await page.evaluate(async () => {
@@ -221,9 +263,18 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
       });
       return JSON.parse(String.fromCharCode(...(await r.json()).result.result));
     });
-    const expected = evmAddress(derivedPublicKey(rootKey, agentContract, 'ethereum-1', 0));
+    const key = derivedPublicKey(rootKey, agentContract, 'ethereum-1', 0);
+    assert.equal(key, derivedKey);
+    const expected = evmAddress(key);
+    // Two requests for ethereum-1: the arbitrary payload, and the EVM transfer.
     const addresses = await page.$$eval('[data-evm]', (els) => els.map((e) => e.textContent));
-    assert.deepEqual(addresses, [expected]);
+    assert.deepEqual(addresses, [expected, expected]);
+    // One Bitcoin network: testnet P2WPKH, as the CLI prints, and said so.
+    const bitcoin = await page.$$eval('[data-bitcoin]', (els) => els.map((e) => e.textContent));
+    const expectedBitcoin = bitcoinP2wpkhAddress(key, 'testnet');
+    assert.match(expectedBitcoin, /^tb1q/);
+    assert.deepEqual(bitcoin, [expectedBitcoin, expectedBitcoin]);
+    assert.equal(await page.textContent('[data-bitcoin] + .tag'), 'testnet');
     const row = (await page.textContent('table.list tbody tr'))!;
     assert.match(row, /agent\.test\.near/);
     assert.match(row, /ethereum-1/);
@@ -244,6 +295,97 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
       /^succeeded, returned \{"scheme":"Secp256k1"/,
     );
     await shot('tx-signature');
+  });
+
+  it('the EVM transaction that carries a signature shows under its request', async () => {
+    await page.click('nav >> text=Chain signatures');
+    const carrier = `[data-evm-carrier="${evm.txHash}"]`;
+    await page.waitForSelector(carrier);
+    // Only the transfer's request was broadcast: one carrier, in the row of that request.
+    assert.equal((await page.$$('[data-evm-carrier]')).length, 1);
+    const text = (await page.textContent(carrier))!;
+    assert.match(
+      text,
+      new RegExp(`tx 0x${evm.txHash.slice(2, 6)}…${evm.txHash.slice(-6)} in block ${evm.block}`),
+    );
+    assert.match(text, /success/);
+    assert.match(text, new RegExp(`0x${derivedEvm.slice(2, 6)}…${derivedEvm.slice(-6)} → 0x0000…00dEaD`));
+    assert.match(text, /1,000 wei/);
+    await page.locator(carrier).scrollIntoViewIfNeeded();
+    await shot('signatures-evm');
+  });
+
+  it('the derived address’s EVM page: balance, transactions, the signature each carries', async () => {
+    await page.click('nav >> text=Chain signatures');
+    await page.waitForSelector('[data-evm-carrier]');
+    // The row whose signature the transfer carries gives the request's receipt.
+    const requestReceipt = await page.getAttribute(
+      'tr:has([data-evm-carrier]) a[href^="#/receipt/"]',
+      'title',
+    );
+    assert.ok(requestReceipt);
+    await page.click('tr:has([data-evm-carrier]) [data-evm] a');
+    await page.waitForSelector(`[data-evm-address="${derivedEvm.toLowerCase()}"]`);
+    assert.match(page.url(), new RegExp(`#/evm/address/${derivedEvm}$`));
+    const balance = BigInt(await ethRpc(anvil.rpcUrl, 'eth_getBalance', [derivedEvm, 'latest']));
+    assert.ok(balance < 10n ** 18n - 1000n, 'the transfer and its gas were paid');
+    assert.match((await page.textContent('[data-evm-balance]'))!, /^0\.99\d* ETH$/);
+    assert.match((await page.textContent('main'))!, new RegExp(`balance \\(wei\\)${balance}`));
+    const row = page.locator(`tr:has([data-evm-tx="${evm.txHash}"])`);
+    assert.equal(await row.locator('[data-evm-status]').textContent(), 'success');
+    assert.equal(await row.locator('[data-carries]').getAttribute('data-carries'), requestReceipt);
+    await shot('evm-address');
+
+    // Its own page, and from there the request it carries the signature of.
+    await row.locator(`a[title="${evm.txHash}"]`).click();
+    await page.waitForSelector(`[data-evm-tx-page="${evm.txHash}"]`);
+    const facts = (await page.textContent('main'))!;
+    assert.match(facts, /statussuccess/);
+    assert.match(facts, new RegExp(`block${evm.block}`));
+    assert.match(facts, /value1,000 weinonce0/);
+    assert.match(facts, /type2/);
+    assert.match(facts, /yParity 0x[01]/);
+    assert.equal(await page.getAttribute('[data-carries]', 'data-carries'), requestReceipt);
+    await shot('evm-tx');
+    await page.click('[data-carries] a');
+    await page.waitForSelector('.outcome.highlight');
+    assert.match(
+      (await page.textContent('.outcome.highlight'))!,
+      /agent\.test\.near → signer\.test\.near\s*call sign\(\)/,
+    );
+  });
+
+  it('search takes an EVM transaction hash and address; the EVM chain page lists the transfer', async () => {
+    await search(evm.txHash);
+    await page.waitForSelector(`[data-evm-tx-page="${evm.txHash}"]`);
+    await search(DEAD);
+    await page.waitForSelector(`[data-evm-address="${DEAD.toLowerCase()}"]`);
+    assert.equal(await page.textContent('[data-evm-balance]'), '1,000 wei');
+    await page.click('nav >> text=EVM chain');
+    await page.waitForSelector(`[data-evm-tx="${evm.txHash}"]`);
+    assert.equal(await page.textContent('[data-evm-rpc]'), anvil.rpcUrl);
+    await shot('evm-chain');
+  });
+
+  it('a plain headless screenshot with a virtual time budget completes', async () => {
+    // Exactly what a person runs; the live head's stream must not keep virtual time from advancing.
+    const png = `${ARTIFACTS}headless-screenshot.png`;
+    rmSync(png, { force: true });
+    await promisify(execFile)(
+      CHROMIUM,
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        `--screenshot=${png}`,
+        '--virtual-time-budget=5000',
+        `${rpcUrl}/explorer`,
+      ],
+      { timeout: 60_000 },
+    );
+    const bytes = readFileSync(png);
+    assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.ok(bytes.length > 10_000, `a page, not a blank: ${bytes.length} bytes`);
   });
 
   it('a block by height lists its transactions', async () => {

@@ -53,6 +53,11 @@ export function deriveAddresses(rootKey: string, predecessor: string, path: stri
   return { publicKey: `ed25519:${base58.encode(derived)}`, solana: base58.encode(derived) };
 }
 
+/** EIP-55: an address (`0x` and 40 hex digits, any case) with its checksum capitals. */
+export function toChecksumAddress(address: string): string {
+  return checksumAddress(address.replace(/^0x/i, '').toLowerCase());
+}
+
 function checksumAddress(lowerHex: string): string {
   const hash = hex(keccak_256(new TextEncoder().encode(lowerHex)));
   let out = '0x';

@@ -2,6 +2,7 @@
  * A few lines of DOM building instead of a UI library: `h(tag, attributes, ...children)` makes an element;
  * strings become text nodes (never HTML), `on<event>` attributes become listeners.
  */
+import { toChecksumAddress } from './derive.js';
 
 export type Child = Node | string | number | null | undefined | false | Child[];
 
@@ -94,7 +95,9 @@ export function errorBox(error: unknown) {
 
 export const loading = () => h('p', { class: 'muted' }, 'loading…');
 
-/** Links to the local EVM chain's pages (views/evm.ts). */
-export const evmAddressLink = (address: string, text?: string) =>
-  link(`/evm/address/${address}`, text ?? address, address);
+/** Links to the local EVM chain's pages (views/evm.ts); addresses are shown with their EIP-55 checksum. */
+export function evmAddressLink(address: string, shorten = false) {
+  const shown = toChecksumAddress(address);
+  return link(`/evm/address/${shown}`, shorten ? short(shown) : shown, shown);
+}
 export const evmTxLink = (hash: string) => link(`/evm/tx/${hash}`, short(hash), hash);

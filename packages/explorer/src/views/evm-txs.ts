@@ -42,9 +42,9 @@ export function fromTo(tx: EvmTx) {
   return h(
     'span',
     null,
-    evmAddressLink(tx.from, short(tx.from)),
+    evmAddressLink(tx.from, true),
     ' → ',
-    tx.to ? evmAddressLink(tx.to, short(tx.to)) : h('span', { class: 'muted' }, 'contract creation'),
+    tx.to ? evmAddressLink(tx.to, true) : h('span', { class: 'muted' }, 'contract creation'),
   );
 }
 

@@ -4,6 +4,8 @@
  * #/evm/tx/0x… (a transaction, its receipt, and the chain-signature request whose signature it carries).
  * History is a bounded scan of the last EVM_SCAN_BLOCKS blocks (evm-scan.ts).
  */
+
+import { toChecksumAddress } from '../derive.js';
 import { accountLink, card, evmAddressLink, facts, h, link, short } from '../dom.js';
 import { evmRpc, NoEvmChainError, quantity } from '../evm-rpc.js';
 import { EVM_SCAN_BLOCKS, type EvmTx, evmReceipt, findEvmTransactions } from '../evm-scan.js';
@@ -60,7 +62,7 @@ export async function evmAddressView(address: string): Promise<HTMLElement> {
     'div',
     null,
     card(
-      h('span', { 'data-evm-address': lower }, address),
+      h('span', { 'data-evm-address': lower }, toChecksumAddress(address)),
       facts([
         ['balance', h('strong', { 'data-evm-balance': '' }, ether(quantity(balance)))],
         ['balance (wei)', quantity(balance).toString()],
@@ -103,7 +105,7 @@ export async function evmTxView(hash: string): Promise<HTMLElement> {
       ['status', pending ? h('span', { class: 'muted' }, 'pending') : await statusOf(tx)],
       ['block', pending ? '—' : String(tx.blockNumber)],
       ['from → to', fromTo(tx)],
-      ['value', `${ether(tx.value)} (${tx.value} wei)`],
+      ['value', ether(tx.value).endsWith(' wei') ? ether(tx.value) : `${ether(tx.value)} (${tx.value} wei)`],
       ['nonce', String(tx.nonce)],
       ['type', String(quantity(raw.type))],
       ['gas used', receipt ? receipt.gasUsed.toString() : '—'],
