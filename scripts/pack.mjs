@@ -157,9 +157,14 @@ export function packTarget(target, outDir) {
         });
       }
     }
+    // The package's own optional dependencies stay optional, every platform's (anvil's binary for the CLI):
+    // npm installs the one of the machine the tarball is installed on, not the one found here.
+    const optional = pkg.optionalDependencies ?? {};
+    for (const name of Object.keys(optional)) delete dependencies[name];
     const manifest = publishedManifest(pkg);
     manifest.dependencies = dependencies;
-    delete manifest.optionalDependencies;
+    if (Object.keys(optional).length > 0) manifest.optionalDependencies = optional;
+    else delete manifest.optionalDependencies;
     manifest.bundleDependencies = workspaces;
     copyPackage(dir, stage, manifest);
     mkdirSync(outDir, { recursive: true });
