@@ -11,6 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { anvilPackageName } from '../packages/cli/src/evm/locate-anvil.js';
 import { CliProcess, REPO_ROOT } from '../packages/cli/test-support/cli-process.js';
 
 /** npm install of the tarballs and pip's venv can take minutes on a loaded machine. */
@@ -109,6 +110,11 @@ describe('installable packages', { timeout: 4 * STEP_TIMEOUT_MS }, () => {
     });
     const ready = JSON.parse(await stack.firstLine());
     assert.equal(ready.home, join(project, '.shadebox', 'node'));
+    // anvil's platform package came with the install (an optional dependency of the CLI): the EVM chain runs.
+    if (anvilPackageName() !== undefined) {
+      assert.ok(existsSync(join(project, 'node_modules', anvilPackageName()!, 'package.json')));
+      assert.match(ready.evm?.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    }
     await stack.stdoutIncludes('"agent-ready"');
     const agentAccountId = JSON.parse(stack.stdout.split('\n')[1]!).agentAccountId;
 
