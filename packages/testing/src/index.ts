@@ -6,7 +6,7 @@
  */
 export { StackStartError, UnknownSnapshotError } from './errors.js';
 export { EvmRpcError } from './evm-rpc.js';
-export type { AgentAddresses, EvmEndpoint, KeyedAccount } from './ready-lines.js';
+export type { AgentAddresses, EvmEndpoint, KeyedAccount, KeyString } from './ready-lines.js';
 export { DEFAULT_START_TIMEOUT_MS, type StartStackOptions } from './stack-options.js';
 export type { ProcessExit } from './stack-process.js';
 export { type Stack, startStack } from './start-stack.js';

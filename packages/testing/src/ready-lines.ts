@@ -5,13 +5,14 @@
  */
 import { StackStartError } from './errors.js';
 
+/** A key in NEAR's text form (`ed25519:<base58>`), the type near-api-js takes for a key pair. */
+export type KeyString = `ed25519:${string}` | `secp256k1:${string}`;
+
 /** An account with its full-access key, as the ready line gives it. */
 export interface KeyedAccount {
   accountId: string;
-  /** `ed25519:…` */
-  publicKey: string;
-  /** `ed25519:…` */
-  secretKey: string;
+  publicKey: KeyString;
+  secretKey: KeyString;
 }
 
 /** The agent's foreign-chain addresses: the keys the signer derives for the agent contract, one path per chain. */
