@@ -27,8 +27,7 @@ import { promisify } from 'node:util';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { base58 } from '@scure/base';
-import { createAgentClient } from '@shadebox/client';
-import { CliProcess } from '../packages/cli/test-support/cli-process.js';
+import { type Stack, startStack } from '@shadebox/testing';
 import { testRandom } from './test-random.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -169,28 +168,19 @@ interface Derived {
   publicKey: string;
 }
 
-interface AgentAddresses {
-  predecessor: string;
-  evm: { path: string; address: string };
-  bitcoin: { path: string; network: string; address: string };
-  solana: { path: string; address: string };
-}
-
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 describe('chainsig.js against shadebox up defaults', () => {
-  let cli: CliProcess;
-  let ready: { rpcUrl: string; agentApiUrl: string; mpcContractId: string; agentAddresses: AgentAddresses };
+  // The stack, started with @shadebox/testing (its ready line's fields).
+  let ready: Stack;
 
   before(async () => {
-    cli = new CliProcess(['up', '--memory', '--rpc-port', '0', '--agent-port', '0', '--json']);
-    ready = JSON.parse(await cli.firstLine());
-    await cli.stdoutIncludes('"agent-ready"');
+    ready = await startStack({ memory: true });
   });
   let anvil: { child: ChildProcess; rpcUrl: string } | undefined;
   after(async () => {
     anvil?.child.kill('SIGTERM');
-    await cli?.stop();
+    await ready?.stop();
   });
 
   it('derives the addresses up prints, and the signatures the stack returns verify under them', async () => {
@@ -213,7 +203,7 @@ describe('chainsig.js against shadebox up defaults', () => {
     assert.equal(derived.solana.address, printed.solana.address);
 
     // The agent signs through the agent API: `request_signature` on the agent contract, keys derived for it.
-    const agent = createAgentClient({ baseUrl: ready.agentApiUrl });
+    const agent = ready.agent;
     const bitcoinSighash = new Uint8Array(rng.bytes(32));
     const solanaMessage = new Uint8Array(rng.bytes(150));
     const [evmResponse, bitcoinResponse, solanaResponse] = await Promise.all([

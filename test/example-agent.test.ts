@@ -1,9 +1,9 @@
 /**
- * examples/evm-agent against `shadebox up --memory`: the example (a child process, through tsx with the
- * `source` condition) derives its EVM address, signs an EIP-1559 transaction through the agent API and
- * recovers the sender with viem. This test checks its output independently: the address is the one derived
- * here from the signer's root key for (agent.test.near, ethereum-1), and viem's parseTransaction +
- * recoverTransactionAddress of the printed signed transaction give that address.
+ * examples/evm-agent against `shadebox up --memory` (started with @shadebox/testing): the example (a child
+ * process, through tsx with the `source` condition) derives its EVM address, signs an EIP-1559 transaction
+ * through the agent API and recovers the sender with viem. This test checks its output independently: the
+ * address is the one derived here from the signer's root key for (agent.test.near, ethereum-1), and viem's
+ * parseTransaction + recoverTransactionAddress of the printed signed transaction give that address.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { derivedPublicKey, evmAddress } from '@shadebox/mpc';
+import { type Stack, startStack } from '@shadebox/testing';
 import {
   getAddress,
   keccak256,
@@ -19,7 +20,7 @@ import {
   serializeTransaction,
   type TransactionSerializedEIP1559,
 } from 'viem';
-import { CliProcess, REPO_ROOT, rpc } from '../packages/cli/test-support/cli-process.js';
+import { REPO_ROOT } from '../packages/cli/test-support/cli-process.js';
 
 const run = promisify(execFile);
 const AGENT = fileURLToPath(new URL('../examples/evm-agent/agent.ts', import.meta.url));
@@ -35,25 +36,22 @@ interface Output {
 }
 
 describe('examples/evm-agent', () => {
-  let cli: CliProcess;
-  let ready: { rpcUrl: string; agentApiUrl: string };
+  let stack: Stack;
 
   before(async () => {
-    cli = new CliProcess(['up', '--memory', '--rpc-port', '0', '--agent-port', '0', '--json']);
-    ready = JSON.parse(await cli.firstLine());
-    await cli.stdoutIncludes('"agent-ready"');
+    stack = await startStack({ memory: true });
   });
 
   after(async () => {
-    await cli?.stop();
+    await stack?.stop();
   });
 
   it('signs an EIP-1559 transaction whose recovered sender is the derived address', async () => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_OPTIONS: '',
-      AGENT_API_URL: ready.agentApiUrl,
-      NEAR_RPC_URL: ready.rpcUrl,
+      AGENT_API_URL: stack.agentApiUrl,
+      NEAR_RPC_URL: stack.rpcUrl,
     };
     for (const name of ['AGENT_CONTRACT_ID', 'MPC_CONTRACT_ID', 'EVM_CHAIN_ID', 'DERIVATION_PATH'])
       delete env[name];
@@ -67,7 +65,7 @@ describe('examples/evm-agent', () => {
     const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as Output;
 
     // The address, derived here independently of the example.
-    const view = await rpc<{ result: number[] }>(ready.rpcUrl, 'query', {
+    const view = await stack.rpc<{ result: number[] }>('query', {
       request_type: 'call_function',
       finality: 'final',
       account_id: 'signer.test.near',
