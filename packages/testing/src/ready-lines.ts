@@ -28,6 +28,8 @@ export interface AgentAddresses {
 export interface EvmEndpoint {
   rpcUrl: string;
   chainId: number;
+  /** The agent's derived addresses funded with 100 ETH at start (`ethereum-1` first, then `--evm-fund-path`s). */
+  funded: Array<{ path: string; address: string }>;
 }
 
 /** The `ready` line, as far as the harness reads it (other fields are kept in `raw`). */
@@ -103,7 +105,7 @@ function evmOf(value: unknown, line: string): EvmEndpoint | null {
       `shadebox up's ready line has an evm field without rpcUrl and chainId: ${line}`,
     );
   }
-  return { rpcUrl: evm.rpcUrl, chainId: evm.chainId };
+  return { rpcUrl: evm.rpcUrl, chainId: evm.chainId, funded: Array.isArray(evm.funded) ? evm.funded : [] };
 }
 
 /** Reads the `agent-ready` line: the agent account id. */

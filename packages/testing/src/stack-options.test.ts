@@ -84,8 +84,14 @@ describe('ready lines', () => {
   };
 
   it('reads the EVM endpoint, or null without one', () => {
-    const evm = { rpcUrl: 'http://127.0.0.1:3', chainId: 31337 };
+    const evm = {
+      rpcUrl: 'http://127.0.0.1:3',
+      chainId: 31337,
+      funded: [{ path: 'ethereum-1', address: '0x1' }],
+    };
     assert.deepEqual(parseReadyLine(JSON.stringify({ ...ready, evm })).evm, evm);
+    const { funded, ...bare } = evm;
+    assert.deepEqual(parseReadyLine(JSON.stringify({ ...ready, evm: bare })).evm, { ...bare, funded: [] });
     assert.equal(parseReadyLine(JSON.stringify({ ...ready, evm: null })).evm, null);
     assert.equal(parseReadyLine(JSON.stringify(ready)).evm, null);
   });

@@ -77,6 +77,10 @@ describe('startStack', () => {
     if (stack.evm !== null) {
       assert.match(stack.evm.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+/);
       assert.equal(typeof stack.evm.chainId, 'number');
+      assert.deepEqual(stack.evm.funded[0], {
+        path: 'ethereum-1',
+        address: stack.agentAddresses.evm.address,
+      });
     }
   });
 
