@@ -3,7 +3,7 @@
  * summary, waits for SIGINT/SIGTERM and stops it cleanly. Resolves with the process's exit code.
  */
 import { join } from 'node:path';
-import type { Logger, ProductionMode, RunningNode, StartNodeOptions } from '@shadebox/node';
+import type { Colours, Logger, ProductionMode, RunningNode, StartNodeOptions } from '@shadebox/node';
 import type { CliIo } from './cli-io.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import type { LogLevel } from './log-level.js';
@@ -46,6 +46,9 @@ export interface RunningService {
   summary: Array<[string, string]>;
   /** Something that happens after ready (the agent registered): printed as a second JSON line, or a line. */
   later?: Promise<{ json: Record<string, unknown>; text: string }>;
+  /** More lines for the live transaction log (the EVM chain's signature lines): started with it, stopped
+   * before the service. */
+  txLog?: (write: (text: string) => void, colours: Colours) => Promise<() => Promise<void>>;
   stop(): Promise<void>;
 }
 
@@ -108,7 +111,9 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
   }
   // After the summary: the stack's set-up transactions are not logged, what follows is.
   const stopTxLog =
-    options.txLog && !options.json && !shutdown.requested ? await startTxLog(node, io) : () => undefined;
+    options.txLog && !options.json && !shutdown.requested
+      ? await startTxLog(node, io, service?.txLog, log)
+      : async () => undefined;
 
   const afterSetup = () => {
     if (options.productionAfterSetup && !shutdown.requested) {
@@ -129,7 +134,7 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
   );
 
   const signal = await shutdown.received;
-  stopTxLog();
+  await stopTxLog();
   if (!options.json) io.stderr.write(`${signal}: stopping the node...\n`);
   const timeout = setTimeout(() => {
     io.stderr.write(`${command}: error: the node did not stop within ${STOP_TIMEOUT_MS / 1000} s\n`);
@@ -150,13 +155,26 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
   return EXIT_OK;
 }
 
-/** The live transaction log of `node` on stderr, coloured for a terminal (NO_COLOR respected). */
-async function startTxLog(node: RunningNode, io: CliIo): Promise<() => void> {
+/** The live transaction log of `node` on stderr, coloured for a terminal (NO_COLOR respected), with the
+ * service's own lines. */
+async function startTxLog(
+  node: RunningNode,
+  io: CliIo,
+  extra: RunningService['txLog'],
+  log: Logger,
+): Promise<() => Promise<void>> {
   const { attachTxLog, coloursFor } = await import('@shadebox/node');
-  return attachTxLog(node.chain, {
-    write: (text) => io.stderr.write(text),
-    colours: coloursFor(io.stderr as { isTTY?: boolean }, io.env),
+  const write = (text: string) => io.stderr.write(text);
+  const colours = coloursFor(io.stderr as { isTTY?: boolean }, io.env);
+  const detach = attachTxLog(node.chain, { write, colours });
+  const stopExtra = await extra?.(write, colours).catch((error: unknown) => {
+    log.debug({ err: error }, 'transaction log extras failed to start');
+    return undefined;
   });
+  return async () => {
+    detach();
+    await stopExtra?.().catch(() => undefined);
+  };
 }
 
 function flush(log: Logger): Promise<void> {

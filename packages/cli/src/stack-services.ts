@@ -167,8 +167,25 @@ export async function startStackServices(
   const running = api;
   const evmInfo: LocalEvmInfo | null =
     evm === null ? null : { rpcUrl: evm.rpcUrl, chainId: evm.chainId, funded: evm.funded };
+  // The explorer page reads the EVM chain from the browser (its sign requests link to EVM transactions).
+  if (evmInfo !== null)
+    node.setExplorerSettings({ evm: { rpcUrl: evmInfo.rpcUrl, chainId: evmInfo.chainId } });
   return {
     evm: evmInfo,
+    txLog:
+      evmInfo === null
+        ? undefined
+        : async (write, colours) => {
+            const { watchEvmSignatures } = await import('./evm/signature-watch.js');
+            const watch = await watchEvmSignatures({
+              rpcUrl: evmInfo.rpcUrl,
+              node,
+              write,
+              colours,
+              onError: (err) => log.debug({ err }, 'EVM signature watch'),
+            });
+            return () => watch.stop();
+          },
     ready: {
       agentApiUrl: running.url,
       agentContractId: cs.agentContractId,
