@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { locateAnvil } from '@shadebox/cli';
 import { derivedPublicKey, evmAddress } from '@shadebox/mpc';
 import {
   type Abi,
@@ -24,7 +25,6 @@ import {
   type PublicClient,
   parseEventLogs,
 } from 'viem';
-import { locateAnvil } from '../packages/cli/src/evm/locate-anvil.js';
 import { CliProcess, REPO_ROOT, rpc } from '../packages/cli/test-support/cli-process.js';
 import { testRandom } from './test-random.js';
 

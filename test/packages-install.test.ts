@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { anvilPackageName } from '../packages/cli/src/evm/locate-anvil.js';
+import { anvilPackageName } from '@shadebox/cli';
 import { CliProcess, REPO_ROOT } from '../packages/cli/test-support/cli-process.js';
 
 /** npm install of the tarballs and pip's venv can take minutes on a loaded machine. */
