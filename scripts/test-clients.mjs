@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The third-party clients the tests and the benchmark drive (near-api-js, near-kit, @near-js/*, viem,
 // chainsig.js and the chain SDKs it pulls, @neardefi/shade-agent-js, playwright-core, near-hello,
-// near-sdk-simulator, anvil) are not dependencies of the repository: `npm install && npm start` does not
+// near-sdk-simulator, solc) are not dependencies of the repository: `npm install && npm start` does not
 // need them, and they are most of what `npm install` would otherwise unpack (about 380 MB in 35,000 files).
 // They live in test-clients/, a package of their own with its own lock file (exact versions), and are
 // installed there on first use:
