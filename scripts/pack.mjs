@@ -4,6 +4,8 @@
 //
 //   shadebox-cli-<version>.tgz      npm install ./shadebox-cli-<version>.tgz → node_modules/.bin/shadebox, near-sandbox
 //   shadebox-client-<version>.tgz   npm install ./shadebox-client-<version>.tgz → import '@shadebox/client'
+//   shadebox-testing-<version>.tgz  npm install ./shadebox-testing-<version>.tgz → import '@shadebox/testing'
+//                                   (the harness, with the CLI it starts inside it)
 //
 // The workspace packages are private and not on any registry, so each tarball carries the ones it needs inside
 // it (npm's bundleDependencies: node_modules/@shadebox/* in the tarball, built as they are in the repository).
@@ -33,6 +35,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const TARGETS = [
   { name: '@shadebox/cli', needs: ['dist/main.js', 'bundle/shadebox.js', 'bundle/near-sandbox.js'] },
   { name: '@shadebox/client', needs: ['dist/index.js'] },
+  { name: '@shadebox/testing', needs: ['dist/index.js'] },
 ];
 
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
@@ -157,9 +160,12 @@ export function packTarget(target, outDir) {
         });
       }
     }
-    // The package's own optional dependencies stay optional, every platform's (anvil's binary for the CLI):
-    // npm installs the one of the machine the tarball is installed on, not the one found here.
-    const optional = pkg.optionalDependencies ?? {};
+    // Optional dependencies stay optional, every platform's (anvil's binary, the CLI's), also those of a bundled
+    // package (npm installs no dependency of a bundled one): npm installs the one of the machine the tarball is
+    // installed on, not the one found here.
+    const optional = { ...pkg.optionalDependencies };
+    for (const name of workspaces)
+      Object.assign(optional, readJson(join(workspaceDir(name), 'package.json')).optionalDependencies);
     for (const name of Object.keys(optional)) delete dependencies[name];
     const manifest = publishedManifest(pkg);
     manifest.dependencies = dependencies;

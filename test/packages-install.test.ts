@@ -1,7 +1,7 @@
 /**
- * The packages people install: `npm run pack`'s tarballs of the CLI and the TypeScript client installed into an
- * empty project outside the repository (`shadebox`, `near-sandbox` and `@shadebox/client` work there, against a
- * stack the installed CLI starts), and `pip install ./python` into a fresh venv (the Python client imports and
+ * The packages people install: `npm run pack`'s tarballs of the CLI, the TypeScript client and the test harness
+ * installed into an empty project outside the repository (`shadebox`, `near-sandbox` and `@shadebox/client` work
+ * there, against a stack the installed CLI starts; `@shadebox/testing` starts, reverts and stops one), and `pip install ./python` into a fresh venv (the Python client imports and
  * talks to that stack). Registry packages come from npm's cache when it has them (`--prefer-offline`).
  */
 import assert from 'node:assert/strict';
@@ -73,7 +73,11 @@ describe('installable packages', { timeout: 4 * STEP_TIMEOUT_MS }, () => {
     const pack = await run(process.execPath, ['scripts/pack.mjs', '--out', join(work, 'pack')], REPO_ROOT);
     assert.equal(pack.code, 0, pack.stderr);
     const tarballs = readdirSync(join(work, 'pack')).sort();
-    assert.deepEqual(tarballs, ['shadebox-cli-0.1.0.tgz', 'shadebox-client-0.1.0.tgz']);
+    assert.deepEqual(tarballs, [
+      'shadebox-cli-0.1.0.tgz',
+      'shadebox-client-0.1.0.tgz',
+      'shadebox-testing-0.1.0.tgz',
+    ]);
 
     await run('mkdir', ['-p', project], work);
     await writeFile(
@@ -133,6 +137,26 @@ describe('installable packages', { timeout: 4 * STEP_TIMEOUT_MS }, () => {
     const client = await run(process.execPath, ['client.mjs'], project, { AGENT_API_URL: ready.agentApiUrl });
     assert.equal(client.code, 0, client.stderr);
     assert.deepEqual(JSON.parse(client.stdout), { accountId: agentAccountId });
+
+    // The harness starts a stack of its own (the CLI inside its tarball), signs, reverts and stops it.
+    await writeFile(
+      join(project, 'harness.mjs'),
+      [
+        "import { startStack } from '@shadebox/testing';",
+        'const stack = await startStack();',
+        'const id = await stack.snapshot();',
+        "const signature = await stack.agent.requestSignature({ path: 'ethereum-1', payload: 'ab'.repeat(32) });",
+        'await stack.revert(id);',
+        'await stack.stop();',
+        'console.log(JSON.stringify({ scheme: signature.scheme, agent: stack.agentAccountId }));',
+        '',
+      ].join('\n'),
+    );
+    const harness = await run(process.execPath, ['harness.mjs'], project);
+    assert.equal(harness.code, 0, harness.stderr);
+    const harnessResult = JSON.parse(harness.stdout);
+    assert.equal(harnessResult.scheme, 'Secp256k1');
+    assert.match(harnessResult.agent, /^[0-9a-f]{64}$/);
 
     // pip install ./python into a fresh venv: built by python/build_backend, nothing from the network.
     const venv = join(work, 'venv');
