@@ -39,6 +39,9 @@ export interface RunNodeOptions {
   /** Services started once the node runs and before it reports ready (e.g. chain signatures), stopped
    * before it. Their `ready` fields join the JSON ready line, their `summary` rows the summary. */
   services?: (node: RunningNode, log: Logger) => Promise<RunningService>;
+  /** Stop cleanly, as on SIGTERM, when standard input ends (`--stop-with-stdin`): a parent holding the other
+   * end of a pipe cannot leave the process behind, even if it is killed with SIGKILL. */
+  stopWithStdin?: boolean;
 }
 
 export interface RunningService {
@@ -56,6 +59,10 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
   const { command, io } = options;
   // Signals first: a Ctrl+C during start-up stops the node as soon as it is up.
   const shutdown = new ShutdownSignal();
+  if (options.stopWithStdin) {
+    process.stdin.on('end', () => shutdown.request('SIGTERM')).on('error', () => shutdown.request('SIGTERM'));
+    process.stdin.resume();
+  }
   const { createLogger, loadHome, startNode } = await import('@shadebox/node');
   // A person at a terminal reads short lines; programs (--json) get pino's JSON lines.
   const log = createLogger('shadebox', options.logLevel, options.json ? 'json' : 'short');
@@ -134,6 +141,7 @@ export async function runNode(options: RunNodeOptions): Promise<number> {
   );
 
   const signal = await shutdown.received;
+  if (options.stopWithStdin) process.stdin.destroy();
   await stopTxLog();
   if (!options.json) io.stderr.write(`${signal}: stopping the node...\n`);
   const timeout = setTimeout(() => {

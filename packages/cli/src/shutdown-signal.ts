@@ -32,6 +32,11 @@ export class ShutdownSignal {
     }
   }
 
+  /** Asks for the clean shutdown as `signal` would (standard input closed: `shadebox up --stop-with-stdin`). */
+  request(signal: ShutdownSignalName): void {
+    this.handlers.get(signal)?.();
+  }
+
   /** True once a signal arrived. */
   get requested(): boolean {
     return this.first !== undefined;

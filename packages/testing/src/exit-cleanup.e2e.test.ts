@@ -1,10 +1,12 @@
 /**
  * A test process that ends without stopping its stack — an uncaught error, or a runner's SIGTERM — leaves no
- * `shadebox up` behind and no temporary home: the harness's exit-time cleanup, run in a child process.
+ * `shadebox up` behind and no temporary home: the harness's exit-time cleanup, run in a child process; one
+ * killed with SIGKILL leaves no `shadebox up` either (it stops when its stdin, a pipe from the test, ends).
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 
 const HARNESS = new URL('./index.ts', import.meta.url).href;
@@ -67,6 +69,16 @@ describe('a test process that ends with its stack running', { timeout: 180_000 }
     assert.equal((await ending).code, 1);
     await gone(pid);
     assert.equal(existsSync(home), false);
+  });
+
+  it('on SIGKILL (no code runs): the stack stops by itself, its stdin having ended', async () => {
+    const child = testProcess('wait');
+    const ending = exited(child);
+    const { pid, home } = await firstLine(child);
+    child.kill('SIGKILL');
+    assert.equal((await ending).signal, 'SIGKILL');
+    await gone(pid);
+    await rm(home, { recursive: true, force: true });
   });
 
   it('on SIGTERM: the same, and the process still ends by that signal', async () => {

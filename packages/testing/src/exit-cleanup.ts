@@ -1,7 +1,8 @@
 /**
  * Stacks still running when the test process ends are killed and their temporary homes removed: on `exit`
  * (a normal end, `process.exit`, an uncaught error) and on SIGINT, SIGTERM and SIGHUP (a test runner that
- * cancels a file). A process killed with SIGKILL runs no code: its stacks stay (stop them in `after`).
+ * cancels a file). A process killed with SIGKILL runs no code: its stacks then stop by themselves, as the
+ * pipe that is their stdin ends (`shadebox up --stop-with-stdin`), but their temporary homes stay.
  */
 import { rmSync } from 'node:fs';
 

@@ -4,10 +4,11 @@ import { parseAgentReadyLine, parseReadyLine } from './ready-lines.js';
 import { stackEnvironment, upArguments } from './stack-options.js';
 
 describe('upArguments', () => {
-  it('always --json on free ports, with the temporary home', () => {
+  it('always --json and --stop-with-stdin on free ports, with the temporary home', () => {
     assert.deepEqual(upArguments({}, '/tmp/h'), [
       'up',
       '--json',
+      '--stop-with-stdin',
       '--rpc-port',
       '0',
       '--agent-port',
@@ -32,7 +33,7 @@ describe('upArguments', () => {
       '/tmp/h',
       '/project',
     );
-    assert.deepEqual(args.slice(6), [
+    assert.deepEqual(args.slice(7), [
       '--memory',
       '--seed',
       's',

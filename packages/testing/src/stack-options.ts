@@ -39,7 +39,7 @@ export const DEFAULT_START_TIMEOUT_MS = 120_000;
 
 /** The arguments after the executable: `up --json …`. `home` is the temporary home (ignored with `memory`). */
 export function upArguments(options: StartStackOptions, home: string | null, cwd = process.cwd()): string[] {
-  const args = ['up', '--json', '--rpc-port', '0', '--agent-port', '0'];
+  const args = ['up', '--json', '--stop-with-stdin', '--rpc-port', '0', '--agent-port', '0'];
   if (options.memory || home === null) args.push('--memory');
   else args.push('--home', home);
   if (options.seed !== undefined) args.push('--seed', options.seed);

@@ -30,7 +30,9 @@ export class StackProcess {
     this.#child = spawn(command.file, [...command.prefix, ...args], {
       cwd,
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // A pipe as stdin, never written: `up --stop-with-stdin` stops when it ends, which it does when this
+      // process is gone however it ended (even SIGKILL, where no exit handler runs).
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.#child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       const parts = (this.#partial + chunk).split('\n');

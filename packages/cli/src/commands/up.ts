@@ -38,6 +38,7 @@ export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--
                    [--signer-wasm FILE | --signer-from URL[#ACCOUNT]]
                    [--agent-contract-wasm FILE [--agent-contract-init JSON]] [--agent-key-file FILE]
                    [--evm | --no-evm] [--evm-port P] [--evm-chain-id N] [--evm-fund-path PATH]... [--json]
+                   [--stop-with-stdin]
 
 Starts the local Shadebox stack in the foreground: a NEAR node, chain signatures (the signer contract
 signer.test.near, the agent contract agent.test.near and the MPC responder) and the agent API on port 3140,
@@ -102,6 +103,9 @@ ${DEV_ACCOUNT_HELP}${ETH_WALLET_CONTRACT_HELP}${SIGNER_HELP}${EVM_HELP}  --json 
                  with --memory; evm is null when the EVM chain is not started), and once the agent is
                  registered a second one:
                  {"event":"agent-ready","agentAccountId":...}
+  --stop-with-stdin
+                 stop cleanly, as on SIGTERM, when standard input ends: a program that starts up with a
+                 pipe as its stdin cannot leave it running, even when killed (@shadebox/testing uses it)
   -h, --help     show this help
 
 Without --json, one summary is printed on stdout: the URLs (RPC, archival RPC, agent API, explorer), the
@@ -145,6 +149,7 @@ const OPTIONS = {
   ...SIGNER_OPTIONS,
   ...EVM_OPTIONS,
   json: { type: 'boolean' },
+  'stop-with-stdin': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -260,6 +265,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     logLevel,
     txLog: flags.quiet !== true,
     productionAfterSetup: production,
+    stopWithStdin: flags['stop-with-stdin'] === true,
     title: 'Shadebox stack ready',
     warnings: (node) =>
       numShards !== undefined && node.chain.numShards !== numShards
