@@ -22,6 +22,7 @@ const root = dirname(fileURLToPath(import.meta.url));
 export const CONTRACTS = [
   { entry: 'assembly/signer/index.ts', out: 'build/signer.wasm' },
   { entry: 'assembly/agent/index.ts', out: 'build/agent.wasm' },
+  { entry: 'assembly/agent-v2/index.ts', out: 'build/agent-v2.wasm' },
 ];
 const CONTRACT_FLAGS = [
   '--runtime',

@@ -2,7 +2,11 @@
 export declare const signerWasmPath: string;
 /** Absolute path of build/agent.wasm (the shade agent contract). */
 export declare const agentWasmPath: string;
+/** Absolute path of build/agent-v2.wasm (the 2.0 agent contract, the shade-contract-template interface). */
+export declare const agentV2WasmPath: string;
 /** The signer contract's Wasm; throws a clear error when the package has not been built. */
 export declare function readSignerWasm(): Buffer;
 /** The agent contract's Wasm; throws a clear error when the package has not been built. */
 export declare function readAgentWasm(): Buffer;
+/** The 2.0 agent contract's Wasm; throws a clear error when the package has not been built. */
+export declare function readAgentV2Wasm(): Buffer;

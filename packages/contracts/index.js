@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 export const signerWasmPath = fileURLToPath(new URL('./build/signer.wasm', import.meta.url));
 export const agentWasmPath = fileURLToPath(new URL('./build/agent.wasm', import.meta.url));
+export const agentV2WasmPath = fileURLToPath(new URL('./build/agent-v2.wasm', import.meta.url));
 
 function read(path, name) {
   if (!existsSync(path)) {
@@ -23,4 +24,9 @@ export function readSignerWasm() {
 /** The agent contract's Wasm. */
 export function readAgentWasm() {
   return read(agentWasmPath, 'The agent');
+}
+
+/** The 2.0 agent contract's Wasm (the Shade Agent Framework 2.0 template's interface). */
+export function readAgentV2Wasm() {
+  return read(agentV2WasmPath, 'The 2.0 agent');
 }
