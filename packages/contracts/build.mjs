@@ -23,6 +23,7 @@ export const CONTRACTS = [
   { entry: 'assembly/signer/index.ts', out: 'build/signer.wasm' },
   { entry: 'assembly/agent/index.ts', out: 'build/agent.wasm' },
   { entry: 'assembly/agent-v2/index.ts', out: 'build/agent-v2.wasm' },
+  { entry: 'assembly/registrar/index.ts', out: 'build/registrar.wasm' },
 ];
 const CONTRACT_FLAGS = [
   '--runtime',

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 export const signerWasmPath = fileURLToPath(new URL('./build/signer.wasm', import.meta.url));
 export const agentWasmPath = fileURLToPath(new URL('./build/agent.wasm', import.meta.url));
 export const agentV2WasmPath = fileURLToPath(new URL('./build/agent-v2.wasm', import.meta.url));
+export const registrarWasmPath = fileURLToPath(new URL('./build/registrar.wasm', import.meta.url));
 
 function read(path, name) {
   if (!existsSync(path)) {
@@ -29,4 +30,9 @@ export function readAgentWasm() {
 /** The 2.0 agent contract's Wasm (the Shade Agent Framework 2.0 template's interface). */
 export function readAgentV2Wasm() {
   return read(agentV2WasmPath, 'The 2.0 agent');
+}
+
+/** The registrar contract's Wasm (the `testnet` account of a testnet twin). */
+export function readRegistrarWasm() {
+  return read(registrarWasmPath, 'The registrar');
 }

@@ -60,3 +60,9 @@
 @external("env", "storage_read") export declare function storage_read(key_len: u64, key_ptr: u64, register_id: u64): u64;
 @external("env", "storage_remove") export declare function storage_remove(key_len: u64, key_ptr: u64, register_id: u64): u64;
 @external("env", "storage_has_key") export declare function storage_has_key(key_len: u64, key_ptr: u64): u64;
+
+// account actions (the registrar)
+@external("env", "promise_batch_action_create_account") export declare function promise_batch_action_create_account(promise_index: u64): void;
+@external("env", "promise_batch_action_add_key_with_full_access") export declare function promise_batch_action_add_key_with_full_access(
+  promise_index: u64, public_key_len: u64, public_key_ptr: u64, nonce: u64,
+): void;

@@ -75,3 +75,12 @@ export function promiseResult(index: u64): PromiseResult {
 export function promiseReturn(promise: u64): void {
   env.promise_return(promise);
 }
+
+export function createAccount(promise: u64): void {
+  env.promise_batch_action_create_account(promise);
+}
+
+/** Adds a full-access key; `publicKey` is borsh's PublicKey (the key type byte, then the key). */
+export function addFullAccessKey(promise: u64, publicKey: Uint8Array, nonce: u64 = 0): void {
+  env.promise_batch_action_add_key_with_full_access(promise, len(publicKey), ptr(publicKey), nonce);
+}
