@@ -14,6 +14,8 @@ import { NodeStoppingError } from './chain/node-stopping-error.js';
 import { TransactionService } from './chain/transaction-service.js';
 import { TxPool } from './chain/tx-pool.js';
 import { deriveDevAccounts } from './config/dev-accounts.js';
+import { genesisAccountIdFor } from './config/genesis-account.js';
+import type { GenesisContract } from './config/genesis-defaults.js';
 import { type HomeLock, lockHome } from './config/home-lock.js';
 import { createEphemeralHome, type Home, initHome, loadHome } from './config/init-home.js';
 import {
@@ -58,6 +60,12 @@ export interface StartNodeOptions {
   production?: ProductionMode;
   /** Shards of a new chain (ignored for an existing home). */
   numShards?: number;
+  /** Chain id of a new chain (ignored for an existing home, which keeps its own). Default `localnet`;
+   * `testnet` makes a testnet twin whose genesis account is `testnet` (config/genesis-account.ts). */
+  chainId?: string;
+  /** Code a new chain deploys at genesis on its genesis accounts (ignored for an existing home): a testnet
+   * twin's registrar on `testnet`. */
+  genesisContracts?: readonly GenesisContract[];
   /** A file with the ETH wallet contract for a new chain (ignored for an existing home, which keeps its
    * `shadebox.eth_wallet_contract`): deployed as a global contract at genesis, used by ETH-implicit accounts. */
   ethWalletContract?: string;
@@ -113,7 +121,8 @@ export interface RunningNode {
   archivalRpcUrl?: string;
   chainId: string;
   home: string | null;
-  /** The genesis account and its key (the validator `test.near`), for funding other accounts. */
+  /** The genesis account and its key (the validator: `test.near`, `testnet` on a testnet twin), for funding
+   * other accounts. */
   accounts: Array<{ accountId: string; publicKey: string; secretKey: string }>;
   /** The funded dev accounts of the chain (none for a home made without them). */
   devAccounts: Array<{ accountId: string; publicKey: string; secretKey: string }>;
@@ -334,13 +343,19 @@ async function startLocked(
 
 async function openHome(options: StartNodeOptions): Promise<Home> {
   const chain = {
+    chainId: options.chainId,
+    genesisContracts: options.genesisContracts,
     numShards: options.numShards,
     epochLength: options.epochLength,
     protocolVersion: options.protocolVersion,
     devAccounts:
       options.devAccounts === undefined
         ? undefined
-        : deriveDevAccounts(options.devAccounts.seed, options.devAccounts.count),
+        : deriveDevAccounts(
+            options.devAccounts.seed,
+            options.devAccounts.count,
+            genesisAccountIdFor(options.chainId),
+          ),
     ethWalletContract: options.ethWalletContract,
   };
   if (options.memory || !options.home) return createEphemeralHome(chain);

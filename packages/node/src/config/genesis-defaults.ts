@@ -5,7 +5,7 @@
  * the protocol treasury. nearcore also adds an account `near` whose key is derived from the public seed "near";
  * we leave that account out (a key anyone can derive), so the validator holds the whole supply.
  */
-import { ONE_NEAR as NEAR } from '@shadebox/primitives';
+import { base58Encode, base64Encode, ONE_NEAR as NEAR, sha256 } from '@shadebox/primitives';
 import {
   EMPTY_CODE_HASH,
   type GenesisConfig,
@@ -70,6 +70,14 @@ export interface CreateDefaultGenesisOptions {
   stake?: bigint;
   /** More accounts, each with one full-access key. */
   accounts?: readonly { accountId: string; publicKey: string; amount: bigint }[];
+  /** Contracts deployed at genesis on accounts above (a testnet twin's registrar on `testnet`). */
+  contracts?: readonly GenesisContract[];
+}
+
+/** Code deployed on a genesis account (a `Contract` record; the account's code_hash is set to match). */
+export interface GenesisContract {
+  accountId: string;
+  code: Uint8Array;
 }
 
 function ratio(numerator: number, denominator: number): Ratio {
@@ -115,6 +123,14 @@ export function createDefaultGenesis(options: CreateDefaultGenesisOptions): Gene
   addAccount(validatorId, validatorPublicKey, balance, stake);
   for (const account of options.accounts ?? [])
     addAccount(account.accountId, account.publicKey, account.amount, 0n);
+  for (const contract of options.contracts ?? []) {
+    const record = records.find((r) => 'Account' in r && r.Account.account_id === contract.accountId);
+    if (record === undefined || !('Account' in record)) {
+      throw new RangeError(`a genesis contract needs a genesis account: ${contract.accountId} is not one`);
+    }
+    record.Account.account.code_hash = base58Encode(sha256(contract.code));
+    records.push({ Contract: { account_id: contract.accountId, code: base64Encode(contract.code) } });
+  }
 
   const usage = computeGenesisStorageUsage(records, options.runtimeConfig);
   for (const record of records) {

@@ -2,6 +2,7 @@
 export * from './config-file-error.js';
 export * from './fees.js';
 export * from './genesis.js';
+export * from './genesis-account.js';
 export * from './genesis-defaults.js';
 export * from './genesis-json.js';
 export * from './genesis-storage.js';

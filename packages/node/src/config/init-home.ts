@@ -13,7 +13,8 @@ import { KeyPair } from '@shadebox/primitives';
 import { ConfigFileError } from './config-file-error.js';
 import { DEV_ACCOUNT_BALANCE, DEV_ACCOUNTS_FILE, serializeDevAccounts } from './dev-accounts.js';
 import type { GenesisConfig } from './genesis.js';
-import { createDefaultGenesis } from './genesis-defaults.js';
+import { genesisAccountIdFor } from './genesis-account.js';
+import { createDefaultGenesis, type GenesisContract } from './genesis-defaults.js';
 import { parseGenesis, serializeGenesis } from './genesis-json.js';
 import { InvalidGenesisError } from './genesis-validation.js';
 import { assertHomeFree } from './home-lock.js';
@@ -47,13 +48,14 @@ export interface Home {
 }
 
 export interface HomeOptions {
-  /** Chain id. Default `localnet`. */
+  /** Chain id. Default `localnet`. `testnet` makes a testnet twin: its genesis account is `testnet`
+   * (config/genesis-account.ts). */
   chainId?: string;
   /** Shards of the V0 layout. Default 1. */
   numShards?: number;
   /** Blocks per epoch. Default 500. */
   epochLength?: number;
-  /** The validator account. Default `test.near`. */
+  /** The validator account. Default `testnet` for chain id `testnet`, else `test.near`. */
   accountId?: string;
   /** Reuse this validator secret key (`ed25519:...`) instead of generating one. */
   validatorSecretKey?: string;
@@ -74,6 +76,8 @@ export interface HomeOptions {
   /** A file with the ETH wallet contract: copied into the home as `eth_wallet_contract.wasm` and named by
    * `shadebox.eth_wallet_contract` (an in-memory home names the file itself). */
   ethWalletContract?: string;
+  /** Code genesis deploys on genesis accounts (a testnet twin's registrar on `testnet`). Default none. */
+  genesisContracts?: readonly GenesisContract[];
 }
 
 export interface InitHomeOptions extends HomeOptions {
@@ -98,7 +102,7 @@ export class HomeExistsError extends ShadeboxError<{ dir: string; existing: read
 
 /** A new home's contents, in memory: fresh validator and node keys, the default genesis and config. */
 export function createEphemeralHome(options: HomeOptions = {}): Home {
-  const accountId = options.accountId ?? 'test.near';
+  const accountId = options.accountId ?? genesisAccountIdFor(options.chainId);
   const validatorKeyPair =
     options.validatorSecretKey === undefined
       ? KeyPair.fromRandom('ed25519')
@@ -117,6 +121,7 @@ export function createEphemeralHome(options: HomeOptions = {}): Home {
       publicKey: a.public_key,
       amount: DEV_ACCOUNT_BALANCE,
     })),
+    contracts: options.genesisContracts,
   });
   const config = defaultNodeConfig({
     rpcAddr: options.rpcAddr,
