@@ -171,10 +171,14 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     flags['rpc-port'] === undefined ? DEFAULT_RPC_PORT : portFlag(COMMAND, '--rpc-port', flags['rpc-port']);
   const portFromFlag =
     flags['agent-port'] === undefined ? undefined : portFlag(COMMAND, '--agent-port', flags['agent-port']);
+  // The key file is named relative to where up runs (the flag, or AGENT_KEY_FILE).
+  const keyFileText = io.env.AGENT_KEY_FILE?.trim();
   const agentKeyFile =
-    flags['agent-key-file'] === undefined
-      ? undefined
-      : resolve(io.cwd, textFlag(COMMAND, '--agent-key-file', flags['agent-key-file']));
+    flags['agent-key-file'] !== undefined
+      ? resolve(io.cwd, textFlag(COMMAND, '--agent-key-file', flags['agent-key-file']))
+      : keyFileText
+        ? resolve(io.cwd, keyFileText)
+        : undefined;
   // The agent variables are checked before anything starts (a typo must not cost a node start).
   const { ConfigError, loadAgentApiConfig } = await import('@shadebox/agent-api');
   const { stackAgentConfig } = await import('../stack-services.js');
