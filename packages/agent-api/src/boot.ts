@@ -21,7 +21,7 @@ import { loadOrCreateAgentKeyFile, poolKeysOf } from './agent-key-file.js';
 import { BootError, StoppedError } from './boot-error.js';
 import type { AgentApiConfig } from './config.js';
 import { type AgentApiLogger, errorMessage } from './logger.js';
-import { registerWhitelisted } from './register-whitelisted.js';
+import { registerWhitelisted, registerWhitelistedForLocal } from './register-whitelisted.js';
 import { detectRegistrationFlow, type RegistrationFlow } from './registration-flow.js';
 import type { TeeProvider } from './tee/index.js';
 
@@ -132,8 +132,8 @@ export async function bootAgent(ctx: BootContext): Promise<BootedAgent> {
       flow = await detectRegistrationFlow(rpc, config.agentContractId);
       log.info({ agentContractId: config.agentContractId, flow }, 'boot: registration flow');
     }
-    if (flow === 'whitelist') {
-      await registerWhitelisted({
+    if (flow === 'whitelist' || flow === 'whitelist-local') {
+      await (flow === 'whitelist' ? registerWhitelisted : registerWhitelistedForLocal)({
         rpc,
         agentContractId: config.agentContractId,
         accountId,

@@ -7,13 +7,15 @@
  * The code hash, not the exported methods (registration-flow.ts), because a contract built from another
  * source may export the same names and take other arguments. The agent API does not import the contracts
  * package (it runs without it, e.g. against testnet), so the hashes are listed here; the unit test fails
- * when packages/contracts/build/agent.wasm is not among them. Keep old hashes: a home keeps the contract it
+ * when packages/contracts/build/agent.wasm or agent-v2.wasm is not among them. Keep old hashes: a home keeps the contract it
  * was created with.
  */
 import { type RpcClient, viewAccount } from '@shadebox/near-client';
 
 /** Code hashes of the agent contracts Shadebox has shipped, newest first. */
 export const BUILT_IN_AGENT_CONTRACT_CODE_HASHES: ReadonlySet<string> = new Set([
+  // packages/contracts/build/agent-v2.wasm (the 2.0 interface: request_signature({path, payload, key_type})).
+  '2jZnWnqTZ6mp3MuzY3Ycy93t5LobQRYG8PLi2B1hdGHL',
   // packages/contracts/build/agent.wasm (the v1 interface: request_signature({path, payload, key_type?})).
   '2P4fcbjqAumZVHrWY5vMjzCwERjSnqmY5a3afxCkU34a',
 ]);

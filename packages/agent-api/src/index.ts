@@ -18,6 +18,8 @@ export { AgentApiListenError } from './listen-error.js';
 export { openApiDocument } from './openapi.js';
 export {
   LOCAL_ATTESTATION,
+  LOCAL_DSTACK_ATTESTATION,
+  REGISTER_DEPOSIT,
   type WhitelistedAgent,
 } from './register-whitelisted.js';
 export {

@@ -4,20 +4,25 @@
  * - `codehash`: Shadebox's built-in contract and the original shade-agent contracts — the owner approves a
  *   codehash, the agent calls `register_agent({codehash})` (or a TEE quote); `get_agent` panics
  *   "no worker found" for an unknown agent.
- * - `whitelist`: the Shade Agent Framework 2.0 template — the owner calls `whitelist_agent({account_id})`, then
- *   the agent calls `register_agent({attestation})`; `get_agent` returns `null` or
- *   `{account_id, verified, whitelisted, codehash}`.
+ * - `whitelist`: the Shade Agent Framework 2.0 template's pre-release (December 2025) — the owner calls
+ *   `whitelist_agent({account_id})`, then the agent calls `register_agent({attestation})`; `get_agent` returns
+ *   `null` or `{account_id, verified, whitelisted, codehash}`.
+ * - `whitelist-local`: the 2.0 template at its release and Shadebox's built-in 2.0 contract (agent-v2) in local
+ *   mode — the owner calls `whitelist_agent_for_local({account_id})` (with the mock measurements and the
+ *   default PPID approved), then the agent calls `register_agent({attestation})` with ShadeClient's local
+ *   attestation and the storage deposit; `get_agent` returns `null` or `{…, validity: "Valid" | {Invalid}}`.
  */
 import { contractErrorFromText, type RpcClient, RpcError } from '@shadebox/near-client';
 import { base64Decode } from '@shadebox/primitives';
 import { BootError } from './boot-error.js';
 import { wasmExportedFunctions } from './wasm-exports.js';
 
-export type RegistrationFlow = 'codehash' | 'whitelist';
+export type RegistrationFlow = 'codehash' | 'whitelist' | 'whitelist-local';
 
 /** The flow of a contract exporting `methods`, or undefined when it cannot register agents. */
 export function registrationFlowOf(methods: readonly string[]): RegistrationFlow | undefined {
   if (!methods.includes('register_agent')) return undefined;
+  if (methods.includes('whitelist_agent_for_local')) return 'whitelist-local';
   return methods.includes('whitelist_agent') ? 'whitelist' : 'codehash';
 }
 

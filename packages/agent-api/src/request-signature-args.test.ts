@@ -131,8 +131,13 @@ describe('request_signature arguments', () => {
         key_type: 'Ecdsa',
       });
     }
-    // key_type reaches the contract only when it was sent (the contract's default is Ecdsa).
-    assert.deepEqual(sign({ path: 'p', payload: `0x${hex(32)}` }).args, { path: 'p', payload: hex(32) });
+    // key_type always reaches the contract, Ecdsa when it was not sent: the 2.0 contract requires it (as the
+    // template does) and the v1 contract's default is Ecdsa.
+    assert.deepEqual(sign({ path: 'p', payload: `0x${hex(32)}` }).args, {
+      path: 'p',
+      payload: hex(32),
+      key_type: 'Ecdsa',
+    });
     const eddsa = sign({ path: 'solana-1', payload: `0x${'CD'.repeat(40)}`, key_type: 'Eddsa' });
     assert.equal((eddsa.args as { payload: string }).payload, 'cd'.repeat(40));
   });

@@ -100,12 +100,11 @@ export function checkRequestSignatureGas(gas: bigint): void {
 
 /**
  * A `request_signature` call to a built-in agent contract with its arguments and gas checked, and its
- * arguments as the contract gets them (`payload` lowercase without `0x`; `key_type` only when it was sent).
+ * arguments as the contract gets them (`payload` lowercase without `0x`; `key_type` always, "Ecdsa" when it
+ * was not sent: the 2.0 contract requires it, as the template does, and the v1 contract reads the same default).
  */
 export function builtInRequestSignature(req: ContractRequest): ContractRequest {
   const checked = checkRequestSignatureArgs(req.args as Record<string, unknown>);
   checkRequestSignatureGas(req.gas);
-  const args: Record<string, string> = { path: checked.path, payload: checked.payload };
-  if ((req.args as Record<string, unknown>).key_type !== undefined) args.key_type = checked.keyType;
-  return { ...req, args };
+  return { ...req, args: { path: checked.path, payload: checked.payload, key_type: checked.keyType } };
 }

@@ -84,6 +84,12 @@ describe('registrationFlowOf', () => {
   it('register_agent without whitelist_agent is the codehash flow (the built-in contract)', () => {
     assert.equal(registrationFlowOf(['init', 'approve_codehash', 'register_agent']), 'codehash');
   });
+  it('whitelist_agent_for_local is the released 2.0 flow (the template, the built-in agent-v2)', () => {
+    assert.equal(
+      registrationFlowOf(['new', 'whitelist_agent_for_local', 'register_agent', 'request_signature']),
+      'whitelist-local',
+    );
+  });
   it('no register_agent: not an agent contract', () => {
     assert.equal(registrationFlowOf(['init', 'whitelist_agent', 'sign']), undefined);
   });

@@ -26,6 +26,8 @@ Commands:
                 chain C (evm, bitcoin, solana, near), from the signer's root key on chain
   sign PATH PAYLOAD
                 a chain signature of PAYLOAD (hex) through the agent API (r, s, v)
+  whitelist ACCOUNT
+                whitelist an agent account in a 2.0 agent contract in local mode (as 'shade whitelist')
   help [cmd]    show this help, or a command's
 
 Options:
@@ -48,6 +50,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   call: async () => (await import('./commands/call.js')).callCommand,
   derive: async () => (await import('./commands/derive.js')).deriveCommand,
   sign: async () => (await import('./commands/sign.js')).signCommand,
+  whitelist: async () => (await import('./commands/whitelist.js')).whitelistCommand,
 };
 
 /** Runs `argv` writing to `io` (the process's streams by default); resolves with the exit code. */

@@ -55,6 +55,9 @@ export interface StackOptions {
   agentKeyFile?: string;
   /** The local EVM chain (`--evm`, `--no-evm`, ./evm/evm-flags.ts); not started when absent. */
   evm?: EvmPlan;
+  /** `--whitelist-all`: every implicit account that asks is whitelisted in a 2.0 agent contract
+   * (./chain-signatures/whitelist-all.ts). */
+  whitelistAll?: boolean;
 }
 
 /** The stack's services; `evm` is the running local EVM chain (null when it is not started), also the ready
@@ -136,6 +139,7 @@ export async function startStackServices(
   const addresses = agentAddresses(cs.publicKeys, cs.agentContractId);
   let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;
   let evm: RunningLocalEvm | null = null;
+  let stopWhitelistAll: (() => Promise<void>) | undefined;
   try {
     if (anvilStarting !== undefined && evmPlan.start) {
       evm = await fundAgent(
@@ -155,11 +159,21 @@ export async function startStackServices(
       agentKeyFile: o.agentKeyFile,
     });
     // A whitelisting contract (the 2.0 template in local mode) needs no codehash: the agent API whitelists.
-    if ((o.agentContract?.flow ?? 'codehash') === 'codehash') {
+    // A released 2.0 contract needs the mock measurements and the default PPID approved, as `shade deploy` does.
+    const flow = o.agentContract?.flow ?? 'codehash';
+    if (flow === 'codehash') {
       await approveCodehash(node.rpcUrl, root, cs.agentContractId, config.codehash!);
+    } else if (flow === 'whitelist-local') {
+      const { approveLocalMode } = await import('./chain-signatures/local-mode-approvals.js');
+      await approveLocalMode(node.rpcUrl, root, cs.agentContractId, log);
+      if (o.whitelistAll) {
+        const { whitelistAll } = await import('./chain-signatures/whitelist-all.js');
+        stopWhitelistAll = whitelistAll({ node, agentContractId: cs.agentContractId, owner: root, log });
+      }
     }
     api = await startAgentApi(config, { log });
   } catch (error) {
+    await stopWhitelistAll?.();
     await cs.stop();
     await stopAnvil();
     throw error;
@@ -212,6 +226,7 @@ export async function startStackServices(
     stop: async () => {
       try {
         await running.stop();
+        await stopWhitelistAll?.();
         await cs.stop();
       } finally {
         await stopAnvil();

@@ -15,9 +15,19 @@ export const INIT_PLACEHOLDERS = ['OWNER', 'MPC_CONTRACT_ID', 'AGENT_CONTRACT_ID
 export type InitPlaceholder = (typeof INIT_PLACEHOLDERS)[number];
 
 /** The init arguments when `--agent-contract-init` is not given: what the built-in contract and the Shade
- * Agent Framework 2.0 template both take, in local (non-TEE) mode. */
+ * Agent Framework 2.0 template's pre-release both take, in local (non-TEE) mode. */
 export const DEFAULT_AGENT_INIT =
   '{"owner_id":"$OWNER","mpc_contract_id":"$MPC_CONTRACT_ID","requires_tee":false}';
+
+/** Seven days in ms: the attestation expiry `shade deploy` initialises a 2.0 contract with. */
+export const SEVEN_DAYS_MS = '604800000';
+
+/** The init arguments of a released 2.0 contract (`new`, the `whitelist-local` flow) when none are given: local
+ * mode, seven days, as `shade deploy` in local mode. */
+export const DEFAULT_AGENT_V2_INIT = `{"requires_tee":false,"attestation_expiration_time_ms":"${SEVEN_DAYS_MS}","owner_id":"$OWNER","mpc_contract_id":"$MPC_CONTRACT_ID"}`;
+
+/** `--agent-contract v1|v2`: which built-in agent contract to deploy. */
+export const BUILT_IN_AGENT_CONTRACTS = ['v1', 'v2'] as const;
 
 export interface AgentContractSource {
   /** The file as given on the command line, resolved. */
@@ -32,12 +42,32 @@ export interface AgentContractSource {
 
 const PLACEHOLDER = /\$(\$|[A-Za-z_][A-Za-z0-9_]*)/g;
 
-/** Reads and checks the two flags of `command`; undefined when neither is given. */
+/**
+ * Reads and checks the flags of `command`: `--agent-contract-wasm` and `--agent-contract-init`, or
+ * `--agent-contract v1|v2` (`builtIn`); undefined for the built-in v1 contract (the default).
+ */
 export async function agentContractFlags(
   command: string,
-  flags: { wasm?: string; init?: string },
+  flags: { wasm?: string; init?: string; builtIn?: string },
   cwd: string,
 ): Promise<AgentContractSource | undefined> {
+  if (flags.builtIn !== undefined) {
+    if (!(BUILT_IN_AGENT_CONTRACTS as readonly string[]).includes(flags.builtIn)) {
+      throw new UsageError(
+        command,
+        `invalid value '${flags.builtIn}' for --agent-contract: expected v1 (the default) or v2 (the Shade Agent Framework 2.0 interface)`,
+        '--agent-contract',
+      );
+    }
+    if (flags.wasm !== undefined || flags.init !== undefined) {
+      throw new UsageError(
+        command,
+        `--agent-contract cannot be used with ${flags.wasm !== undefined ? '--agent-contract-wasm' : '--agent-contract-init'}: it chooses a built-in contract`,
+        '--agent-contract',
+      );
+    }
+    return flags.builtIn === 'v2' ? await builtInAgentContractV2() : undefined;
+  }
   if (flags.wasm === undefined) {
     if (flags.init !== undefined) {
       throw new UsageError(
@@ -82,7 +112,21 @@ export async function agentContractFlags(
       wasmFlag,
     );
   }
-  return { file, wasm, initMethod, initArgs: parseInitArgs(command, flags.init ?? DEFAULT_AGENT_INIT), flow };
+  const defaultInit = flow === 'whitelist-local' ? DEFAULT_AGENT_V2_INIT : DEFAULT_AGENT_INIT;
+  return { file, wasm, initMethod, initArgs: parseInitArgs(command, flags.init ?? defaultInit), flow };
+}
+
+/** The built-in 2.0 agent contract (packages/contracts/build/agent-v2.wasm), initialised as `shade deploy` does
+ * in local mode: no TEE, seven days, owned by the genesis account, signing through the stack's signer. */
+export async function builtInAgentContractV2(): Promise<AgentContractSource> {
+  const contracts = await import('@shadebox/contracts');
+  return {
+    file: 'the built-in 2.0 agent contract (--agent-contract v2)',
+    wasm: contracts.readAgentV2Wasm(),
+    initMethod: 'new',
+    initArgs: JSON.parse(DEFAULT_AGENT_V2_INIT) as Record<string, unknown>,
+    flow: 'whitelist-local',
+  };
 }
 
 /** The init JSON, checked: an object, every placeholder known. */

@@ -27,6 +27,7 @@ import {
   productionFlag,
   yieldBlockTimeFlag,
 } from '../shared-flags.js';
+import { UsageError } from '../usage-error.js';
 
 const COMMAND = 'shadebox up';
 const DEFAULT_RPC_PORT = 3030;
@@ -36,7 +37,8 @@ export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--
                    [--block-time MS | --manual | --yield-block-time MS] [--num-shards N]
                    [--accounts N] [--seed TEXT] [--quiet] [--eth-wallet-contract FILE]
                    [--signer-wasm FILE | --signer-from URL[#ACCOUNT]]
-                   [--agent-contract-wasm FILE [--agent-contract-init JSON]] [--agent-key-file FILE]
+                   [--agent-contract v1|v2 [--whitelist-all] | --agent-contract-wasm FILE
+                   [--agent-contract-init JSON]] [--agent-key-file FILE]
                    [--evm | --no-evm] [--evm-port P] [--evm-chain-id N] [--evm-fund-path PATH]... [--json]
                    [--stop-with-stdin]
 
@@ -67,6 +69,17 @@ Options:
                  a free port when --rpc-port is 0); the ready line names it as "archivalRpcUrl"
                  (see 'shadebox node --help')
   --agent-port P  agent API port, 0 picks a free one (default AGENT_API_PORT, else 3140)
+  --agent-contract v1|v2
+                 the built-in agent contract to deploy: v1 (the default: codehash approval, the
+                 original shade-agent-js interface) or v2 (the Shade Agent Framework 2.0 interface of
+                 the shade-contract-template: new(requires_tee false, 7 days, owner test.near, the
+                 stack's signer), the all-zero mock measurements and the default PPID approved as
+                 'shade deploy' does in local mode, the agent API whitelisted and registered in it;
+                 whitelist ShadeClient agents with 'shadebox whitelist ACCOUNT' or --whitelist-all)
+  --whitelist-all
+                 with a 2.0 contract (--agent-contract v2 or a released template build): whitelist
+                 every implicit account that asks, i.e. signs or receives a transaction (ShadeClient's
+                 fund() and register()), for development (docs/chain-signatures.md)
   --agent-contract-wasm FILE
                  deploy this agent contract at agent.test.near instead of the built-in one; the agent
                  API registers in whichever flow it has: codehash approval (the built-in contract) or
@@ -140,6 +153,8 @@ const OPTIONS = {
   quiet: { type: 'boolean' },
   'archival-port': { type: 'string' },
   'agent-port': { type: 'string' },
+  'agent-contract': { type: 'string' },
+  'whitelist-all': { type: 'boolean' },
   'agent-contract-wasm': { type: 'string' },
   'agent-contract-init': { type: 'string' },
   'agent-key-file': { type: 'string' },
@@ -201,9 +216,20 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
   }
   const agentContract = await agentContractFlags(
     COMMAND,
-    { wasm: flags['agent-contract-wasm'], init: flags['agent-contract-init'] },
+    {
+      wasm: flags['agent-contract-wasm'],
+      init: flags['agent-contract-init'],
+      builtIn: flags['agent-contract'],
+    },
     io.cwd,
   );
+  if (flags['whitelist-all'] && agentContract?.flow !== 'whitelist-local') {
+    throw new UsageError(
+      COMMAND,
+      '--whitelist-all needs a 2.0 agent contract in local mode: --agent-contract v2, or an --agent-contract-wasm with whitelist_agent_for_local',
+      '--whitelist-all',
+    );
+  }
   const mpcContractId =
     flags['mpc-contract-id'] === undefined
       ? undefined
@@ -289,6 +315,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
         evm,
         seed: start.devAccounts?.seed,
         agentKeyFile,
+        whitelistAll: flags['whitelist-all'] === true,
       });
       // The home names the running stack's endpoints (stack.json) for the commands run beside it.
       if (stackHome === undefined) return service;
