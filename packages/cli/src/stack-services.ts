@@ -203,6 +203,7 @@ export async function startStackServices(
     ready: {
       agentApiUrl: running.url,
       agentContractId: cs.agentContractId,
+      agentContractOwner: cs.agentContractOwner,
       mpcContractId: cs.mpcContractId,
       chainAccountId: root.accountId,
       agentAddresses: addresses,

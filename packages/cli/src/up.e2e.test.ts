@@ -22,6 +22,7 @@ describe('shadebox up', () => {
       'explorerUrl',
       'agentApiUrl',
       'agentContractId',
+      'agentContractOwner',
       'mpcContractId',
       'chainAccountId',
       'agentAddresses',
@@ -35,6 +36,7 @@ describe('shadebox up', () => {
     assert.equal(r.agentContractId, 'agent.test.near');
     assert.equal(r.mpcContractId, 'signer.test.near');
     assert.equal(r.chainAccountId, 'test.near');
+    assert.equal(r.agentContractOwner, 'test.near');
     assert.match(r.agentApiUrl, /^http:\/\/127\.0\.0\.1:\d+\/api\/agent$/);
     await cli.stdoutIncludes('"agent-ready"');
     const agentReady = JSON.parse(cli.stdout.split('\n')[1]);

@@ -7,13 +7,16 @@
 import { join } from 'node:path';
 import type { Logger, RunningNode } from '@shadebox/node';
 import { loadOrCreateAccounts } from './accounts.js';
-import type { AgentContractSource } from './agent-contract.js';
+import { type AgentContractSource, resolveInitArgs } from './agent-contract.js';
 import { deployChainSignatures } from './deploy.js';
 import { readSignerCode, type SignerSource } from './signer-source.js';
 
 export interface ChainSignatures {
   mpcContractId: string;
   agentContractId: string;
+  /** The agent contract's owner: the genesis account (`$OWNER`), or the `owner_id` a user's init arguments
+   * name. */
+  agentContractOwner: string;
   responderAccountId: string;
   publicKeys: { secp256k1: string; ed25519: string };
   stop(): Promise<void>;
@@ -87,12 +90,28 @@ export async function startChainSignatures(o: ChainSignaturesOptions): Promise<C
   return {
     mpcContractId: accounts.signer.accountId,
     agentContractId: accounts.agent.accountId,
+    agentContractOwner: agentContractOwner(o, accounts.signer.accountId, accounts.agent.accountId),
     responderAccountId: accounts.responder.accountId,
     publicKeys,
     stop: async () => {
       await responder?.stop();
     },
   };
+}
+
+/** The owner the agent contract was initialised with (see ChainSignatures.agentContractOwner). */
+function agentContractOwner(
+  o: ChainSignaturesOptions,
+  mpcContractId: string,
+  agentContractId: string,
+): string {
+  if (o.agentContract === undefined) return o.root.accountId;
+  const args = resolveInitArgs(o.agentContract.initArgs, {
+    OWNER: o.root.accountId,
+    MPC_CONTRACT_ID: mpcContractId,
+    AGENT_CONTRACT_ID: agentContractId,
+  });
+  return typeof args.owner_id === 'string' ? args.owner_id : o.root.accountId;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { promises as fsPromises } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseFlags, textFlag } from '../args.js';
+import { chainIdFlag, genesisContractsFor } from '../chain-id-flag.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
@@ -14,7 +15,6 @@ import {
   MAX_SHARDS,
   numShardsFlag,
 } from '../shared-flags.js';
-import { UsageError } from '../usage-error.js';
 
 const COMMAND = 'shadebox node init';
 
@@ -30,7 +30,9 @@ Start it with 'shadebox node --home DIR'.
 
 Options:
   --home DIR        node home to create (default: ./.shadebox/node, relative to the current directory)
-  --chain-id ID     chain id: letters, digits, '.', '_' and '-', at most 64 (default localnet)
+  --chain-id ID     chain id: letters, digits, '.', '_' and '-', at most 64 (default localnet); 'testnet'
+                    makes a testnet twin: genesis account testnet (instead of test.near) holding the
+                    registrar that creates *.testnet accounts (docs/cli.md, "A testnet twin")
   --num-shards N    shards of the chain, 1 to ${MAX_SHARDS} (default 1)
 ${ETH_WALLET_CONTRACT_HELP}  --mpc             also put chain signatures on the new chain: the signer contract (signer.test.near) and
                     the agent contract (agent.test.near), as 'shadebox node --mpc' does, and the responder's root
@@ -52,8 +54,6 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
 export async function nodeInitCommand(args: readonly string[], io: CliIo = processIo()): Promise<number> {
   const flags = parseFlags(COMMAND, args, OPTIONS);
   if (flags.help) {
@@ -64,14 +64,7 @@ export async function nodeInitCommand(args: readonly string[], io: CliIo = proce
     io.cwd,
     flags.home === undefined ? DEFAULT_NODE_HOME : textFlag(COMMAND, '--home', flags.home),
   );
-  const chainId = flags['chain-id'];
-  if (chainId !== undefined && !CHAIN_ID.test(chainId)) {
-    throw new UsageError(
-      COMMAND,
-      `invalid value '${chainId}' for --chain-id: expected 1 to 64 letters, digits, '.', '_' or '-'`,
-      '--chain-id',
-    );
-  }
+  const chainId = flags['chain-id'] === undefined ? undefined : chainIdFlag(COMMAND, flags['chain-id']);
   const numShards =
     flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
   const force = flags.force === true;
@@ -86,7 +79,8 @@ export async function nodeInitCommand(args: readonly string[], io: CliIo = proce
     // A running node's home is never rewritten (nor its chain deleted).
     assertHomeFree(dir);
     if (force) await deleteChainData(dir, loadHome);
-    const home = await initHome(dir, { chainId, numShards, force, ethWalletContract });
+    const genesisContracts = await genesisContractsFor(chainId);
+    const home = await initHome(dir, { chainId, numShards, force, ethWalletContract, genesisContracts });
     const files = [
       home.config.genesis_file,
       'config.json',

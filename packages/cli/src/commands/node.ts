@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { Logger, RunningNode, StartNodeOptions } from '@shadebox/node';
 import { exclusiveFlags, integerFlag, parseFlags, portFlag, textFlag } from '../args.js';
+import { CHAIN_ID_HELP, chainIdFlag, chainIdWarnings, genesisContractsFor } from '../chain-id-flag.js';
 import { type AgentContractSource, agentContractFlags } from '../chain-signatures/agent-contract.js';
 import {
   SIGNER_HELP,
@@ -67,7 +68,7 @@ Options:
   --manual          make no blocks on its own: only on request (RPC sandbox_produce_blocks or
                     sandbox_fast_forward, see docs/dev-controls.md)
   --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
-${DEV_ACCOUNT_HELP}${ETH_WALLET_CONTRACT_HELP}  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
+${CHAIN_ID_HELP}${DEV_ACCOUNT_HELP}${ETH_WALLET_CONTRACT_HELP}  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
                     the agent contract as agent.test.near (owner test.near) when absent, and run the MPC
                     responder that answers sign requests; root keys are kept in the home (mpc_keys.json;
                     a new home's and --memory's derive from --seed). See docs/chain-signatures.md
@@ -83,7 +84,8 @@ ${SIGNER_HELP}  --json            print exactly one JSON line on stdout when rea
                     {"event":"ready","rpcUrl":...,"explorerUrl":...,"chainId":...,"home":...,"accounts":
                     [{"accountId":"test.near","publicKey":...,"secretKey":...}],"devAccounts":[...]}
                     (home is null with --memory; with --archival-port, "archivalRpcUrl" follows "rpcUrl";
-                    with --mpc, "mpcContractId" and "agentContractId" follow "explorerUrl")
+                    with --mpc, "mpcContractId", "agentContractId" and "agentContractOwner" follow
+                    "explorerUrl")
   -h, --help        show this help
 
 Without --block-time or --manual, blocks are made as the home's config.json says (shadebox.production),
@@ -112,6 +114,7 @@ const OPTIONS = {
   'yield-block-time': { type: 'string' },
   manual: { type: 'boolean' },
   'num-shards': { type: 'string' },
+  'chain-id': { type: 'string' },
   accounts: { type: 'string' },
   seed: { type: 'string' },
   quiet: { type: 'boolean' },
@@ -181,6 +184,11 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
   const numShards =
     flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
   if (numShards !== undefined) start.numShards = numShards;
+  const chainId = flags['chain-id'] === undefined ? undefined : chainIdFlag(COMMAND, flags['chain-id']);
+  if (chainId !== undefined) {
+    start.chainId = chainId;
+    start.genesisContracts = await genesisContractsFor(chainId);
+  }
   start.devAccounts = devAccountsFromFlags(COMMAND, flags.accounts, flags.seed);
   if (flags['eth-wallet-contract'] !== undefined)
     start.ethWalletContract = ethWalletContractFlag(COMMAND, flags['eth-wallet-contract'], io.cwd);
@@ -225,12 +233,14 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
       : undefined,
     logLevel: resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG),
     title: 'Shadebox node ready',
-    warnings: (node) =>
-      numShards !== undefined && node.chain.numShards !== numShards
+    warnings: (node) => [
+      ...(numShards !== undefined && node.chain.numShards !== numShards
         ? [
             `--num-shards ${numShards} ignored: the chain in ${node.home} already exists with ${node.chain.numShards} shard(s)`,
           ]
-        : [],
+        : []),
+      ...chainIdWarnings(chainId, node),
+    ],
   });
 }
 
@@ -246,7 +256,11 @@ async function chainSignaturesService(
   const { startChainSignaturesOn } = await import('../chain-signatures/service.js');
   const cs = await startChainSignaturesOn(node, { log, mpcContractId, agentContract, signerSource, seed });
   return {
-    ready: { mpcContractId: cs.mpcContractId, agentContractId: cs.agentContractId },
+    ready: {
+      mpcContractId: cs.mpcContractId,
+      agentContractId: cs.agentContractId,
+      agentContractOwner: cs.agentContractOwner,
+    },
     summary: [
       ['MPC contract', cs.mpcContractId],
       ['Agent contract', cs.agentContractId],

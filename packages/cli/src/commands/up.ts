@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import type { StartNodeOptions } from '@shadebox/node';
 import { KeyPair } from '@shadebox/primitives';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
+import { CHAIN_ID_HELP, chainIdFlag, chainIdWarnings, genesisContractsFor } from '../chain-id-flag.js';
 import { agentContractFlags } from '../chain-signatures/agent-contract.js';
 import { SIGNER_HELP, SIGNER_OPTIONS, signerSourceFromFlags } from '../chain-signatures/signer-source.js';
 import { type CliIo, processIo } from '../cli-io.js';
@@ -34,7 +35,7 @@ const DEFAULT_RPC_PORT = 3030;
 
 export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--host H] [--rpc-port P] [--archival]
                    [--archival-port P] [--agent-port P] [--mpc-contract-id ID]
-                   [--block-time MS | --manual | --yield-block-time MS] [--num-shards N]
+                   [--block-time MS | --manual | --yield-block-time MS] [--num-shards N] [--chain-id ID]
                    [--accounts N] [--seed TEXT] [--quiet] [--eth-wallet-contract FILE]
                    [--signer-wasm FILE | --signer-from URL[#ACCOUNT]]
                    [--agent-contract v1|v2 [--whitelist-all] | --agent-contract-wasm FILE
@@ -53,6 +54,8 @@ before it starts anything (exit 1). It prints the agent's EVM, Bitcoin (testnet)
 for the agent contract under the paths ethereum-1, bitcoin-1 and solana-1, the addresses chainsig.js derives
 with this stack's contract id and RPC. Where anvil is installed (npm install brings it), it also runs the
 local EVM chain those signatures are for, in memory, where the agent's EVM address holds 100 ETH.
+With --chain-id testnet the chain is a testnet twin: the accounts are testnet, signer.testnet, agent.testnet
+and dev-N.testnet instead (docs/cli.md, "A testnet twin").
 
 Options:
   --home DIR     stack home (default: ./.shadebox, relative to the current directory); the node's home is
@@ -103,18 +106,19 @@ Options:
   --manual       make blocks only on request (sandbox_produce_blocks, sandbox_fast_forward, see
                  docs/dev-controls.md), once the stack is set up as with --block-time
   --num-shards N shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
-  --yield-block-time MS
+${CHAIN_ID_HELP}  --yield-block-time MS
                  while a sign request (a yielded promise) waits for the MPC's answer and there is nothing
                  else to do, make one block every MS milliseconds (default 600, NEAR's block time): an
                  unanswered request times out after 200 blocks, as on NEAR (see 'shadebox node --help')
 ${DEV_ACCOUNT_HELP}${ETH_WALLET_CONTRACT_HELP}${SIGNER_HELP}${EVM_HELP}  --json         print one JSON line on stdout when ready: {"event":"ready","rpcUrl":...,"archivalRpcUrl":...,
-                 "explorerUrl":...,"agentApiUrl":...,"agentContractId":...,"mpcContractId":...,
-                 "chainAccountId":...,"agentAddresses":{"predecessor":...,"evm":{"path":...,"address":...},
-                 "bitcoin":{...},"solana":{...}},"evm":{"rpcUrl":...,"chainId":...,"funded":[{"path":...,
-                 "address":...}, ...]},"chainId":...,"home":...,"accounts":[...],"devAccounts":
+                 "explorerUrl":...,"agentApiUrl":...,"agentContractId":...,"agentContractOwner":...,
+                 "mpcContractId":...,"chainAccountId":...,"agentAddresses":{"predecessor":...,"evm":{"path":...,
+                 "address":...},"bitcoin":{...},"solana":{...}},"evm":{"rpcUrl":...,"chainId":...,"funded":
+                 [{"path":...,"address":...}, ...]},"chainId":...,"home":...,"accounts":[...],"devAccounts":
                  [{"accountId":...,"publicKey":...,"secretKey":...}, ...]} (home is the node's home, null
-                 with --memory; evm is null when the EVM chain is not started), and once the agent is
-                 registered a second one:
+                 with --memory; evm is null when the EVM chain is not started; agentContractOwner is the
+                 genesis account, listed with its key in accounts, unless --agent-contract-init names
+                 another owner_id), and once the agent is registered a second one:
                  {"event":"agent-ready","agentAccountId":...}
   --stop-with-stdin
                  stop cleanly, as on SIGTERM, when standard input ends: a program that starts up with a
@@ -148,6 +152,7 @@ const OPTIONS = {
   'block-time': { type: 'string' },
   manual: { type: 'boolean' },
   'num-shards': { type: 'string' },
+  'chain-id': { type: 'string' },
   accounts: { type: 'string' },
   seed: { type: 'string' },
   quiet: { type: 'boolean' },
@@ -255,6 +260,11 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
   const numShards =
     flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
   if (numShards !== undefined) start.numShards = numShards;
+  const chainId = flags['chain-id'] === undefined ? undefined : chainIdFlag(COMMAND, flags['chain-id']);
+  if (chainId !== undefined) {
+    start.chainId = chainId;
+    start.genesisContracts = await genesisContractsFor(chainId);
+  }
   start.devAccounts = devAccountsFromFlags(COMMAND, flags.accounts, flags.seed);
   if (flags['yield-block-time'] !== undefined)
     start.yieldBlockTimeMs = yieldBlockTimeFlag(COMMAND, flags['yield-block-time']);
@@ -297,12 +307,14 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     productionAfterSetup: production,
     stopWithStdin: flags['stop-with-stdin'] === true,
     title: 'Shadebox stack ready',
-    warnings: (node) =>
-      numShards !== undefined && node.chain.numShards !== numShards
+    warnings: (node) => [
+      ...(numShards !== undefined && node.chain.numShards !== numShards
         ? [
             `--num-shards ${numShards} ignored: the chain in ${node.home} already exists with ${node.chain.numShards} shard(s)`,
           ]
-        : [],
+        : []),
+      ...chainIdWarnings(chainId, node),
+    ],
     services: async (node, log) => {
       const { startStackServices } = await import('../stack-services.js');
       const service = await startStackServices(node, log, {
