@@ -7,8 +7,9 @@
  * (`prepareMessageForSigning` → `finalizeMessageSigning`) and viem's `recoverMessageAddress`, Bitcoin and
  * Solana with @noble/curves against the key chainsig.js derived.
  *
- * Then the Shade Agent docs' EVM recipe end to end on anvil (Foundry's local Ethereum node, an optional
- * dependency: the test is skipped without it): chainsig.js derives the address, prepares an EIP-1559 transfer,
+ * Then the Shade Agent docs' EVM recipe end to end on the stack's own EVM chain (anvil, which `shadebox up`
+ * starts where it is installed, an optional dependency: the test is skipped when the stack has none), from the
+ * derived address up funds: chainsig.js derives the address, prepares an EIP-1559 transfer,
  * `@neardefi/shade-agent-js`'s `requestSignature` gets the signature from the agent API, chainsig.js
  * finalises and broadcasts it, and anvil mines it from the derived address.
  *
@@ -16,17 +17,14 @@
  * under which their dependencies would resolve to TypeScript sources).
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { base58 } from '@scure/base';
+import { evmRpc } from '@shadebox/cli';
 import { type Stack, startStack } from '@shadebox/testing';
 import { testRandom } from './test-random.js';
 
@@ -126,43 +124,6 @@ const receipt = await publicClient.waitForTransactionReceipt({ hash });
 console.log('${MARK}' + JSON.stringify({ address, hash, from: receipt.from, status: receipt.status }));
 `;
 
-/** anvil's binary from its npm platform package, if installed. */
-function anvilPath(): string | undefined {
-  try {
-    const manifest = createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json');
-    const path = join(dirname(manifest), 'bin', 'anvil');
-    return process.platform === 'linux' && process.arch === 'x64' && existsSync(path) ? path : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function startAnvil(path: string): Promise<{ child: ChildProcess; rpcUrl: string }> {
-  const child = spawn(path, ['--host', '127.0.0.1', '--port', '0', '--accounts', '1'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      const m = /Listening on [^\s:]+:(\d+)/.exec(line);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`anvil exited ${code} before listening`)));
-  });
-  return { child, rpcUrl: `http://127.0.0.1:${port}` };
-}
-
-async function ethCall(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: unknown };
-  if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
-
 interface Derived {
   address: string;
   publicKey: string;
@@ -177,9 +138,7 @@ describe('chainsig.js against shadebox up defaults', () => {
   before(async () => {
     ready = await startStack({ memory: true });
   });
-  let anvil: { child: ChildProcess; rpcUrl: string } | undefined;
   after(async () => {
-    anvil?.child.kill('SIGTERM');
     await ready?.stop();
   });
 
@@ -240,15 +199,19 @@ describe('chainsig.js against shadebox up defaults', () => {
     );
   });
 
-  const anvilBin = anvilPath();
-  it("the Shade Agent docs' EVM recipe: a transfer signed through the agent API, mined on anvil from the derived address", {
-    skip: anvilBin === undefined ? 'anvil is not installed (optional dependency)' : false,
-  }, async () => {
-    anvil = await startAnvil(anvilBin!);
+  it("the Shade Agent docs' EVM recipe: a transfer signed through the agent API, mined on the stack's EVM chain from the derived address", async (t) => {
+    const evm = ready.evm;
+    if (evm === null) {
+      t.skip('the stack runs no EVM chain: anvil is not installed (optional dependency)');
+      return;
+    }
     const from = ready.agentAddresses.evm.address;
     const to = '0x000000000000000000000000000000000000dEaD';
-    // Funds for the transfer and its gas, as a faucet would give.
-    await ethCall(anvil.rpcUrl, 'anvil_setBalance', [from, '0xde0b6b3a7640000']);
+    // up funds the derived address (100 ETH) for the transfer and its gas, as a faucet would.
+    assert.ok(
+      evm.funded.some((entry) => entry.address.toLowerCase() === from.toLowerCase()),
+      `up funds the derived address: ${JSON.stringify(evm.funded)}`,
+    );
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [
@@ -259,7 +222,7 @@ describe('chainsig.js against shadebox up defaults', () => {
           mpcContractId: ready.mpcContractId,
           rpcUrl: ready.rpcUrl,
           agentContractId: ready.agentAddresses.predecessor,
-          ethRpcUrl: anvil.rpcUrl,
+          ethRpcUrl: evm.rpcUrl,
           to,
         }),
       ],
@@ -282,6 +245,6 @@ describe('chainsig.js against shadebox up defaults', () => {
     assert.equal(result.address, from, 'chainsig.js derives the address up prints');
     assert.equal(result.status, 'success');
     assert.equal(result.from.toLowerCase(), from.toLowerCase(), 'anvil mined it from the derived address');
-    assert.equal(BigInt((await ethCall(anvil.rpcUrl, 'eth_getBalance', [to, 'latest'])) as string), 1000n);
+    assert.equal(BigInt(await evmRpc<string>(evm.rpcUrl, 'eth_getBalance', [to, 'latest'])), 1000n);
   });
 });
