@@ -689,4 +689,16 @@ describe('the built-in 2.0 agent contract (agent-v2.wasm)', () => {
     assert.equal(await view('get_agent', { account_id: 'nobody.near' }), null);
     assert.match(await viewError('get_agent', {}), /Missing argument `account_id`/);
   });
+
+  // Last: it replaces the contract's code.
+  it('update_contract: the owner deploys new code and its migrate runs; the state stays', async () => {
+    const input = Buffer.concat([Buffer.from([10, 0, 0, 0, 0, 0, 0, 0]), readAgentV2Wasm()]);
+    const r = await call(owner, 'update_contract', undefined, { raw: input, gas: 300n * TGAS });
+    assert.deepEqual(r.status, { SuccessValue: '' });
+    const migrate = r.receipts_outcome.filter((o: Json) => o.outcome.executor_id === contract.accountId);
+    assert.equal(migrate.length, 2, 'update_contract, then the deploy and migrate receipt');
+    assert.equal((await view('get_contract_info')).owner_id, owner.accountId);
+    assert.equal((await view('get_agents')).length, 1);
+    assert.deepEqual((await call(alice, 'migrate')).status, panicked('Method migrate is private'));
+  });
 });

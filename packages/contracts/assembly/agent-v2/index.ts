@@ -204,6 +204,12 @@ export function update_contract(): void {
   updateContract();
 }
 
+/** `#[private] migrate()`, which `update_contract` calls on the new code: this build keeps the state as it is,
+ * so `update_contract` with the same or a later build of this contract succeeds and keeps everything. */
+export function migrate(): void {
+  assertPrivate("migrate");
+}
+
 export function whitelist_agent_for_local(): void {
   if (requiresTee()) throw new Error("Whitelisting agents is not supported for TEE");
   assertOwner();
