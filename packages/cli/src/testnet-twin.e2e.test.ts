@@ -156,6 +156,23 @@ describe('shadebox up --chain-id testnet (a testnet twin)', () => {
     assert.ok((await balanceOf('carol.testnet')) < nearToYocto('1.5'));
   });
 
+  it('a secp256k1 key, and no deposit: a zero-balance account (NEP-448), as on NEAR', async () => {
+    const key = KeyPair.fromRandom('secp256k1').getPublicKey();
+    const outcome = (await dev0.createAccount({
+      newAccountId: 'dave.testnet',
+      publicKey: key,
+    })) as unknown as Outcome;
+    assert.equal(successValue(outcome), 'true');
+    assert.equal(await balanceOf('dave.testnet'), 0n);
+    const view = await rpc<{ permission: string }>(ready.rpcUrl, 'query', {
+      request_type: 'view_access_key',
+      finality: 'optimistic',
+      account_id: 'dave.testnet',
+      public_key: key.toString(),
+    });
+    assert.equal(view.permission, 'FullAccess');
+  });
+
   /** create_account sent as near-api-js sends it, for ids its createAccount does not route to `testnet`. */
   const registrarCall = (args: Record<string, string>, deposit: bigint) =>
     dev0.signAndSendTransaction({

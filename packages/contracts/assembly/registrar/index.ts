@@ -2,8 +2,8 @@
 // accounts as NEAR testnet's `testnet` account does (the linkdrop contract's `create_account`, which
 // near-api-js's `Account.createAccount` calls for `<name>.testnet`). The new account gets the full-access key
 // and the attached deposit; the callback returns true, or false after sending the deposit back when the
-// account could not be created (it exists, is not a direct sub-account of `testnet`, the deposit does not
-// cover its storage, ...). The protocol decides what may be created, as on NEAR.
+// account could not be created (it exists, or is not a direct sub-account of `testnet`). The protocol decides
+// what may be created, as on NEAR.
 import "../lib/panic";
 import { utf8 } from "../lib/bytes";
 import { attachedDeposit, currentAccountId, predecessorAccountId } from "../lib/context";
