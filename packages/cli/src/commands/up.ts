@@ -75,10 +75,11 @@ Options:
   --agent-contract v1|v2
                  the built-in agent contract to deploy: v1 (the default: codehash approval, the
                  original shade-agent-js interface) or v2 (the Shade Agent Framework 2.0 interface of
-                 the shade-contract-template: new(requires_tee false, 7 days, owner test.near, the
-                 stack's signer), the all-zero mock measurements and the default PPID approved as
-                 'shade deploy' does in local mode, the agent API whitelisted and registered in it;
-                 whitelist ShadeClient agents with 'shadebox whitelist ACCOUNT' or --whitelist-all)
+                 the shade-contract-template: new(requires_tee false, 7 days, owned by the genesis
+                 account, the stack's signer), the all-zero mock measurements and the default PPID
+                 approved as 'shade deploy' does in local mode, the agent API whitelisted and
+                 registered in it; whitelist ShadeClient agents with 'shadebox whitelist ACCOUNT' or
+                 --whitelist-all)
   --whitelist-all
                  with a 2.0 contract (--agent-contract v2 or a released template build): whitelist
                  every implicit account that asks, i.e. signs or receives a transaction (ShadeClient's
