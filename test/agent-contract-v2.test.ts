@@ -417,6 +417,16 @@ describe('the built-in 2.0 agent contract (agent-v2.wasm)', () => {
       key_type: 'ecdsa',
     });
     assert.deepEqual(k.status, panicked('Invalid key type'));
+    // Only register_agent is payable, as near-sdk's #[payable] makes it.
+    const paid = await call(
+      agents[0]!,
+      'request_signature',
+      { path: 'p', payload: '00'.repeat(32), key_type: 'Ecdsa' },
+      { deposit: 1n },
+    );
+    assert.deepEqual(paid.status, panicked("Method request_signature doesn't accept deposit"));
+    const owned = await call(owner, 'approve_ppids', { ppids: [DEFAULT_PPID] }, { deposit: 1n });
+    assert.deepEqual(owned.status, panicked("Method approve_ppids doesn't accept deposit"));
   });
 
   it('get_agents is paginated (from_index, limit; all by default)', async () => {

@@ -15,8 +15,9 @@ import { type RpcClient, viewAccount } from '@shadebox/near-client';
 /** Code hashes of the agent contracts Shadebox has shipped, newest first. */
 export const BUILT_IN_AGENT_CONTRACT_CODE_HASHES: ReadonlySet<string> = new Set([
   // packages/contracts/build/agent-v2.wasm (the 2.0 interface: request_signature({path, payload, key_type})).
+  '5hQk9ivznh8V1V2HUYuC4Mw6c85gqLy5crNQPYNCiREi',
+  // Earlier builds of agent-v2.wasm (before its deposit checks; before its `migrate`).
   '3EiMgRvPhko5kER38Vg1xxApckbhcvgivM5Vh9d3168f',
-  // agent-v2.wasm before its `migrate`.
   '2jZnWnqTZ6mp3MuzY3Ycy93t5LobQRYG8PLi2B1hdGHL',
   // packages/contracts/build/agent.wasm (the v1 interface: request_signature({path, payload, key_type?})).
   '2P4fcbjqAumZVHrWY5vMjzCwERjSnqmY5a3afxCkU34a',

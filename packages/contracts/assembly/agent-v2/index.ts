@@ -40,6 +40,11 @@ const REGISTER_DEPOSIT_TEXT = "0.00486 NEAR";
 const SIGN_GAS: u64 = 15 * TGAS;
 const FAIL_GAS: u64 = 10 * TGAS;
 
+/** near-sdk refuses a deposit on a method not marked `#[payable]` (every one here but register_agent). */
+function nonPayable(method: string): void {
+  if (!attachedDeposit().isZero()) throw new Error("Method " + method + " doesn't accept deposit");
+}
+
 /** near-sdk's U64: a decimal string (a JSON number is taken too). */
 function reqU64(args: JsonValue, field: string): u64 {
   const v = reqField(args, field, field);
@@ -69,6 +74,7 @@ function reqAccountId(args: JsonValue, field: string): string {
 /** `new({requires_tee, attestation_expiration_time_ms, owner_id, mpc_contract_id})`, once, by the contract account. */
 function init(): void {
   assertPrivate("new");
+  nonPayable("new");
   if (isInitialized()) throw new Error("The contract has already been initialized");
   const args = parseArgs(input());
   const tee = reqBool(args, "requires_tee");
@@ -107,6 +113,7 @@ export function register_agent(): void {
  * removal stays, as the template's `require_valid_agent` does.
  */
 export function request_signature(): void {
+  nonPayable("request_signature");
   const args = parseArgs(input());
   const path = reqString(args, "path");
   const payload = reqString(args, "payload");
@@ -138,6 +145,7 @@ export function request_signature(): void {
 /** `#[private] fail_on_invalid_agent({reasons})`: always panics `Invalid agent: [..]`. */
 export function fail_on_invalid_agent(): void {
   assertPrivate("fail_on_invalid_agent");
+  nonPayable("fail_on_invalid_agent");
   const items = asArray(reqField(parseArgs(input()), "reasons", "reasons"), "reasons");
   const reasons = new Array<string>();
   for (let i = 0; i < items.length; i++) reasons.push(asString(items[i], "reasons"));
@@ -147,27 +155,32 @@ export function fail_on_invalid_agent(): void {
 // ---- owner -------------------------------------------------------------------------------------------------
 
 export function update_attestation_expiration_time(): void {
+  nonPayable("update_attestation_expiration_time");
   assertOwner();
   writeConfig("exp", reqU64(parseArgs(input()), "attestation_expiration_time_ms").toString());
 }
 
 export function update_owner_id(): void {
+  nonPayable("update_owner_id");
   assertOwner();
   writeConfig("owner", reqAccountId(parseArgs(input()), "owner_id"));
 }
 
 export function update_mpc_contract_id(): void {
+  nonPayable("update_mpc_contract_id");
   assertOwner();
   writeConfig("mpc", reqAccountId(parseArgs(input()), "mpc_contract_id"));
 }
 
 export function approve_measurements(): void {
+  nonPayable("approve_measurements");
   assertOwner();
   const m = canonicalMeasurements(reqField(parseArgs(input()), "measurements", "measurements"), "measurements");
   measurementsSet.add(utf8(m));
 }
 
 export function remove_measurements(): void {
+  nonPayable("remove_measurements");
   assertOwner();
   const m = canonicalMeasurements(reqField(parseArgs(input()), "measurements", "measurements"), "measurements");
   if (!measurementsSet.remove(utf8(m))) throw new Error("Measurements not in approved list");
@@ -181,18 +194,21 @@ function ppidsArg(): Array<string> {
 }
 
 export function approve_ppids(): void {
+  nonPayable("approve_ppids");
   assertOwner();
   const ppids = ppidsArg();
   for (let i = 0; i < ppids.length; i++) ppidsSet.add(utf8(ppids[i]));
 }
 
 export function remove_ppids(): void {
+  nonPayable("remove_ppids");
   assertOwner();
   const ppids = ppidsArg();
   for (let i = 0; i < ppids.length; i++) if (!ppidsSet.remove(utf8(ppids[i]))) throw new Error("PPID not in approved list");
 }
 
 export function remove_agent(): void {
+  nonPayable("remove_agent");
   assertOwner();
   const account = reqAccountId(parseArgs(input()), "account_id");
   if (!removeAgentRecord(account)) throw new Error("Agent not registered");
@@ -200,6 +216,7 @@ export function remove_agent(): void {
 }
 
 export function update_contract(): void {
+  nonPayable("update_contract");
   assertOwner();
   updateContract();
 }
@@ -208,15 +225,18 @@ export function update_contract(): void {
  * so `update_contract` with the same or a later build of this contract succeeds and keeps everything. */
 export function migrate(): void {
   assertPrivate("migrate");
+  nonPayable("migrate");
 }
 
 export function whitelist_agent_for_local(): void {
+  nonPayable("whitelist_agent_for_local");
   if (requiresTee()) throw new Error("Whitelisting agents is not supported for TEE");
   assertOwner();
   whitelist.add(utf8(reqAccountId(parseArgs(input()), "account_id")));
 }
 
 export function remove_agent_from_whitelist_for_local(): void {
+  nonPayable("remove_agent_from_whitelist_for_local");
   if (requiresTee()) throw new Error("Removing agents from the whitelist is not supported for TEE");
   assertOwner();
   if (!whitelist.remove(utf8(reqAccountId(parseArgs(input()), "account_id")))) throw new Error("Agent not in whitelist for local");
