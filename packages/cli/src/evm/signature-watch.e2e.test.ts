@@ -1,18 +1,13 @@
 /**
  * The EVM signature watcher (signature-watch.ts) against a real node with chain signatures (the signer
- * contract and the MPC responder, in this process) and a real anvil: an EIP-1559 transfer from the address
- * derived for (test.near, ethereum-1), signed by a `sign` request the responder answers, is broadcast on anvil;
+ * contract and the MPC responder, in this process) and a real anvil, found and started as `shadebox up` does
+ * (locate-anvil.ts, start-anvil.ts): an EIP-1559 transfer from the address derived for (test.near,
+ * ethereum-1), signed by a `sign` request the responder answers, is broadcast on anvil;
  * the watcher prints the line naming the transaction, its block, the request's receipt and "success". After
  * `evm_revert` the same transaction mined again is reported again, in its new block. A transaction signed by
  * another key is not reported.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { derivedPublicKey, evmAddress } from '@shadebox/mpc';
 import { type RunningNode, silentLogger, startNode } from '@shadebox/node';
@@ -20,29 +15,10 @@ import { Account, actions, JsonRpcProvider, KeyPairSigner, type KeyPairString } 
 import { type Hex, keccak256, serializeTransaction, type TransactionSerializableEIP1559 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { type ChainSignatures, startChainSignaturesOn } from '../chain-signatures/service.js';
+import { evmRpc } from './evm-rpc.js';
+import { locateAnvil } from './locate-anvil.js';
 import { type EvmSignatureWatch, watchEvmSignatures } from './signature-watch.js';
-
-/** anvil from its npm platform package (an optional dependency), if installed here. */
-function anvilBinary(): string | undefined {
-  try {
-    const manifest = createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json');
-    const path = join(dirname(manifest), 'bin', 'anvil');
-    return process.platform === 'linux' && process.arch === 'x64' && existsSync(path) ? path : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function ethRpc<T = string>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: unknown };
-  if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result as T;
-}
+import { ANVIL_DEFAULT_CHAIN_ID, type RunningAnvil, startAnvil } from './start-anvil.js';
 
 /** Resolves once `condition` holds, checking each 50 ms; an upper bound on the wait, not a timing. */
 async function until(condition: () => boolean, what: string, limitMs = 30_000): Promise<void> {
@@ -53,13 +29,30 @@ async function until(condition: () => boolean, what: string, limitMs = 30_000): 
   }
 }
 
-const anvilPath = anvilBinary();
+interface Receipt {
+  blockNumber: string;
+  status: string;
+  from: string;
+}
 
-describe('the EVM signature watcher', { skip: anvilPath ? false : 'anvil is not installed' }, () => {
+/** The receipt of a sent transaction once it is mined: anvil's automine mines just after the send returns. */
+async function mined(url: string, hash: string, limitMs = 30_000): Promise<Receipt> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const receipt = await evmRpc<Receipt | null>(url, 'eth_getTransactionReceipt', [hash]);
+    if (receipt !== null) return receipt;
+    if (Date.now() > end) throw new Error(`still waiting for ${hash} to be mined`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const anvil = locateAnvil({ env: process.env });
+const anvilPath = anvil.found ? anvil.path : undefined;
+
+describe('the EVM signature watcher', { skip: anvil.found ? false : anvil.reason }, () => {
   let node: RunningNode;
   let signatures: ChainSignatures;
-  let anvil: ChildProcess;
-  let anvilHome: string;
+  let evm: RunningAnvil;
   let evmUrl: string;
   let watch: EvmSignatureWatch;
   const lines: string[] = [];
@@ -68,21 +61,13 @@ describe('the EVM signature watcher', { skip: anvilPath ? false : 'anvil is not 
   before(async () => {
     node = await startNode({ memory: true, rpcPort: 0, log: silentLogger });
     signatures = await startChainSignaturesOn(node, { log: silentLogger });
-    // anvil keeps files under $HOME/.foundry: a home of its own, removed after.
-    anvilHome = mkdtempSync(join(tmpdir(), 'shadebox-watch-anvil-'));
-    anvil = spawn(anvilPath!, ['--host', '127.0.0.1', '--port', '0', '--accounts', '1'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, HOME: anvilHome },
+    evm = await startAnvil({
+      path: anvilPath!,
+      port: 0,
+      chainId: ANVIL_DEFAULT_CHAIN_ID,
+      log: silentLogger,
     });
-    const port = await new Promise<number>((resolve, reject) => {
-      createInterface({ input: anvil.stdout! }).on('line', (line) => {
-        const m = /Listening on [^\s:]+:(\d+)/.exec(line);
-        if (m) resolve(Number(m[1]));
-      });
-      anvil.once('exit', (code) => reject(new Error(`anvil exited ${code} before listening`)));
-    });
-    anvil.stdout!.resume();
-    evmUrl = `http://127.0.0.1:${port}`;
+    evmUrl = evm.rpcUrl;
     watch = await watchEvmSignatures({
       rpcUrl: evmUrl,
       node,
@@ -94,13 +79,7 @@ describe('the EVM signature watcher', { skip: anvilPath ? false : 'anvil is not 
 
   after(async () => {
     await watch?.stop();
-    if (anvil && anvil.exitCode === null) {
-      await new Promise<void>((resolve) => {
-        anvil.once('exit', () => resolve());
-        anvil.kill('SIGTERM');
-      });
-    }
-    if (anvilHome) rmSync(anvilHome, { recursive: true, force: true });
+    await evm?.stop();
     await signatures?.stop();
     await node?.stop();
   });
@@ -109,10 +88,10 @@ describe('the EVM signature watcher', { skip: anvilPath ? false : 'anvil is not 
     const [root] = node.accounts;
     const predecessor = root.accountId;
     const from = evmAddress(derivedPublicKey(signatures.publicKeys.secp256k1, predecessor, 'ethereum-1', 0));
-    await ethRpc(evmUrl, 'anvil_setBalance', [from, '0xde0b6b3a7640000']);
+    await evmRpc(evmUrl, 'anvil_setBalance', [from, '0xde0b6b3a7640000']);
     const tx: TransactionSerializableEIP1559 = {
       type: 'eip1559',
-      chainId: Number(BigInt(await ethRpc(evmUrl, 'eth_chainId'))),
+      chainId: Number(BigInt(await evmRpc<string>(evmUrl, 'eth_chainId'))),
       nonce: 0,
       to: '0x000000000000000000000000000000000000dEaD',
       value: 1000n,
@@ -157,16 +136,16 @@ describe('the EVM signature watcher', { skip: anvilPath ? false : 'anvil is not 
 
     // First a transfer signed by another key: it carries no chain signature (and is read before the next).
     const other = privateKeyToAccount(`0x${'11'.repeat(32)}`);
-    await ethRpc(evmUrl, 'anvil_setBalance', [other.address, '0xde0b6b3a7640000']);
-    await ethRpc(evmUrl, 'eth_sendRawTransaction', [await other.signTransaction({ ...tx, nonce: 0 })]);
+    await evmRpc(evmUrl, 'anvil_setBalance', [other.address, '0xde0b6b3a7640000']);
+    const otherHash = await evmRpc<string>(evmUrl, 'eth_sendRawTransaction', [
+      await other.signTransaction({ ...tx, nonce: 0 }),
+    ]);
+    // Mined before the snapshot, or the revert would drop its block too.
+    await mined(evmUrl, otherHash);
 
-    const snapshot = await ethRpc(evmUrl, 'evm_snapshot');
-    const txHash = await ethRpc(evmUrl, 'eth_sendRawTransaction', [signed]);
-    const receipt = await ethRpc<{ blockNumber: string; status: string; from: string }>(
-      evmUrl,
-      'eth_getTransactionReceipt',
-      [txHash],
-    );
+    const snapshot = await evmRpc<string>(evmUrl, 'evm_snapshot');
+    const txHash = await evmRpc<string>(evmUrl, 'eth_sendRawTransaction', [signed]);
+    const receipt = await mined(evmUrl, txHash);
     assert.equal(receipt.from.toLowerCase(), from.toLowerCase(), 'mined from the derived address');
     const block = Number(BigInt(receipt.blockNumber));
     const expected = (n: number) =>
@@ -175,11 +154,11 @@ describe('the EVM signature watcher', { skip: anvilPath ? false : 'anvil is not 
     assert.deepEqual(lines, [expected(block)]);
 
     // Back to before the transfer, a block mined in between, then the same transaction again.
-    assert.equal(await ethRpc<boolean>(evmUrl, 'evm_revert', [snapshot]), true);
-    await ethRpc(evmUrl, 'evm_mine');
-    const again = await ethRpc(evmUrl, 'eth_sendRawTransaction', [signed]);
+    assert.equal(await evmRpc<boolean>(evmUrl, 'evm_revert', [snapshot]), true);
+    await evmRpc(evmUrl, 'evm_mine');
+    const again = await evmRpc<string>(evmUrl, 'eth_sendRawTransaction', [signed]);
     assert.equal(again, txHash);
-    const reReceipt = await ethRpc<{ blockNumber: string }>(evmUrl, 'eth_getTransactionReceipt', [txHash]);
+    const reReceipt = await mined(evmUrl, txHash);
     const reBlock = Number(BigInt(reReceipt.blockNumber));
     assert.equal(reBlock, block + 1);
     await until(() => lines.length >= 2, 'the line after the revert');
