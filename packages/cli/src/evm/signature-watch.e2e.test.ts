@@ -12,7 +12,15 @@ import { after, before, describe, it } from 'node:test';
 import { derivedPublicKey, evmAddress } from '@shadebox/mpc';
 import { type RunningNode, silentLogger, startNode } from '@shadebox/node';
 import { Account, actions, JsonRpcProvider, KeyPairSigner, type KeyPairString } from 'near-api-js';
-import { type Hex, keccak256, serializeTransaction, type TransactionSerializableEIP1559 } from 'viem';
+import {
+  createPublicClient,
+  type Hex,
+  http,
+  keccak256,
+  type PublicClient,
+  serializeTransaction,
+  type TransactionSerializableEIP1559,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { type ChainSignatures, startChainSignaturesOn } from '../chain-signatures/service.js';
 import { evmRpc } from './evm-rpc.js';
@@ -29,23 +37,6 @@ async function until(condition: () => boolean, what: string, limitMs = 30_000): 
   }
 }
 
-interface Receipt {
-  blockNumber: string;
-  status: string;
-  from: string;
-}
-
-/** The receipt of a sent transaction once it is mined: anvil's automine mines just after the send returns. */
-async function mined(url: string, hash: string, limitMs = 30_000): Promise<Receipt> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const receipt = await evmRpc<Receipt | null>(url, 'eth_getTransactionReceipt', [hash]);
-    if (receipt !== null) return receipt;
-    if (Date.now() > end) throw new Error(`still waiting for ${hash} to be mined`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const anvil = locateAnvil({ env: process.env });
 const anvilPath = anvil.found ? anvil.path : undefined;
 
@@ -54,6 +45,7 @@ describe('the EVM signature watcher', { skip: anvil.found ? false : anvil.reason
   let signatures: ChainSignatures;
   let evm: RunningAnvil;
   let evmUrl: string;
+  let client: PublicClient;
   let watch: EvmSignatureWatch;
   const lines: string[] = [];
   const errors: Error[] = [];
@@ -68,6 +60,8 @@ describe('the EVM signature watcher', { skip: anvil.found ? false : anvil.reason
       log: silentLogger,
     });
     evmUrl = evm.rpcUrl;
+    // anvil's automine mines just after eth_sendRawTransaction returns: receipts are waited for.
+    client = createPublicClient({ transport: http(evmUrl), pollingInterval: 50 });
     watch = await watchEvmSignatures({
       rpcUrl: evmUrl,
       node,
@@ -137,17 +131,17 @@ describe('the EVM signature watcher', { skip: anvil.found ? false : anvil.reason
     // First a transfer signed by another key: it carries no chain signature (and is read before the next).
     const other = privateKeyToAccount(`0x${'11'.repeat(32)}`);
     await evmRpc(evmUrl, 'anvil_setBalance', [other.address, '0xde0b6b3a7640000']);
-    const otherHash = await evmRpc<string>(evmUrl, 'eth_sendRawTransaction', [
+    const otherHash = await evmRpc<Hex>(evmUrl, 'eth_sendRawTransaction', [
       await other.signTransaction({ ...tx, nonce: 0 }),
     ]);
     // Mined before the snapshot, or the revert would drop its block too.
-    await mined(evmUrl, otherHash);
+    await client.waitForTransactionReceipt({ hash: otherHash });
 
     const snapshot = await evmRpc<string>(evmUrl, 'evm_snapshot');
-    const txHash = await evmRpc<string>(evmUrl, 'eth_sendRawTransaction', [signed]);
-    const receipt = await mined(evmUrl, txHash);
+    const txHash = await evmRpc<Hex>(evmUrl, 'eth_sendRawTransaction', [signed]);
+    const receipt = await client.waitForTransactionReceipt({ hash: txHash });
     assert.equal(receipt.from.toLowerCase(), from.toLowerCase(), 'mined from the derived address');
-    const block = Number(BigInt(receipt.blockNumber));
+    const block = Number(receipt.blockNumber);
     const expected = (n: number) =>
       `evm  ${txHash} in block ${n} carries the signature for request ${requestId} (${predecessor}, path "ethereum-1") — success\n`;
     await until(() => lines.length >= 1, 'the watcher line');
@@ -158,8 +152,7 @@ describe('the EVM signature watcher', { skip: anvil.found ? false : anvil.reason
     await evmRpc(evmUrl, 'evm_mine');
     const again = await evmRpc<string>(evmUrl, 'eth_sendRawTransaction', [signed]);
     assert.equal(again, txHash);
-    const reReceipt = await mined(evmUrl, txHash);
-    const reBlock = Number(BigInt(reReceipt.blockNumber));
+    const reBlock = Number((await client.waitForTransactionReceipt({ hash: txHash })).blockNumber);
     assert.equal(reBlock, block + 1);
     await until(() => lines.length >= 2, 'the line after the revert');
     assert.deepEqual(lines, [expected(block), expected(reBlock)]);
