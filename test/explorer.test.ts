@@ -16,17 +16,24 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { ANVIL_DEFAULT_CHAIN_ID, evmRpc, locateAnvil, type RunningAnvil, startAnvil } from '@shadebox/cli';
 import { bitcoinP2wpkhAddress, derivedPublicKey, evmAddress } from '@shadebox/mpc';
 import { type RunningNode, silentLogger, startNode } from '@shadebox/node';
 import { ONE_NEAR as NEAR, TGAS } from '@shadebox/primitives';
 import { Account, actions, JsonRpcProvider, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import type { Browser, Page } from 'playwright-core';
-import { type Hex, keccak256, serializeTransaction, type TransactionSerializableEIP1559 } from 'viem';
+import {
+  createPublicClient,
+  type Hex,
+  http,
+  keccak256,
+  serializeTransaction,
+  type TransactionSerializableEIP1559,
+} from 'viem';
 import {
   type ChainSignatures,
   startChainSignaturesOn,
 } from '../packages/cli/src/chain-signatures/service.js';
-import { type AnvilProcess, anvilBinary, ethRpc, startAnvilProcess } from './support/anvil-process.js';
 import type { Json } from './support/raw-rpc.js';
 import { testRandom } from './test-random.js';
 
@@ -36,11 +43,13 @@ const CODEHASH = 'b'.repeat(64);
 /** Generous: the machine is shared and slow; these are upper bounds for waits on conditions, not timings. */
 const WAIT = { timeout: 30_000 };
 
-const ANVIL = anvilBinary();
+/** anvil, found as `shadebox up` finds it. */
+const ANVIL = locateAnvil({ env: process.env });
+const ANVIL_PATH = ANVIL.found ? ANVIL.path : undefined;
 const missing = !existsSync(CHROMIUM)
   ? `${CHROMIUM} is not installed (apt-get install -y chromium)`
-  : ANVIL === undefined
-    ? 'anvil is not installed (optional dependency @foundry-rs/anvil-linux-amd64)'
+  : !ANVIL.found
+    ? ANVIL.reason
     : false;
 /** Where the EIP-1559 transfer signed through the agent contract goes. */
 const DEAD = '0x000000000000000000000000000000000000dEaD';
@@ -48,7 +57,7 @@ const DEAD = '0x000000000000000000000000000000000000dEaD';
 describe('the explorer in headless Chromium', { skip: missing }, () => {
   let node: RunningNode;
   let signatures: ChainSignatures;
-  let anvil: AnvilProcess;
+  let anvil: RunningAnvil;
   let rpcUrl: string;
   let browser: Browser;
   let page: Page;
@@ -81,9 +90,14 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     node = await startNode({ memory: true, rpcPort: 0, log: silentLogger });
     signatures = await startChainSignaturesOn(node, { log: silentLogger });
-    anvil = await startAnvilProcess(ANVIL!);
-    const chainId = Number(BigInt(await ethRpc(anvil.rpcUrl, 'eth_chainId')));
-    // What `shadebox up` does once its EVM chain runs.
+    // anvil as `shadebox up` starts it, and what up does once its EVM chain runs.
+    anvil = await startAnvil({
+      path: ANVIL_PATH!,
+      port: 0,
+      chainId: ANVIL_DEFAULT_CHAIN_ID,
+      log: silentLogger,
+    });
+    const { chainId } = anvil;
     node.setExplorerSettings({ evm: { rpcUrl: anvil.rpcUrl, chainId } });
     rpcUrl = node.rpcUrl;
     const provider = new JsonRpcProvider({ url: rpcUrl });
@@ -123,7 +137,7 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
     // contract, broadcast on anvil.
     derivedKey = derivedPublicKey(signatures.publicKeys.secp256k1, agentContract, 'ethereum-1', 0);
     derivedEvm = evmAddress(derivedKey);
-    await ethRpc(anvil.rpcUrl, 'anvil_setBalance', [derivedEvm, '0xde0b6b3a7640000']);
+    await evmRpc(anvil.rpcUrl, 'anvil_setBalance', [derivedEvm, '0xde0b6b3a7640000']);
     const evmTransfer: TransactionSerializableEIP1559 = {
       type: 'eip1559',
       chainId,
@@ -146,10 +160,13 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
       s: `0x${response.s.scalar}` as Hex,
       yParity: response.recovery_id & 1,
     });
-    evm.txHash = await ethRpc(anvil.rpcUrl, 'eth_sendRawTransaction', [raw]);
-    const receipt = await ethRpc<Json>(anvil.rpcUrl, 'eth_getTransactionReceipt', [evm.txHash]);
-    assert.equal(receipt.status, '0x1');
-    evm.block = Number(BigInt(receipt.blockNumber));
+    const hash = await evmRpc<Hex>(anvil.rpcUrl, 'eth_sendRawTransaction', [raw]);
+    evm.txHash = hash;
+    // anvil's automine mines just after eth_sendRawTransaction returns.
+    const evmClient = createPublicClient({ transport: http(anvil.rpcUrl), pollingInterval: 50 });
+    const receipt = await evmClient.waitForTransactionReceipt({ hash });
+    assert.equal(receipt.status, 'success');
+    evm.block = Number(receipt.blockNumber);
 
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -327,7 +344,7 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
     await page.click('tr:has([data-evm-carrier]) [data-evm] a');
     await page.waitForSelector(`[data-evm-address="${derivedEvm.toLowerCase()}"]`);
     assert.match(page.url(), new RegExp(`#/evm/address/${derivedEvm}$`));
-    const balance = BigInt(await ethRpc(anvil.rpcUrl, 'eth_getBalance', [derivedEvm, 'latest']));
+    const balance = BigInt(await evmRpc<string>(anvil.rpcUrl, 'eth_getBalance', [derivedEvm, 'latest']));
     assert.ok(balance < 10n ** 18n - 1000n, 'the transfer and its gas were paid');
     assert.match((await page.textContent('[data-evm-balance]'))!, /^0\.99\d* ETH$/);
     assert.match((await page.textContent('main'))!, new RegExp(`balance \\(wei\\)${balance}`));

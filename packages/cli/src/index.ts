@@ -8,6 +8,7 @@ export { type CliIo, processIo } from './cli-io.js';
 export { evmRpc } from './evm/evm-rpc.js';
 export { type AnvilLocation, anvilPackageName, locateAnvil } from './evm/locate-anvil.js';
 export {
+  ANVIL_DEFAULT_CHAIN_ID,
   AnvilStartError,
   type RunningAnvil,
   type StartAnvilOptions,
