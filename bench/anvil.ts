@@ -1,62 +1,35 @@
 /**
  * anvil (Foundry's local Ethereum node), the peer Shadebox is measured against.
  *
- * Foundry publishes anvil on npm as a wrapper (`@foundry-rs/anvil`) whose binaries are the platform packages
- * `@foundry-rs/anvil-<platform>-<arch>` (`bin/anvil`). The repository takes the Linux x64 one directly, as
- * an optional dependency (the wrapper's postinstall does not run under npm 11), so the binary is located
- * here and checked with `anvil --version`: `ANVIL_BIN` if set, then the platform package of this machine,
- * then `anvil` on PATH.
+ * The binary is the one `shadebox up` runs, found by the CLI's locateAnvil: `ANVIL_BIN` when it is set (and
+ * only that one), else the platform package `@foundry-rs/anvil-<platform>-<arch>` (an optional dependency),
+ * else `anvil` on PATH. The benchmark also runs `anvil --version`, for the version its report names.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { locateAnvil as locateAnvilBinary } from '@shadebox/cli';
 import { spawnTracked, type TrackedChild } from './processes.js';
 import { PooledRpcClient } from './rpc.js';
-
-const PLATFORM_ARCH: Record<string, string | undefined> = {
-  'linux-x64': 'linux-amd64',
-  'linux-arm64': 'linux-arm64',
-  'darwin-x64': 'darwin-amd64',
-  'darwin-arm64': 'darwin-arm64',
-  'win32-x64': 'win32-amd64',
-};
 
 export type AnvilLocation =
   | { ok: true; path: string; version: string; how: string }
   | { ok: false; reason: string };
 
+/** The anvil `shadebox up` would run (@shadebox/cli's locateAnvil) and its version, which the report names. */
 export function locateAnvil(): AnvilLocation {
-  const candidates: Array<{ path: string; how: string }> = [];
-  if (process.env.ANVIL_BIN) candidates.push({ path: process.env.ANVIL_BIN, how: 'ANVIL_BIN' });
-  const suffix = PLATFORM_ARCH[`${process.platform}-${process.arch}`];
-  if (suffix) {
-    const pkg = `@foundry-rs/anvil-${suffix}`;
-    try {
-      const manifest = createRequire(import.meta.url).resolve(`${pkg}/package.json`);
-      const exe = process.platform === 'win32' ? 'anvil.exe' : 'anvil';
-      candidates.push({ path: join(dirname(manifest), 'bin', exe), how: `npm package ${pkg}` });
-    } catch {
-      // not installed (optional dependency skipped); try PATH below
-    }
+  const location = locateAnvilBinary({ env: process.env });
+  if (!location.found) return { ok: false, reason: `${location.reason} (${location.advice})` };
+  const { path, how } = location;
+  const run = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  if (run.status !== 0) {
+    const stderr = run.stderr?.trim().slice(0, 200);
+    const why = run.error?.message ?? `exit ${run.status}${stderr ? `: ${stderr}` : ''}`;
+    return { ok: false, reason: `${path} (${how}) --version: ${why}` };
   }
-  candidates.push({ path: 'anvil', how: 'PATH' });
-
-  const failures: string[] = [];
-  for (const { path, how } of candidates) {
-    if (path.includes('/') && !existsSync(path)) {
-      failures.push(`${how}: ${path} missing`);
-      continue;
-    }
-    const run = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 10_000 });
-    if (run.status === 0) {
-      const version = /anvil Version: (\S+)/.exec(run.stdout)?.[1] ?? run.stdout.split('\n')[0].trim();
-      return { ok: true, path, version, how };
-    }
-    failures.push(`${how}: ${run.error?.message ?? `exit ${run.status} ${run.stderr?.slice(0, 200)}`}`);
-  }
-  return { ok: false, reason: failures.join('; ') };
+  const version = /anvil Version: (\S+)/.exec(run.stdout)?.[1] ?? run.stdout.split('\n')[0].trim();
+  return { ok: true, path, version, how };
 }
 
 export interface AnvilServer {
