@@ -28,6 +28,8 @@ Commands:
                 a chain signature of PAYLOAD (hex) through the agent API (r, s, v)
   whitelist ACCOUNT
                 whitelist an agent account in a 2.0 agent contract in local mode (as 'shade whitelist')
+  dstack --socket PATH --compose FILE
+                a local dstack guest agent on a Unix socket: SIMULATED quotes and keys, not a TEE
   help [cmd]    show this help, or a command's
 
 Options:
@@ -51,6 +53,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   derive: async () => (await import('./commands/derive.js')).deriveCommand,
   sign: async () => (await import('./commands/sign.js')).signCommand,
   whitelist: async () => (await import('./commands/whitelist.js')).whitelistCommand,
+  dstack: async () => (await import('./commands/dstack.js')).dstackCommand,
 };
 
 /** Runs `argv` writing to `io` (the process's streams by default); resolves with the exit code. */

@@ -5,6 +5,8 @@
  */
 export { MAIN_HELP, runCli } from './cli.js';
 export { type CliIo, processIo } from './cli-io.js';
+/** The local dstack (a simulated guest agent, not a TEE): docs/tee.md. */
+export * as dstack from './dstack/index.js';
 export { evmRpc } from './evm/evm-rpc.js';
 export { type AnvilLocation, anvilPackageName, locateAnvil } from './evm/locate-anvil.js';
 export {
