@@ -46,7 +46,10 @@ function tdxQuote(reportData: Buffer, rtmr3: Buffer): Buffer {
   header.writeUInt16LE(2, 2); // attestation key type: ECDSA-256 with P-256
   header.writeUInt32LE(0x81, 4); // TEE type: TDX
   Buffer.from('939a7233f79c4ca9940a0db3957f0607', 'hex').copy(header, 12); // QE vendor id (Intel)
-  const report = rng.bytes(584); // TCB SVN, MRSEAM, …, MRTD, RTMR0-2: arbitrary
+  const report = rng.bytes(584); // TCB SVN, MRSEAM, …: arbitrary
+  // MRTD and RTMR0-2 as tcb_info claims them (the contract compares them).
+  Buffer.alloc(48, 0xaa).copy(report, 136);
+  for (const [i, at] of [328, 376, 424].entries()) Buffer.alloc(48, i + 1).copy(report, at);
   rtmr3.copy(report, 472);
   Buffer.concat([reportData, Buffer.alloc(64)]).copy(report, 520, 0, 64);
   const signature = rng.bytes(128);
@@ -108,7 +111,14 @@ function tcbInfo(g: GuestAgent): { tcb: Record<string, unknown>; rtmr3: Buffer }
   ].map(([event, event_payload]) => ({
     imr: 3,
     event_type: 134217729,
-    digest: sha384(`${event}:${event_payload}`).toString('hex'),
+    // dstack's runtime event digest: sha384(event type as u32 LE ‖ ':' ‖ event ‖ ':' ‖ payload bytes).
+    digest: sha384(
+      Buffer.concat([
+        Buffer.from([1, 0, 0, 8]),
+        Buffer.from(`:${event}:`),
+        Buffer.from(event_payload, 'hex'),
+      ]),
+    ).toString('hex'),
     event,
     event_payload,
   }));

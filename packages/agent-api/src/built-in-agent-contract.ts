@@ -20,6 +20,8 @@ export const BUILT_IN_AGENT_CONTRACT_CODE_HASHES: ReadonlySet<string> = new Set(
   '3EiMgRvPhko5kER38Vg1xxApckbhcvgivM5Vh9d3168f',
   '2jZnWnqTZ6mp3MuzY3Ycy93t5LobQRYG8PLi2B1hdGHL',
   // packages/contracts/build/agent.wasm (the v1 interface: request_signature({path, payload, key_type?})).
+  'CfyPigCHpfzcfDJpPA3mZpkXCJvYWqQMdSzVmBUecPe9',
+  // The earlier build of agent.wasm (before its TEE registration replayed RTMR3).
   '2P4fcbjqAumZVHrWY5vMjzCwERjSnqmY5a3afxCkU34a',
 ]);
 

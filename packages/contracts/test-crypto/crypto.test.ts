@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha384 } from '@noble/hashes/sha2.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import { testRandom } from '../../../test/test-random.js';
 import { prepareContract } from '../../node/src/vm/prepare/prepare-contract.ts';
@@ -191,6 +192,30 @@ describe('sha3_256', () => {
     for (const len of [1088, 1360, 2047, 4096]) {
       const data = rng.bytes(len);
       assert.equal(hex(call('sha3', [data])), hex(sha3_256(data)), `length ${len}`);
+    }
+  });
+});
+
+describe('sha384', () => {
+  test('known vectors (FIPS 180-4 examples)', () => {
+    assert.equal(
+      hex(call('sha384Of', [new Uint8Array(0)])),
+      '38b060a751ac96384cd9327eb1b1e36a21fdb71114be07434c0cc7bf63f6e1da274edebfe76f65fbd51ad2f14898b95b',
+    );
+    assert.equal(
+      hex(call('sha384Of', [utf8('abc')])),
+      'cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7',
+    );
+  });
+
+  test('matches @noble/hashes on every length 0..400 and on longer data', () => {
+    for (let len = 0; len <= 400; len++) {
+      const data = rng.bytes(len);
+      assert.equal(hex(call('sha384Of', [data])), hex(sha384(data)), `length ${len}`);
+    }
+    for (const len of [1023, 1024, 2047, 4096]) {
+      const data = rng.bytes(len);
+      assert.equal(hex(call('sha384Of', [data])), hex(sha384(data)), `length ${len}`);
     }
   });
 });
@@ -419,6 +444,15 @@ describe('gas (NEAR metering at regular_op_cost)', () => {
     console.log(`ed25519DerivePublicKey: ${r.ops} ops, ${(Number(r.gas) / 1e12).toFixed(3)} Tgas`);
     // Budget 5 Tgas; about 1.9 Tgas (≈ 2.35 M Wasm ops) with -O3 and -O3z alike.
     assert.ok(r.gas < 3n * 10n ** 12n);
+  });
+
+  test('sha384 of an RTMR extension (96 bytes, one block) is cheap', () => {
+    const data = rng.bytes(96);
+    const r = run('sha384Of', [data]);
+    assert.equal(hex(r.out.slice(0, 48)), hex(sha384(data)));
+    console.log(`sha384 (96 B): ${r.ops} ops, ${(Number(r.gas) / 1e12).toFixed(4)} Tgas`);
+    // An event log of a dozen events costs two dozen of these.
+    assert.ok(r.gas < 10n ** 11n);
   });
 
   test('sha3_256 of a tweak preimage and the secp256k1 helper are cheap', () => {

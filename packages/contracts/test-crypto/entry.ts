@@ -8,6 +8,7 @@ import {
   secp256k1IsOnCurve,
 } from '../assembly/crypto/secp256k1';
 import { sha3_256 } from '../assembly/crypto/sha3';
+import { sha384 } from '../assembly/crypto/sha384';
 
 const IN: usize = memory.data(4096);
 const OUT: usize = memory.data(256);
@@ -33,6 +34,10 @@ export function output(): usize {
 
 export function sha3(len: i32): i32 {
   return ret(sha3_256(arg(0, len)));
+}
+
+export function sha384Of(len: i32): i32 {
+  return ret(sha384(arg(0, len)));
 }
 
 export function edDerive(rootLen: i32, tweakLen: i32): i32 {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { sha256, sha512 } from '@noble/hashes/sha2.js';
+import { sha256, sha384, sha512 } from '@noble/hashes/sha2.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import { ONE_NEAR as NEAR, TGAS } from '@shadebox/primitives';
 import { type Account, actions, baseEncode } from 'near-api-js';
@@ -644,17 +644,26 @@ describe('signer and agent contracts', () => {
     const compose = JSON.stringify({
       docker_compose_file: `services:\n  api: #shade-agent-api-image\n    image: x/api@sha256:${api}\n  app: #shade-agent-app-image\n    image: x/app@sha256:${app}\n`,
     });
+    // dstack runtime events (type 0x08000001): digest = sha384(type LE ‖ ':' ‖ event ‖ ':' ‖ payload), and
+    // RTMR3 = the digests extended from 48 zero bytes, rtmr = sha384(rtmr ‖ digest).
+    const event = (name: string, payload: Uint8Array) => ({
+      imr: 3,
+      event_type: 0x08000001,
+      digest: hex(sha384(new Uint8Array([1, 0, 0, 8, ...utf8(`:${name}:`), ...payload]))),
+      event: name,
+      event_payload: hex(payload),
+    });
+    const eventLog = [event('app-id', new Uint8Array(20)), event('compose-hash', sha256(utf8(compose)))];
+    let replayed = new Uint8Array(48);
+    for (const e of eventLog)
+      replayed = sha384(new Uint8Array([...replayed, ...Buffer.from(e.digest, 'hex')]));
     const quote = Buffer.alloc(48 + 584 + 4);
     quote.writeUInt16LE(4, 0);
     quote.writeUInt32LE(0x81, 4);
     quote.write(w.accountId, 48 + 520, 'utf8');
-    const rtmr3 = 'cd'.repeat(48);
+    const rtmr3 = hex(replayed);
     Buffer.from(rtmr3, 'hex').copy(quote, 48 + 472);
-    const tcb = {
-      rtmr3,
-      app_compose: compose,
-      event_log: [{ imr: 3, event: 'compose-hash', event_payload: hex(sha256(utf8(compose))), digest: '' }],
-    };
+    const tcb = { rtmr3, app_compose: compose, event_log: eventLog };
     const args = {
       quote_hex: hex(quote),
       collateral: '{}',
@@ -671,6 +680,12 @@ describe('signer and agent contracts', () => {
       tcb_info: JSON.stringify({ ...tcb, rtmr3: '00'.repeat(48) }),
     });
     assert.deepEqual(s.status, panicked('tcb_info: rtmr3 does not match the quote'));
+    const { rtmr3: _, ...unclaimed } = tcb;
+    s = await call(w, agent.accountId, 'register_agent', {
+      ...args,
+      tcb_info: JSON.stringify({ ...unclaimed, event_log: eventLog.slice(1) }),
+    });
+    assert.deepEqual(s.status, panicked("tcb_info: the event log does not replay to the quote's RTMR3"));
     s = await call(w, agent.accountId, 'register_agent', args);
     assert.deepEqual(s.status, successJson('true'));
     assert.deepEqual(await view(agent.accountId, 'get_agent', { account_id: w.accountId }), {

@@ -1,16 +1,23 @@
-// What a TEE registration can check on chain without a quote verifier (see README "TEE mode"):
-// the TDX quote v4 layout, report_data = the caller's account id, checksum = sha256(quote), the compose
-// hash event against sha256(app_compose), RTMR3 of tcb_info against the quote, and the two image digests.
-import { utf8 } from "../lib/bytes";
+// What a TEE registration can check on chain without a quote verifier (see README "TEE mode"): the TDX
+// quote v4 layout, report_data = the caller's account id, checksum = sha256(quote), tcb_info's measurements
+// against the quote's, the event log's RTMR3 replay (each dstack runtime event's SHA-384 digest recomputed,
+// then rtmr = sha384(rtmr ‖ digest)) against the quote's RTMR3, the compose-hash event in it against
+// sha256(app_compose), and the two image digests in app_compose.
+import { bytesEqual, concat, utf8 } from "../lib/bytes";
+import { sha384 } from "../crypto/sha384";
 import { sha256 } from "../lib/crypto";
 import { fromHex, toHex } from "../lib/hex";
-import { asString, JsonValue, Kind, optField, parseJson, reqField } from "../lib/json";
+import { asString, asU64, JsonValue, Kind, optField, parseJson, reqField } from "../lib/json";
 
 const HEADER_LEN: i32 = 48;
 const TD_REPORT_LEN: i32 = 584;
+const MRTD_OFFSET: i32 = HEADER_LEN + 136;
+const RTMR0_OFFSET: i32 = HEADER_LEN + 328;
 const RTMR3_OFFSET: i32 = HEADER_LEN + 472;
 const REPORT_DATA_OFFSET: i32 = HEADER_LEN + 520;
 const TEE_TYPE_TDX: u32 = 0x81;
+/** dstack's runtime events (RTMR3): digest = sha384(type as u32 LE ‖ ":" ‖ event ‖ ":" ‖ payload). */
+const DSTACK_RUNTIME_EVENT: u64 = 0x08000001;
 
 export class TeeRegistration {
   constructor(public apiImage: string, public appImage: string, public checksum: string) {}
@@ -61,6 +68,23 @@ function countOf(s: string, needle: string): i32 {
   return n;
 }
 
+/** `tcb_info.<name>`, when given, must equal the 48 bytes of the quote at `offset`. */
+function checkClaimed(info: JsonValue, name: string, quote: Uint8Array, offset: i32): void {
+  const v = optField(info, name);
+  if (v === null) return;
+  if (asString(v, "tcb_info." + name).toLowerCase() != toHex(quote.subarray(offset, offset + 48)))
+    throw new Error("tcb_info: " + name + " does not match the quote");
+}
+
+/** A hex string field of an event (`bytes` long, or any length when -1). */
+function hexField(e: JsonValue, field: string, at: string, bytes: i32): Uint8Array {
+  const path = at + "." + field;
+  const b = fromHex(asString(reqField(e, field, path), path));
+  if (b === null || (bytes >= 0 && b.length != bytes))
+    throw new Error("Invalid argument `" + path + "`: expected " + (bytes >= 0 ? bytes.toString() + " bytes in hex" : "hex"));
+  return b;
+}
+
 export function checkTeeRegistration(
   predecessor: string, quoteHex: string, collateral: string, checksum: string, tcbInfo: JsonValue,
 ): TeeRegistration {
@@ -89,29 +113,46 @@ export function checkTeeRegistration(
   if (info.kind != Kind.Object) throw new Error("Invalid argument `tcb_info`: expected a JSON object");
   const compose = asString(reqField(info, "app_compose", "tcb_info.app_compose"), "tcb_info.app_compose");
 
-  // The compose-hash event must name this compose file.
-  const composeHash = toHex(sha256(utf8(compose)));
+  // The measurements tcb_info claims must be the quote's.
+  checkClaimed(info, "mrtd", quote, MRTD_OFFSET);
+  for (let i = 0; i < 4; i++) checkClaimed(info, "rtmr" + i.toString(), quote, RTMR0_OFFSET + 48 * i);
+
+  // RTMR3 replayed from the event log must be the quote's, and its compose-hash event must name this compose
+  // file: a log whose compose-hash payload was changed no longer replays to the quote.
   const log = optField(info, "event_log");
   if (log === null || log.kind != Kind.Array) throw new Error("Invalid argument `tcb_info.event_log`: expected an array");
-  let found = false;
+  const composeHash = toHex(sha256(utf8(compose)));
+  let rtmr3 = new Uint8Array(48);
+  let composeEvents = 0;
   for (let i = 0; i < log.items.length; i++) {
     const e = log.items[i];
-    if (e.kind != Kind.Object) continue;
-    const name = optField(e, "event");
-    if (name === null || name.kind != Kind.String || name.text != "compose-hash") continue;
-    const payload = optField(e, "event_payload");
-    if (payload === null || payload.kind != Kind.String || payload.text.toLowerCase() != composeHash)
-      throw new Error("tcb_info: the compose-hash event does not match sha256(app_compose)");
-    found = true;
+    const at = "tcb_info.event_log[" + i.toString() + "]";
+    if (e.kind != Kind.Object) throw new Error("Invalid argument `" + at + "`: expected an object");
+    if (asU64(reqField(e, "imr", at + ".imr"), at + ".imr", 3) != 3) continue;
+    const digest = hexField(e, "digest", at, 48);
+    const type = asU64(reqField(e, "event_type", at + ".event_type"), at + ".event_type", 0xffffffff);
+    const name = asString(reqField(e, "event", at + ".event"), at + ".event");
+    const payload = hexField(e, "event_payload", at, -1);
+    if (type == DSTACK_RUNTIME_EVENT) {
+      const typeLe = new Uint8Array(4);
+      typeLe[0] = <u8>type;
+      typeLe[1] = <u8>(type >> 8);
+      typeLe[2] = <u8>(type >> 16);
+      typeLe[3] = <u8>(type >> 24);
+      const preimage = concat(concat(typeLe, utf8(":" + name + ":")), payload);
+      if (!bytesEqual(sha384(preimage), digest))
+        throw new Error("tcb_info: the digest of event `" + name + "` does not match its payload");
+      if (name == "compose-hash") {
+        composeEvents++;
+        if (toHex(payload) != composeHash) throw new Error("tcb_info: the compose-hash event does not match sha256(app_compose)");
+      }
+    }
+    rtmr3 = sha384(concat(rtmr3, digest));
   }
-  if (!found) throw new Error("tcb_info: no compose-hash event");
-
-  // RTMR3 claimed by tcb_info must be the quote's (the replay itself needs sha384: not checked).
-  const rtmr3 = optField(info, "rtmr3");
-  if (rtmr3 !== null) {
-    const quoted = toHex(quote.subarray(RTMR3_OFFSET, RTMR3_OFFSET + 48));
-    if (asString(rtmr3, "tcb_info.rtmr3").toLowerCase() != quoted) throw new Error("tcb_info: rtmr3 does not match the quote");
-  }
+  if (composeEvents == 0) throw new Error("tcb_info: no compose-hash event");
+  if (composeEvents > 1) throw new Error("tcb_info: more than one compose-hash event");
+  if (!bytesEqual(rtmr3, quote.subarray(RTMR3_OFFSET, RTMR3_OFFSET + 48)))
+    throw new Error("tcb_info: the event log does not replay to the quote's RTMR3");
 
   if (countOf(compose, "image:") != 2) throw new Error("tcb_info.app_compose: expected exactly two images");
   const api = imageDigestAfter(compose, "#shade-agent-api-image");
