@@ -58,6 +58,8 @@ export interface StackOptions {
   /** `--whitelist-all`: every implicit account that asks is whitelisted in a 2.0 agent contract
    * (./chain-signatures/whitelist-all.ts). */
   whitelistAll?: boolean;
+  /** `--agent-image REF`: the agent API runs from this image (./agent-image/), its digest the codehash. */
+  agentImage?: string;
 }
 
 /** The stack's services; `evm` is the running local EVM chain (null when it is not started), also the ready
@@ -74,22 +76,33 @@ export interface StackServices extends RunningService {
 export function stackAgentConfig(
   loadAgentApiConfig: typeof import('@shadebox/agent-api').loadAgentApiConfig,
   env: Record<string, string | undefined>,
-  stack: {
-    accountId: string;
-    secretKey: string;
-    agentContractId: string;
-    rpcUrl: string;
-    /** `--agent-port` (wins over AGENT_API_PORT). */
-    agentPort?: number;
-    /** `--host` (wins over AGENT_API_HOST). */
-    host?: string;
-    /** `--agent-key-file` (wins over AGENT_KEY_FILE). */
-    agentKeyFile?: string;
-  },
+  stack: StackAgentSettings,
 ) {
+  return loadAgentApiConfig(stackAgentEnv(env, stack));
+}
+
+/** What the stack fixes in its agent API's configuration. */
+export interface StackAgentSettings {
+  accountId: string;
+  secretKey: string;
+  agentContractId: string;
+  rpcUrl: string;
+  /** `--agent-port` (wins over AGENT_API_PORT). */
+  agentPort?: number;
+  /** `--host` (wins over AGENT_API_HOST). */
+  host?: string;
+  /** `--agent-key-file` (wins over AGENT_KEY_FILE). */
+  agentKeyFile?: string;
+}
+
+/** The agent API's environment in the stack (stackAgentConfig reads it; `--agent-image` passes it on). */
+export function stackAgentEnv(
+  env: Record<string, string | undefined>,
+  stack: StackAgentSettings,
+): Record<string, string | undefined> {
   const own: Record<string, string | undefined> = {};
   for (const name of UP_AGENT_VARIABLES) own[name] = env[name];
-  return loadAgentApiConfig({
+  return {
     ...own,
     AGENT_CODEHASH: env.AGENT_CODEHASH || env.API_CODEHASH || LOCAL_AGENT_CODEHASH,
     API_CODEHASH: undefined,
@@ -101,7 +114,7 @@ export function stackAgentConfig(
     ...(stack.agentPort === undefined ? {} : { AGENT_API_PORT: String(stack.agentPort) }),
     ...(stack.agentKeyFile === undefined ? {} : { AGENT_KEY_FILE: stack.agentKeyFile }),
     TEE_MODE: 'local',
-  });
+  };
 }
 
 export async function startStackServices(
@@ -137,7 +150,8 @@ export async function startStackServices(
     throw error;
   }
   const addresses = agentAddresses(cs.publicKeys, cs.agentContractId);
-  let api: Awaited<ReturnType<typeof startAgentApi>> | undefined;
+  let api: Pick<Awaited<ReturnType<typeof startAgentApi>>, 'url' | 'onReady' | 'stop'> | undefined;
+  let image: { ref: string; digest: string; engine: string } | undefined;
   let evm: RunningLocalEvm | null = null;
   let stopWhitelistAll: (() => Promise<void>) | undefined;
   try {
@@ -149,7 +163,7 @@ export async function startStackServices(
         evmPlan.fundPaths,
       );
     }
-    const config = stackAgentConfig(loadAgentApiConfig, o.env ?? {}, {
+    const settings: StackAgentSettings = {
       accountId: root.accountId,
       secretKey: root.secretKey,
       agentContractId: cs.agentContractId,
@@ -157,7 +171,18 @@ export async function startStackServices(
       agentPort: o.agentPort,
       host: o.host,
       agentKeyFile: o.agentKeyFile,
-    });
+    };
+    let agentEnv = o.env ?? {};
+    if (o.agentImage !== undefined) {
+      // The image's digest is its codehash: the stack registers exactly what production will.
+      const { containerEngine } = await import('./agent-image/container-engine.js');
+      const { imageDigest } = await import('./agent-image/image-digest.js');
+      const engine = containerEngine(o.env ?? process.env);
+      const digest = await imageDigest(engine, o.agentImage, o.env ?? process.env);
+      image = { ref: o.agentImage, digest, engine };
+      agentEnv = { ...agentEnv, AGENT_CODEHASH: digest.slice('sha256:'.length), API_CODEHASH: undefined };
+    }
+    const config = stackAgentConfig(loadAgentApiConfig, agentEnv, settings);
     // A whitelisting contract (the 2.0 template in local mode) needs no codehash: the agent API whitelists.
     // A released 2.0 contract needs the mock measurements and the default PPID approved, as `shade deploy` does.
     const flow = o.agentContract?.flow ?? 'codehash';
@@ -171,7 +196,17 @@ export async function startStackServices(
         stopWhitelistAll = whitelistAll({ node, agentContractId: cs.agentContractId, owner: root, log });
       }
     }
-    api = await startAgentApi(config, { log });
+    if (image === undefined) api = await startAgentApi(config, { log });
+    else {
+      const { startAgentImage } = await import('./agent-image/run-agent-image.js');
+      api = await startAgentImage({
+        engine: image.engine,
+        ref: image.ref,
+        agentEnv: stackAgentEnv(agentEnv, settings),
+        env: o.env ?? process.env,
+        log,
+      });
+    }
   } catch (error) {
     await stopWhitelistAll?.();
     await cs.stop();
@@ -208,9 +243,16 @@ export async function startStackServices(
       chainAccountId: root.accountId,
       agentAddresses: addresses,
       evm: evmInfo,
+      ...(image === undefined ? {} : { agentImage: { ref: image.ref, digest: image.digest } }),
     },
     summary: [
       ['Agent API', running.url],
+      ...(image === undefined
+        ? []
+        : ([
+            ['Agent image', image.ref],
+            ['Image digest', `${image.digest} (the agent's codehash)`],
+          ] as Array<[string, string]>)),
       ['Agent contract', cs.agentContractId],
       ['MPC contract', cs.mpcContractId],
       ['MPC responder', cs.responderAccountId],

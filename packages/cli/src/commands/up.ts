@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import type { StartNodeOptions } from '@shadebox/node';
 import { KeyPair } from '@shadebox/primitives';
+import { withDefaultAgentImage } from '../agent-image/agent-image-flag.js';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
 import { CHAIN_ID_HELP, chainIdFlag, chainIdWarnings, genesisContractsFor } from '../chain-id-flag.js';
 import { agentContractFlags } from '../chain-signatures/agent-contract.js';
@@ -97,6 +98,13 @@ Options:
                  keep the agent's key in FILE (AGENT_KEY_FILE, created 0600 at the first start), so the
                  agent account stays the same across restarts; for development (default: a new agent
                  account every start, as in a TEE)
+  --agent-image [REF]
+                 run the agent API from its container image REF (default shadebox-agent-api:latest,
+                 built by npm run image) with podman (docker where podman is not installed) on the
+                 host's network, instead of in this process; its digest (sha256:..., computed as npm
+                 run image does) is approved and registered as the agent's codehash, and named in
+                 the summary and the ready line (agentImage); not with --agent-key-file
+                 (docs/deploy.md)
   --mpc-contract-id ID
                  the signer contract's account instead of signer.test.near (a home keeps the id it was made
                  with). v1.signer works too, but chainsig.js derives v1.signer's keys offline from NEAR's
@@ -164,6 +172,7 @@ const OPTIONS = {
   'agent-contract-wasm': { type: 'string' },
   'agent-contract-init': { type: 'string' },
   'agent-key-file': { type: 'string' },
+  'agent-image': { type: 'string' },
   'mpc-contract-id': { type: 'string' },
   'yield-block-time': { type: 'string' },
   'eth-wallet-contract': { type: 'string' },
@@ -175,7 +184,7 @@ const OPTIONS = {
 } as const;
 
 export async function upCommand(args: readonly string[], io: CliIo = processIo()): Promise<number> {
-  const flags = parseFlags(COMMAND, args, OPTIONS);
+  const flags = parseFlags(COMMAND, withDefaultAgentImage(args), OPTIONS);
   if (flags.help) {
     io.stdout.write(UP_HELP);
     return EXIT_OK;
@@ -200,6 +209,15 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
       : keyFileText
         ? resolve(io.cwd, keyFileText)
         : undefined;
+  const agentImage =
+    flags['agent-image'] === undefined ? undefined : textFlag(COMMAND, '--agent-image', flags['agent-image']);
+  if (agentImage !== undefined && agentKeyFile !== undefined) {
+    throw new UsageError(
+      COMMAND,
+      '--agent-image runs the agent API in a container, which does not see the key file: drop --agent-key-file (or AGENT_KEY_FILE)',
+      '--agent-image',
+    );
+  }
   // The agent variables are checked before anything starts (a typo must not cost a node start).
   const { ConfigError, loadAgentApiConfig } = await import('@shadebox/agent-api');
   const { stackAgentConfig } = await import('../stack-services.js');
@@ -329,6 +347,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
         seed: start.devAccounts?.seed,
         agentKeyFile,
         whitelistAll: flags['whitelist-all'] === true,
+        agentImage,
       });
       // The home names the running stack's endpoints (stack.json) for the commands run beside it.
       if (stackHome === undefined) return service;
