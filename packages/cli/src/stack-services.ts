@@ -12,6 +12,7 @@ import type { Logger, RunningNode } from '@shadebox/node';
 import { KeyPair, TGAS } from '@shadebox/primitives';
 import type { AgentContractSource } from './chain-signatures/agent-contract.js';
 import type { SignerSource } from './chain-signatures/signer-source.js';
+import type { RunningStackDstack, TeePlan } from './dstack/stack-tee.js';
 import type { EvmPlan } from './evm/evm-flags.js';
 import type { LocalEvmInfo, RunningLocalEvm } from './evm/local-evm.js';
 import type { RunningService } from './run-node.js';
@@ -53,6 +54,8 @@ export interface StackOptions {
   seed?: string;
   /** `--agent-key-file` (absolute; wins over AGENT_KEY_FILE). */
   agentKeyFile?: string;
+  /** `--tee dstack`: the agent API in dstack mode against the local dstack (./dstack/stack-tee.ts). */
+  tee?: TeePlan;
   /** The local EVM chain (`--evm`, `--no-evm`, ./evm/evm-flags.ts); not started when absent. */
   evm?: EvmPlan;
   /** `--whitelist-all`: every implicit account that asks is whitelisted in a 2.0 agent contract
@@ -93,6 +96,8 @@ export interface StackAgentSettings {
   host?: string;
   /** `--agent-key-file` (wins over AGENT_KEY_FILE). */
   agentKeyFile?: string;
+  /** `--tee dstack`: the local dstack's socket (TEE_MODE=dstack, DSTACK_ENDPOINT). */
+  dstackSocket?: string;
 }
 
 /** The agent API's environment in the stack (stackAgentConfig reads it; `--agent-image` passes it on). */
@@ -113,7 +118,8 @@ export function stackAgentEnv(
     NEAR_RPC_URL: stack.rpcUrl,
     ...(stack.agentPort === undefined ? {} : { AGENT_API_PORT: String(stack.agentPort) }),
     ...(stack.agentKeyFile === undefined ? {} : { AGENT_KEY_FILE: stack.agentKeyFile }),
-    TEE_MODE: 'local',
+    TEE_MODE: stack.dstackSocket === undefined ? 'local' : 'dstack',
+    ...(stack.dstackSocket === undefined ? {} : { DSTACK_ENDPOINT: stack.dstackSocket }),
   };
 }
 
@@ -154,6 +160,7 @@ export async function startStackServices(
   let image: { ref: string; digest: string; engine: string } | undefined;
   let evm: RunningLocalEvm | null = null;
   let stopWhitelistAll: (() => Promise<void>) | undefined;
+  let dstack: RunningStackDstack | undefined;
   try {
     if (anvilStarting !== undefined && evmPlan.start) {
       evm = await fundAgent(
@@ -182,12 +189,19 @@ export async function startStackServices(
       image = { ref: o.agentImage, digest, engine };
       agentEnv = { ...agentEnv, AGENT_CODEHASH: digest.slice('sha256:'.length), API_CODEHASH: undefined };
     }
+    if (o.tee?.mode === 'dstack') {
+      const { startStackDstack } = await import('./dstack/stack-tee.js');
+      dstack = await startStackDstack(o.tee, stackAgentEnv(agentEnv, settings).AGENT_CODEHASH!);
+      settings.dstackSocket = dstack.info.socket;
+    }
     const config = stackAgentConfig(loadAgentApiConfig, agentEnv, settings);
     // A whitelisting contract (the 2.0 template in local mode) needs no codehash: the agent API whitelists.
     // A released 2.0 contract needs the mock measurements and the default PPID approved, as `shade deploy` does.
     const flow = o.agentContract?.flow ?? 'codehash';
     if (flow === 'codehash') {
-      await approveCodehash(node.rpcUrl, root, cs.agentContractId, config.codehash!);
+      // In dstack mode the contract checks both images of the measured compose file.
+      const codehashes = dstack ? [dstack.info.apiImage, dstack.info.appImage] : [config.codehash!];
+      for (const c of codehashes) await approveCodehash(node.rpcUrl, root, cs.agentContractId, c);
     } else if (flow === 'whitelist-local') {
       const { approveLocalMode } = await import('./chain-signatures/local-mode-approvals.js');
       await approveLocalMode(node.rpcUrl, root, cs.agentContractId, log);
@@ -209,6 +223,7 @@ export async function startStackServices(
     }
   } catch (error) {
     await stopWhitelistAll?.();
+    await dstack?.stop();
     await cs.stop();
     await stopAnvil();
     throw error;
@@ -244,6 +259,7 @@ export async function startStackServices(
       agentAddresses: addresses,
       evm: evmInfo,
       ...(image === undefined ? {} : { agentImage: { ref: image.ref, digest: image.digest } }),
+      ...(dstack === undefined ? {} : { tee: dstack.info }),
     },
     summary: [
       ['Agent API', running.url],
@@ -253,6 +269,7 @@ export async function startStackServices(
             ['Agent image', image.ref],
             ['Image digest', `${image.digest} (the agent's codehash)`],
           ] as Array<[string, string]>)),
+      ...(dstack?.summary ?? []),
       ['Agent contract', cs.agentContractId],
       ['MPC contract', cs.mpcContractId],
       ['MPC responder', cs.responderAccountId],
@@ -269,6 +286,7 @@ export async function startStackServices(
     stop: async () => {
       try {
         await running.stop();
+        await dstack?.stop();
         await stopWhitelistAll?.();
         await cs.stop();
       } finally {

@@ -51,8 +51,8 @@ export async function dstackCommand(args: readonly string[], io: CliIo = process
   }
   if (flags.socket === undefined) throw new UsageError(COMMAND, 'missing --socket PATH', '--socket');
   if (flags.compose === undefined) throw new UsageError(COMMAND, 'missing --compose FILE', '--compose');
-  const socket = resolve(textFlag(COMMAND, '--socket', flags.socket));
-  const options = simulatorOptions(COMMAND, flags.compose, flags);
+  const socket = resolve(io.cwd, textFlag(COMMAND, '--socket', flags.socket));
+  const options = simulatorOptions(COMMAND, resolve(io.cwd, flags.compose), flags);
   const { DstackSimulator, startDstackServer } = await import('../dstack/index.js');
   let sim: InstanceType<typeof DstackSimulator>;
   try {

@@ -13,6 +13,7 @@ import { agentContractFlags } from '../chain-signatures/agent-contract.js';
 import { SIGNER_HELP, SIGNER_OPTIONS, signerSourceFromFlags } from '../chain-signatures/signer-source.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_STACK_HOME, nodeHomeOf } from '../default-homes.js';
+import { TEE_HELP, TEE_OPTIONS, teePlanFromFlags } from '../dstack/stack-tee.js';
 import { EVM_HELP, EVM_OPTIONS, EvmUnavailableError, evmPlanFromFlags } from '../evm/evm-flags.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
@@ -41,6 +42,7 @@ export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--
                    [--signer-wasm FILE | --signer-from URL[#ACCOUNT]]
                    [--agent-contract v1|v2 [--whitelist-all] | --agent-contract-wasm FILE
                    [--agent-contract-init JSON]] [--agent-key-file FILE]
+                   [--tee local|dstack [--dstack-compose FILE] [--dstack-socket PATH]]
                    [--evm | --no-evm] [--evm-port P] [--evm-chain-id N] [--evm-fund-path PATH]... [--json]
                    [--stop-with-stdin]
 
@@ -105,7 +107,7 @@ Options:
                  run image does) is approved and registered as the agent's codehash, and named in
                  the summary and the ready line (agentImage); not with --agent-key-file
                  (docs/deploy.md)
-  --mpc-contract-id ID
+${TEE_HELP}  --mpc-contract-id ID
                  the signer contract's account instead of signer.test.near (a home keeps the id it was made
                  with). v1.signer works too, but chainsig.js derives v1.signer's keys offline from NEAR's
                  mainnet root keys, not this stack's (see docs/chain-signatures.md)
@@ -127,7 +129,9 @@ ${DEV_ACCOUNT_HELP}${ETH_WALLET_CONTRACT_HELP}${SIGNER_HELP}${EVM_HELP}  --json 
                  [{"accountId":...,"publicKey":...,"secretKey":...}, ...]} (home is the node's home, null
                  with --memory; evm is null when the EVM chain is not started; agentContractOwner is the
                  genesis account, listed with its key in accounts, unless --agent-contract-init names
-                 another owner_id), and once the agent is registered a second one:
+                 another owner_id; with --tee dstack a "tee":{"mode":"dstack","simulated":true,"socket":...,
+                 "composeFile":...,"composeHash":...,"apiImage":...,"appImage":...}), and once the agent
+                 is registered a second one:
                  {"event":"agent-ready","agentAccountId":...}
   --stop-with-stdin
                  stop cleanly, as on SIGTERM, when standard input ends: a program that starts up with a
@@ -176,6 +180,7 @@ const OPTIONS = {
   'mpc-contract-id': { type: 'string' },
   'yield-block-time': { type: 'string' },
   'eth-wallet-contract': { type: 'string' },
+  ...TEE_OPTIONS,
   ...SIGNER_OPTIONS,
   ...EVM_OPTIONS,
   json: { type: 'boolean' },
@@ -254,6 +259,11 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
       '--whitelist-all',
     );
   }
+  const tee = teePlanFromFlags(COMMAND, flags, io.cwd, {
+    agentKeyFile,
+    agentImage,
+    flow: agentContract?.flow,
+  });
   const mpcContractId =
     flags['mpc-contract-id'] === undefined
       ? undefined
@@ -348,6 +358,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
         agentKeyFile,
         whitelistAll: flags['whitelist-all'] === true,
         agentImage,
+        tee,
       });
       // The home names the running stack's endpoints (stack.json) for the commands run beside it.
       if (stackHome === undefined) return service;
