@@ -2,8 +2,8 @@
  * A nonce-safe signer for one account with several full-access keys (a key pool). Each key has its own
  * nonce, read from the chain on first use and kept locally; a send takes a free key, so concurrent sends never
  * share a nonce, and waits for one when all are busy. A refusal is read from nearcore's error object:
- * `InvalidNonce` takes the chain's nonce (or reads it again) and signs again, `Expired` fetches a recent block
- * hash and signs again. When the chain cannot tell whether a transaction landed, the key's nonce is read again
+ * `InvalidNonce` looks for the send's own transactions by hash, then takes the chain's nonce and signs again;
+ * `Expired` fetches a recent block hash and signs again with the same nonce. When the chain cannot tell whether a transaction landed, the key's nonce is read again
  * before its next use; a `send_tx` without an answer is followed until the transaction is known executed or
  * dropped, and a dropped one is re-sent once (see `send`). Transactions are built and signed with @shadebox/primitives.
  */
@@ -31,6 +31,7 @@ import {
   followTransaction,
   TransactionDroppedError,
 } from './transaction-follow-up.js';
+import { txStatus } from './tx-status.js';
 import { viewAccessKey } from './view-access-key.js';
 
 export interface KeyPoolOptions {
@@ -154,21 +155,33 @@ export class KeyPool {
 
   /**
    * Signs and sends one transaction with a free key; resolves with the outcome at `waitUntil` (EXECUTED).
-   * When `send_tx` gives no answer (timeout, lost response) the transaction is followed with `tx` until it is
-   * known executed (its outcome is the answer) or known dropped; a dropped one is re-sent once, signed again
-   * on the same key with the dropped transaction's nonce when the key still allows it (so at most one of the
-   * two can ever execute), else with the key's next nonce (the original can no longer execute then).
+   *
+   * Never two transactions of one send that could both execute: a send signs again with a new nonce only when
+   * every transaction it signed before is known unable to execute. So:
+   * - `InvalidNonce` (the nonce is used on chain): first the send's own transactions are looked for by hash
+   *   (one of them may have used it: its answer was lost, or the transport's retry reached a node that had
+   *   executed it); one found is followed and its outcome is the answer; none found, none can execute any
+   *   more (their nonces are used), and the send signs again above the chain's nonce.
+   * - `Expired` (the block hash is too old): signed again with the same nonce and a recent block hash, as an
+   *   earlier copy may still be in a pool: whichever lands first takes the nonce.
+   * - No answer (timeout, lost response, no endpoint): followed with `tx` until known executed (its outcome is
+   *   the answer) or known dropped; a dropped one is re-sent once, on the same key with the dropped
+   *   transaction's nonce when the key still allows it, else with the key's next nonce after one more look for
+   *   every transaction of the send (the nonce is used: by one of them, or none of them can execute).
    */
   async send(receiverId: string, actions: Action[], options: SendOptions | number = {}): Promise<Outcome> {
     const o = typeof options === 'number' ? { timeoutMs: options } : options;
     const waitUntil = o.waitUntil ?? 'EXECUTED';
     const key = await this.#acquire();
     try {
+      /** Every transaction this send signed that may have reached a node, oldest first. */
+      const sent: SignedTx[] = [];
       /** The transaction the node dropped, once it has been re-sent. */
       let dropped: SignedTx | undefined;
       for (let attempt = 0; ; attempt++) {
         if (key.nonce === undefined) key.nonce = await this.#readNonce(key);
         const signed = await this.#sign(key, key.nonce + 1n, receiverId, actions);
+        sent.push(signed);
         try {
           key.nonce = signed.nonce;
           return await sendTransaction(this.rpc, signed.base64, waitUntil, {
@@ -176,18 +189,19 @@ export class KeyPool {
             signal: o.signal,
           });
         } catch (e) {
-          if (dropped && e instanceof InvalidNonceError && e.akNonce >= dropped.nonce) {
-            // The dropped transaction's nonce is used after all: by itself, if it landed late.
-            const late = await this.#follow(key, dropped, waitUntil, o.signal);
-            if (late.state === 'executed') return late.outcome;
+          if (e instanceof InvalidNonceError && !o.signal?.aborted) {
+            const own = await this.#findOwn(key, sent, waitUntil, o.signal);
+            if (own) return own;
+            // None of the send's transactions executed, and none can: their nonces are used on chain.
+            sent.length = 0;
+            dropped = undefined;
+            key.nonce = e.akNonce >= 0n ? e.akNonce : undefined;
           }
           if (attempt < this.#maxRetries) {
-            if (e instanceof InvalidNonceError) {
-              key.nonce = e.akNonce >= 0n ? e.akNonce : undefined;
-              continue;
-            }
+            if (e instanceof InvalidNonceError) continue;
             if (e instanceof ExpiredTransactionError) {
               this.#blockHash = undefined;
+              key.nonce = signed.nonce - 1n;
               continue;
             }
           }
@@ -199,8 +213,9 @@ export class KeyPool {
               throw new TransactionDroppedError([dropped.hash, signed.hash], this.accountId);
             }
             dropped = signed;
-            const next = await this.#resendNonce(key, signed, waitUntil, o.signal);
+            const next = await this.#resendNonce(key, signed, sent, waitUntil, o.signal);
             if ('outcome' in next) return next.outcome;
+            if (next.nonce > signed.nonce) sent.length = 0;
             await o.onResend?.({ txHash: signed.hash, nonce: next.nonce, publicKey: signed.publicKey });
             key.nonce = next.nonce - 1n;
             this.#blockHash = undefined;
@@ -236,20 +251,54 @@ export class KeyPool {
   }
 
   /**
+   * After the chain's nonce of the key reached the nonces of `sent`: the one of them that executed (newest
+   * first; the chain knows it, since its nonce is used), followed to `waitUntil`; undefined when the chain
+   * knows none of them. A look that fails leaves the fate unknown: the error is thrown.
+   */
+  async #findOwn(
+    key: PoolKey,
+    sent: SignedTx[],
+    waitUntil: TxExecutionLevel,
+    signal: AbortSignal | undefined,
+  ): Promise<Outcome | undefined> {
+    for (const candidate of [...sent].reverse()) {
+      try {
+        await txStatus(
+          this.rpc,
+          {
+            txHash: candidate.hash,
+            senderAccountId: this.accountId,
+            waitUntil: 'NONE',
+          },
+          { signal },
+        );
+      } catch (e) {
+        if (e instanceof RpcError && e.causeName === 'UNKNOWN_TRANSACTION') continue;
+        key.nonce = undefined;
+        throw e;
+      }
+      const fate = await this.#follow(key, candidate, waitUntil, signal);
+      if (fate.state === 'executed') return fate.outcome;
+    }
+    return undefined;
+  }
+
+  /**
    * The nonce of the re-send of `dropped`: its own while the key's nonce on chain is below it (whichever of the
-   * two lands first takes it), else the key's next one — after one more look for the original, the only
-   * transaction of this key that could have used the nonce while the pool held the key.
+   * two lands first takes it), else the key's next one — after one more look for every transaction of the
+   * send, the only transactions of this key that could have used the nonce while the pool held the key.
    */
   async #resendNonce(
     key: PoolKey,
     dropped: SignedTx,
+    sent: SignedTx[],
     waitUntil: TxExecutionLevel,
     signal: AbortSignal | undefined,
   ): Promise<{ nonce: bigint } | { outcome: Outcome }> {
     const onChain = await this.#readNonce(key);
     if (onChain < dropped.nonce) return { nonce: dropped.nonce };
-    const again = await this.#follow(key, dropped, waitUntil, signal);
-    if (again.state === 'executed') return { outcome: again.outcome };
+    const own = await this.#findOwn(key, sent, waitUntil, signal);
+    if (own) return { outcome: own };
     return { nonce: onChain + 1n };
   }
 

@@ -110,7 +110,7 @@ describe('RpcClient', () => {
     assert.equal(error.timeout, false);
     assert.match(
       error.message,
-      /^block: no RPC endpoint answered \(127\.0\.0\.1:\d+: unreachable; 127\.0\.0\.1:\d+: unreachable\)$/,
+      /^block: no RPC endpoint answered \(127\.0\.0\.1:\d+: unreachable \(3 tries\); 127\.0\.0\.1:\d+: unreachable \(3 tries\)\)$/,
     );
     assert.equal(error.details.failures.length, 2);
     assert.equal(error.details.method, 'block');
@@ -143,6 +143,98 @@ describe('RpcClient', () => {
     );
     setTimeout(() => controller.abort(new Error('stopping')), 20);
     await assert.rejects(call, /stopping/);
+  });
+
+  it('asks again after a 503, a 502 or a cut answer, and answers with the result', async () => {
+    let n = 0;
+    const flaky = await stub(() => {
+      n++;
+      if (n === 1) return { status: 503, body: 'busy' };
+      if (n === 2)
+        return {
+          status: 502,
+          body: '{"jsonrpc":"2.0","error":{"code":-32000}}',
+          contentType: 'application/json',
+        };
+      if (n === 3) return { status: 200, body: '{"jsonrpc":"2.0","id":', contentType: 'application/json' };
+      return { result: 'fine' };
+    });
+    const rpc = new RpcClient(flaky.url, { retry: { initialDelayMs: 1, maxDelayMs: 5 } });
+    assert.equal(await rpc.call('status', []), 'fine');
+    assert.equal(flaky.requests.length, 4);
+  });
+
+  it("honours a 429's Retry-After: the endpoint rests and another one is asked meanwhile", async () => {
+    const limited = await stub(() => ({ status: 429, body: 'slow down', headers: { 'retry-after': '60' } }));
+    const other = await stub(() => ({ result: 'other' }));
+    const rpc = new RpcClient([limited.url, other.url]);
+    assert.equal(await rpc.call('status', []), 'other');
+    assert.equal(await rpc.call('status', []), 'other');
+    assert.equal(
+      limited.requests.length,
+      1,
+      'the limited endpoint is not asked again before its Retry-After',
+    );
+  });
+
+  it("fails at once, saying when to come back, when a Retry-After is beyond the call's time", async () => {
+    const date = new Date(Date.now() + 120_000).toUTCString();
+    const limited = await stub(() => ({ status: 429, body: '', headers: { 'retry-after': date } }));
+    const rpc = new RpcClient(limited.url, { callTimeoutMs: 5_000 });
+    const error = await rpc.call('block', {}).catch((e) => e);
+    assert.ok(error instanceof ChainUnavailableError);
+    assert.equal(error.timeout, false);
+    assert.match(
+      error.message,
+      /^block: no RPC endpoint answered \(127\.0\.0\.1:\d+: HTTP 429, retry after 1[12]\d s\)$/,
+    );
+    // The endpoint rests for the Retry-After up to retry.maxRetryAfterMs (60 s).
+    assert.ok(error.retryAfterMs! > 50_000 && error.retryAfterMs! <= 60_000);
+    assert.equal(limited.requests.length, 1);
+    // The next call does not ask the resting endpoint at all.
+    const again = await rpc.call('block', {}).catch((e) => e);
+    assert.ok(again instanceof ChainUnavailableError);
+    assert.match(again.message, /every endpoint rests after failures/);
+    assert.equal(limited.requests.length, 1);
+  });
+
+  it('caps a Retry-After at retry.maxRetryAfterMs', async () => {
+    let n = 0;
+    const limited = await stub(() =>
+      n++ === 0 ? { status: 429, body: '', headers: { 'retry-after': '3600' } } : { result: 'back' },
+    );
+    const rpc = new RpcClient(limited.url, { retry: { maxRetryAfterMs: 20 } });
+    assert.equal(await rpc.call('status', []), 'back');
+  });
+
+  it("keeps nearcore's INTERNAL_ERROR (HTTP 500 with a JSON-RPC error) an RpcError, not asked again", async () => {
+    const internal = await stub(() => ({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        error: {
+          name: 'INTERNAL_ERROR',
+          cause: { name: 'INTERNAL_ERROR', info: {} },
+          code: -32000,
+          message: 'Server error',
+        },
+      }),
+    }));
+    const error = await new RpcClient(internal.url).call('status', []).catch((e) => e);
+    assert.ok(error instanceof RpcError);
+    assert.equal(error.errorName, 'INTERNAL_ERROR');
+    assert.equal(internal.requests.length, 1);
+  });
+
+  it('bounds a whole call by callTimeoutMs, retries and waits included', async () => {
+    const slow = await stub(() => ({ delayMs: 5_000, answer: { result: 'late' } }));
+    const rpc = new RpcClient([slow.url, slow.url], { timeoutMs: 60_000 });
+    const error = await rpc.call('block', {}, { callTimeoutMs: 100 }).catch((e) => e);
+    assert.ok(error instanceof ChainUnavailableError);
+    assert.equal(error.timeout, true);
+    assert.equal(slow.requests.length, 1, 'the call ended with its time, not after the request timeout');
   });
 
   it('uses the fetch and headers it is given', async () => {

@@ -15,7 +15,7 @@ export interface StubRequest {
 export type StubAnswer =
   | { result: unknown }
   | { error: unknown }
-  | { status: number; body: string; contentType?: string }
+  | { status: number; body: string; contentType?: string; headers?: Record<string, string> }
   | { delayMs: number; answer: StubAnswer };
 
 export interface JsonRpcStub {
@@ -39,7 +39,7 @@ export async function startJsonRpcStub(answer: (request: StubRequest) => StubAns
           return;
         }
         if ('status' in a) {
-          res.writeHead(a.status, { 'content-type': a.contentType ?? 'text/plain' });
+          res.writeHead(a.status, { 'content-type': a.contentType ?? 'text/plain', ...a.headers });
           res.end(a.body);
           return;
         }
