@@ -198,7 +198,11 @@ describe('a send without an answer, followed with tx', () => {
       assert.equal(outcomeResult(outcome), null);
       assert.equal(resent, 0);
       // The transport asks again with the same bytes (the same transaction, which the node knows): never another one.
-      assert.deepEqual([...new Set(sends)], [outcome.transaction.hash], 'one transaction, never signed again');
+      assert.deepEqual(
+        [...new Set(sends)],
+        [outcome.transaction.hash],
+        'one transaction, never signed again',
+      );
       assert.equal((await viewAccessKey(rpc, 'lost.test.near', key.publicKeyString)).nonce, nonceBefore + 1n);
       const after = (await viewAccount(rpc, 'payee.test.near'))!.amount;
       assert.equal(after - before, ONE_NEAR / 4n, 'executed once');
