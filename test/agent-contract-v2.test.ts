@@ -635,7 +635,7 @@ describe('the built-in 2.0 agent contract (agent-v2.wasm)', () => {
     assert.equal(after, before);
   });
 
-  it('requires_tee: no whitelist; an implicit account is required, and registration is refused as not available', async () => {
+  it("requires_tee: no whitelist; an implicit account is required, and ShadeClient's fake attestation is refused (its quote is empty; the TEE path: agent-contract-v2-tee.test.ts)", async () => {
     const tee = await createAccount(t.url, owner, `tee.${t.rootId}`, 20n * ONE_NEAR);
     await sendTx(t.url, {
       signerId: tee.accountId,
@@ -687,7 +687,7 @@ describe('the built-in 2.0 agent contract (agent-v2.wasm)', () => {
     );
     assert.match(
       JSON.stringify(implicit.status),
-      /Attestation verification failed: TEE attestation verification is not available in this build/,
+      /Attestation verification failed: the attestation has no quote/,
     );
     assert.match(
       await viewError('get_whitelisted_agents_for_local', {}, tee.accountId),

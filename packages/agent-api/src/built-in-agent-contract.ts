@@ -15,13 +15,17 @@ import { type RpcClient, viewAccount } from '@shadebox/near-client';
 /** Code hashes of the agent contracts Shadebox has shipped, newest first. */
 export const BUILT_IN_AGENT_CONTRACT_CODE_HASHES: ReadonlySet<string> = new Set([
   // packages/contracts/build/agent-v2.wasm (the 2.0 interface: request_signature({path, payload, key_type})).
+  'Fpw9gxbzvaTqxwgZ1QNHTzGpDgqq7yttVh1Eaze5iJeo',
+  // Earlier builds of agent-v2.wasm (before its requires_tee path; before its deposit checks; before its
+  // `migrate`).
   '5hQk9ivznh8V1V2HUYuC4Mw6c85gqLy5crNQPYNCiREi',
-  // Earlier builds of agent-v2.wasm (before its deposit checks; before its `migrate`).
   '3EiMgRvPhko5kER38Vg1xxApckbhcvgivM5Vh9d3168f',
   '2jZnWnqTZ6mp3MuzY3Ycy93t5LobQRYG8PLi2B1hdGHL',
   // packages/contracts/build/agent.wasm (the v1 interface: request_signature({path, payload, key_type?})).
+  '84sVXseqk4JwFA4GmZaGfhg75ZixBGZsm9FX63S25ku8',
+  // Earlier builds of agent.wasm (before its quote and event-log code moved to assembly/tee/, shared with
+  // agent-v2; before its TEE registration replayed RTMR3).
   'CfyPigCHpfzcfDJpPA3mZpkXCJvYWqQMdSzVmBUecPe9',
-  // The earlier build of agent.wasm (before its TEE registration replayed RTMR3).
   '2P4fcbjqAumZVHrWY5vMjzCwERjSnqmY5a3afxCkU34a',
 ]);
 

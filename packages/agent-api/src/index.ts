@@ -38,5 +38,13 @@ export {
   type StartAgentApiOptions,
   startAgentApi,
 } from './service.js';
-export { dstackProvider, localProvider, TeeError, type TeeProvider } from './tee/index.js';
+export {
+  type DstackAttestation2,
+  dstackAttestation2,
+  dstackProvider,
+  localProvider,
+  reportDataFor,
+  TeeError,
+  type TeeProvider,
+} from './tee/index.js';
 export { WasmModuleError, wasmExportedFunctions } from './wasm-exports.js';

@@ -8,8 +8,11 @@
  *   checksum hex(sha256(quote)), the TCB info from `/Info` (JSON string) and collateral (JSON; the quote
  *   response's collateral when the guest agent gives one, else `{}` — fetching Intel collateral needs the
  *   network and the agent contract does not verify it).
+ * - The 2.0 attestation (`attestation2`, ./dstack-attestation.ts): a quote over the implicit account's bytes,
+ *   with the Info answer's tcb_info, in ShadeClient's shape.
  */
 import { createHash } from 'node:crypto';
+import { dstackAttestation2, reportDataFor } from './dstack-attestation.js';
 import type { TeeProvider } from './provider.js';
 import { TeeError } from './tee-error.js';
 
@@ -58,6 +61,13 @@ export function dstackProvider(endpoint: string): TeeProvider {
         checksum,
         tcb_info: typeof info.tcb_info === 'string' ? info.tcb_info : JSON.stringify(info.tcb_info),
       };
+    },
+    async attestation2(accountId) {
+      const reportData = reportDataFor(accountId);
+      const c = await getClient();
+      const quote = (await c.getQuote(reportData)) as { quote: unknown; collateral?: unknown };
+      const info = (await c.info()) as { tcb_info: unknown };
+      return dstackAttestation2(quote, info.tcb_info);
     },
     isRegistered(record, args) {
       return (record as { checksum?: unknown })?.checksum === args.checksum;

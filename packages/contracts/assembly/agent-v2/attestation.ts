@@ -1,18 +1,30 @@
 // `register_agent`'s attestation (shade-attestation's DstackAttestation, the shape ShadeClient sends: its
-// fake one outside a TEE has an empty quote and collateral and zero RTMRs) and what each mode checks.
+// fake one outside a TEE has an empty quote and collateral and zero RTMRs) and what each mode checks: local mode
+// the whitelist and the mock approvals, TEE mode the attestation itself (./tee-attestation.ts).
 import { predecessorAccountId } from "../lib/context";
 import { utf8 } from "../lib/bytes";
-import { asArray, JsonValue, reqField, reqObject, reqString } from "../lib/json";
+import { asArray, asU64, JsonValue, reqField, reqObject, reqString } from "../lib/json";
 import { fromHex } from "../lib/hex";
 import { isImplicitAccount } from "./account-id";
 import { fixedHex, DEFAULT_PPID, mockMeasurements } from "./measurements";
 import { measurementsSet, ppidsSet, requiresTee, whitelist } from "./state";
+import { verifyTeeAttestation } from "./tee-attestation";
+
+/** shade-attestation's Collateral from JSON: these strings, the four byte fields in hex. */
+const COLLATERAL_TEXT = ["pck_crl_issuer_chain", "tcb_info_issuer_chain", "tcb_info", "qe_identity_issuer_chain", "qe_identity"];
+const COLLATERAL_HEX = ["root_ca_crl", "pck_crl", "tcb_info_signature", "qe_identity_signature"];
 
 /** The attestation's fields must have the template's types (it would not deserialise otherwise). */
 export function checkAttestationShape(args: JsonValue): void {
   const a = reqObject(args, "attestation");
-  asArray(reqField(a, "quote", "attestation.quote"), "attestation.quote");
-  reqObject(a, "collateral", "attestation.collateral");
+  const quote = asArray(reqField(a, "quote", "attestation.quote"), "attestation.quote");
+  for (let i = 0; i < quote.length; i++) asU64(quote[i], "attestation.quote[" + i.toString() + "]", 255);
+  const c = reqObject(a, "collateral", "attestation.collateral");
+  for (let i = 0; i < COLLATERAL_TEXT.length; i++) reqString(c, COLLATERAL_TEXT[i], "attestation.collateral." + COLLATERAL_TEXT[i]);
+  for (let i = 0; i < COLLATERAL_HEX.length; i++) {
+    const path = "attestation.collateral." + COLLATERAL_HEX[i];
+    if (fromHex(reqString(c, COLLATERAL_HEX[i], path)) === null) throw new Error("Invalid argument `" + path + "`: expected hex");
+  }
   const t = reqObject(a, "tcb_info", "attestation.tcb_info");
   const p = "attestation.tcb_info.";
   fixedHex(t, "mrtd", p + "mrtd", 48);
@@ -36,14 +48,12 @@ export class Verified {
   constructor(public measurements: string, public ppid: string) {}
 }
 
-export function verifyAttestation(): Verified {
+export function verifyAttestation(args: JsonValue): Verified {
   const caller = predecessorAccountId();
   if (requiresTee()) {
     if (!isImplicitAccount(caller)) throw new Error("Account ID must be implicit account");
-    // The TDX quote, its collateral and the measurements it implies are not verified by this build.
-    throw new Error(
-      "Attestation verification failed: TEE attestation verification is not available in this build of Shadebox's 2.0 agent contract (requires_tee: true); use requires_tee: false (local mode) with whitelist_agent_for_local",
-    );
+    const v = verifyTeeAttestation(caller, reqObject(args, "attestation"));
+    return new Verified(v.measurements, v.ppid);
   }
   if (!whitelist.has(utf8(caller))) throw new Error("Agent needs to be whitelisted for local mode");
   const mock = mockMeasurements();

@@ -2,7 +2,8 @@
 // the owner approves measurements and PPIDs and, in local mode, whitelists agents; agents register with an
 // attestation (local mode: whitelisted, with the mock measurements and the default PPID approved) for
 // `attestation_expiration_time_ms`; valid agents sign through the MPC contract's `sign`. Messages are the
-// template's. TEE mode (`requires_tee: true`) refuses registration: this build verifies no TDX quote.
+// template's. TEE mode (`requires_tee: true`) checks what can be checked on chain of the attestation
+// (./tee-attestation.ts): not the quote's signature.
 import "../lib/panic";
 import { fromUtf8, utf8 } from "../lib/bytes";
 import { attachedDeposit, currentAccountId, predecessorAccountId } from "../lib/context";
@@ -99,7 +100,7 @@ export function register_agent(): void {
   if (readAgent(caller) === null && attachedDeposit().cmp(REGISTER_DEPOSIT) < 0) {
     throw new Error("Attached deposit must be greater than storage cost \"" + REGISTER_DEPOSIT_TEXT + "\"");
   }
-  const verified = verifyAttestation();
+  const verified = verifyAttestation(args);
   const now = nowMs();
   const validUntil = now + <u64>U64.parseInt(readConfig("exp"));
   agentRegistered(caller, verified.measurements, verified.ppid, now, validUntil);

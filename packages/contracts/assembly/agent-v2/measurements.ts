@@ -36,10 +36,15 @@ export function canonicalPpid(v: JsonValue, path: string): string {
 const Z48 = "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000";
 const Z32 = "0000000000000000000000000000000000000000000000000000000000000000";
 
+/** The canonical JSON of a set of measurements from its parts (lowercase hex). */
+export function measurementsJson(mrtd: string, rtmr0: string, rtmr1: string, rtmr2: string, keyProvider: string, composeHash: string): string {
+  return "{\"rtmrs\":{\"mrtd\":\"" + mrtd + "\",\"rtmr0\":\"" + rtmr0 + "\",\"rtmr1\":\"" + rtmr1 + "\",\"rtmr2\":\"" + rtmr2 +
+    "\"},\"key_provider_event_digest\":\"" + keyProvider + "\",\"app_compose_hash_payload\":\"" + composeHash + "\"}";
+}
+
 /** shade-attestation's mock measurements (all zero), which local mode requires approved. */
 export function mockMeasurements(): string {
-  return "{\"rtmrs\":{\"mrtd\":\"" + Z48 + "\",\"rtmr0\":\"" + Z48 + "\",\"rtmr1\":\"" + Z48 + "\",\"rtmr2\":\"" + Z48 +
-    "\"},\"key_provider_event_digest\":\"" + Z48 + "\",\"app_compose_hash_payload\":\"" + Z32 + "\"}";
+  return measurementsJson(Z48, Z48, Z48, Z48, Z48, Z32);
 }
 
 /** The default PPID (`Ppid::default()`, 16 zero bytes), which local mode requires approved. */

@@ -3,32 +3,15 @@
 // against the quote's, the event log's RTMR3 replay (each dstack runtime event's SHA-384 digest recomputed,
 // then rtmr = sha384(rtmr ‖ digest)) against the quote's RTMR3, the compose-hash event in it against
 // sha256(app_compose), and the two image digests in app_compose.
-import { bytesEqual, concat, utf8 } from "../lib/bytes";
-import { sha384 } from "../crypto/sha384";
+import { bytesEqual, utf8 } from "../lib/bytes";
 import { sha256 } from "../lib/crypto";
 import { fromHex, toHex } from "../lib/hex";
-import { asString, asU64, JsonValue, Kind, optField, parseJson, reqField } from "../lib/json";
-
-const HEADER_LEN: i32 = 48;
-const TD_REPORT_LEN: i32 = 584;
-const MRTD_OFFSET: i32 = HEADER_LEN + 136;
-const RTMR0_OFFSET: i32 = HEADER_LEN + 328;
-const RTMR3_OFFSET: i32 = HEADER_LEN + 472;
-const REPORT_DATA_OFFSET: i32 = HEADER_LEN + 520;
-const TEE_TYPE_TDX: u32 = 0x81;
-/** dstack's runtime events (RTMR3): digest = sha384(type as u32 LE ‖ ":" ‖ event ‖ ":" ‖ payload). */
-const DSTACK_RUNTIME_EVENT: u64 = 0x08000001;
+import { asString, JsonValue, Kind, optField, parseJson, reqField } from "../lib/json";
+import { DSTACK_RUNTIME_EVENT, replayRtmr3, rtmr3Events } from "../tee/event-log";
+import { checkTdxQuoteV4, MRTD_OFFSET, REPORT_DATA_OFFSET, RTMR0_OFFSET, RTMR3_OFFSET } from "../tee/tdx-quote";
 
 export class TeeRegistration {
   constructor(public apiImage: string, public appImage: string, public checksum: string) {}
-}
-
-function u16le(b: Uint8Array, at: i32): u32 {
-  return <u32>b[at] | (<u32>b[at + 1] << 8);
-}
-
-function u32le(b: Uint8Array, at: i32): u32 {
-  return u16le(b, at) | (u16le(b, at + 2) << 16);
 }
 
 /** Where the line holding `from` ends: the first newline or escaped `\n` after it, or -1. */
@@ -76,23 +59,12 @@ function checkClaimed(info: JsonValue, name: string, quote: Uint8Array, offset: 
     throw new Error("tcb_info: " + name + " does not match the quote");
 }
 
-/** A hex string field of an event (`bytes` long, or any length when -1). */
-function hexField(e: JsonValue, field: string, at: string, bytes: i32): Uint8Array {
-  const path = at + "." + field;
-  const b = fromHex(asString(reqField(e, field, path), path));
-  if (b === null || (bytes >= 0 && b.length != bytes))
-    throw new Error("Invalid argument `" + path + "`: expected " + (bytes >= 0 ? bytes.toString() + " bytes in hex" : "hex"));
-  return b;
-}
-
 export function checkTeeRegistration(
   predecessor: string, quoteHex: string, collateral: string, checksum: string, tcbInfo: JsonValue,
 ): TeeRegistration {
   const quote = fromHex(quoteHex.startsWith("0x") ? quoteHex.substring(2) : quoteHex);
   if (quote === null) throw new Error("Invalid argument `quote_hex`: not a hex string");
-  if (quote.length < HEADER_LEN + TD_REPORT_LEN + 4) throw new Error("Invalid TDX quote: too short");
-  if (u16le(quote, 0) != 4) throw new Error("Invalid TDX quote: version " + u16le(quote, 0).toString() + ", expected 4");
-  if (u32le(quote, 4) != TEE_TYPE_TDX) throw new Error("Invalid TDX quote: not a TDX quote");
+  checkTdxQuoteV4(quote);
 
   // report_data: the caller's account id as bytes (64 for an implicit account), zero-padded to 64 bytes.
   const id = utf8(predecessor);
@@ -119,36 +91,16 @@ export function checkTeeRegistration(
 
   // RTMR3 replayed from the event log must be the quote's, and its compose-hash event must name this compose
   // file: a log whose compose-hash payload was changed no longer replays to the quote.
-  const log = optField(info, "event_log");
-  if (log === null || log.kind != Kind.Array) throw new Error("Invalid argument `tcb_info.event_log`: expected an array");
+  const events = rtmr3Events(optField(info, "event_log"), "tcb_info.event_log");
   const composeHash = toHex(sha256(utf8(compose)));
-  let rtmr3 = new Uint8Array(48);
   let composeEvents = 0;
-  for (let i = 0; i < log.items.length; i++) {
-    const e = log.items[i];
-    const at = "tcb_info.event_log[" + i.toString() + "]";
-    if (e.kind != Kind.Object) throw new Error("Invalid argument `" + at + "`: expected an object");
-    if (asU64(reqField(e, "imr", at + ".imr"), at + ".imr", 3) != 3) continue;
-    const digest = hexField(e, "digest", at, 48);
-    const type = asU64(reqField(e, "event_type", at + ".event_type"), at + ".event_type", 0xffffffff);
-    const name = asString(reqField(e, "event", at + ".event"), at + ".event");
-    const payload = hexField(e, "event_payload", at, -1);
-    if (type == DSTACK_RUNTIME_EVENT) {
-      const typeLe = new Uint8Array(4);
-      typeLe[0] = <u8>type;
-      typeLe[1] = <u8>(type >> 8);
-      typeLe[2] = <u8>(type >> 16);
-      typeLe[3] = <u8>(type >> 24);
-      const preimage = concat(concat(typeLe, utf8(":" + name + ":")), payload);
-      if (!bytesEqual(sha384(preimage), digest))
-        throw new Error("tcb_info: the digest of event `" + name + "` does not match its payload");
-      if (name == "compose-hash") {
-        composeEvents++;
-        if (toHex(payload) != composeHash) throw new Error("tcb_info: the compose-hash event does not match sha256(app_compose)");
-      }
-    }
-    rtmr3 = sha384(concat(rtmr3, digest));
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (e.type != DSTACK_RUNTIME_EVENT || e.name != "compose-hash") continue;
+    composeEvents++;
+    if (toHex(e.payload) != composeHash) throw new Error("tcb_info: the compose-hash event does not match sha256(app_compose)");
   }
+  const rtmr3 = replayRtmr3(events);
   if (composeEvents == 0) throw new Error("tcb_info: no compose-hash event");
   if (composeEvents > 1) throw new Error("tcb_info: more than one compose-hash event");
   if (!bytesEqual(rtmr3, quote.subarray(RTMR3_OFFSET, RTMR3_OFFSET + 48)))
