@@ -106,6 +106,7 @@ interface LocalModeAgent {
  * not yet (whitelisting twice is harmless there), then the agent registers with ShadeClient's local attestation
  * and the storage deposit; resolves once `get_agent` shows it valid. The contract's owner must have approved the
  * mock measurements and the default PPID (`shadebox up --agent-contract v2` does; the contract's refusal says so).
+ * A contract with `requires_tee: true` takes the TEE's attestation instead (`registerWithTeeAttestation`).
  */
 export async function registerWhitelistedForLocal(r: WhitelistedRegistration): Promise<void> {
   const { rpc, agentContractId, accountId, log } = r;
@@ -114,11 +115,12 @@ export async function registerWhitelistedForLocal(r: WhitelistedRegistration): P
       account_id: accountId,
     })) as LocalModeAgent | null;
   if ((await view())?.validity === 'Valid') return;
-  if (r.tee.mode !== 'local') {
-    throw new BootError(
-      `${agentContractId} takes a 2.0 (dstack) attestation, which this agent API does not produce in TEE mode: run it in local mode (TEE_MODE=local) against a contract with requires_tee false`,
-      { stage: 'register', accountId },
-    );
+  const info = (await viewFunction(rpc, agentContractId, 'get_contract_info', {})) as {
+    requires_tee?: boolean;
+  } | null;
+  if (info?.requires_tee === true) {
+    await registerWithTeeAttestation(r);
+    return;
   }
   const whitelisted = (await viewFunction(rpc, agentContractId, 'get_whitelisted_agents_for_local', {})) as
     | string[]
@@ -137,13 +139,50 @@ export async function registerWhitelistedForLocal(r: WhitelistedRegistration): P
     }
     log.info({ accountId, agentContractId }, 'boot: agent whitelisted for local mode');
   }
+  // In a TEE ShadeClient sends its real attestation, which a contract in local mode does not look at.
+  const attestation = r.tee.attestation2 ? await r.tee.attestation2(accountId) : LOCAL_DSTACK_ATTESTATION;
   const result = outcomeResult(
-    await r.agent.send(agentContractId, [
-      call('register_agent', { attestation: LOCAL_DSTACK_ATTESTATION }, REGISTER_DEPOSIT),
-    ]),
+    await r.agent.send(agentContractId, [call('register_agent', { attestation }, REGISTER_DEPOSIT)]),
   );
   log.info({ accountId, result }, 'boot: register_agent sent');
   const after = await view();
+  if (after?.validity !== 'Valid') {
+    throw new BootError(`get_agent does not show a valid registration: ${JSON.stringify(after)}`, {
+      stage: 'register',
+      accountId,
+    });
+  }
+}
+
+/**
+ * The released 2.0 flow with `requires_tee: true`: no whitelist; the agent registers with its TEE's attestation
+ * (quote, collateral, tcb_info) and the storage deposit; resolves once `get_agent` shows it valid. The contract's
+ * owner must have approved the TEE's measurements and PPID (the contract's refusal says which check failed).
+ */
+async function registerWithTeeAttestation(r: WhitelistedRegistration): Promise<void> {
+  const { rpc, agentContractId, accountId, log } = r;
+  if (!r.tee.attestation2) {
+    throw new BootError(
+      `${agentContractId} requires a TEE (requires_tee: true): run the agent API in dstack mode (TEE_MODE=dstack), or use a contract with requires_tee false`,
+      { stage: 'register', accountId },
+    );
+  }
+  const attestation = await r.tee.attestation2(accountId);
+  try {
+    const result = outcomeResult(
+      await r.agent.send(agentContractId, [call('register_agent', { attestation }, REGISTER_DEPOSIT)]),
+    );
+    log.info({ accountId, result }, 'boot: register_agent sent with the TEE attestation');
+  } catch (e) {
+    if (!(e instanceof ContractError)) throw e;
+    throw new BootError(
+      `${agentContractId} refused the TEE attestation (${e.message}): its owner must approve this TEE's measurements (approve_measurements) and PPID (approve_ppids)`,
+      { stage: 'register', accountId },
+    );
+  }
+  const after = (await viewFunction(rpc, agentContractId, 'get_agent', {
+    account_id: accountId,
+  })) as LocalModeAgent | null;
   if (after?.validity !== 'Valid') {
     throw new BootError(`get_agent does not show a valid registration: ${JSON.stringify(after)}`, {
       stage: 'register',

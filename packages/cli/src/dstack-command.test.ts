@@ -51,7 +51,10 @@ describe('shadebox up --tee: usage', () => {
       [['--dstack-compose', 'c.yaml'], /--dstack-compose needs --tee dstack/],
       [['--tee', 'local', '--dstack-socket', 's'], /--dstack-socket needs --tee dstack/],
       [['--tee', 'dstack', '--agent-key-file', 'k.json'], /drop --agent-key-file/],
-      [['--tee', 'dstack', '--agent-contract', 'v2'], /not with a 2\.0 agent contract/],
+      [
+        ['--tee', 'dstack', '--agent-contract', 'v2', '--whitelist-all'],
+        /--whitelist-all needs a 2\.0 agent contract in local mode: with --tee dstack it requires a TEE/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(['up', '--rpc-port', '0', ...args], { cwd });

@@ -191,7 +191,9 @@ export async function startStackServices(
     }
     if (o.tee?.mode === 'dstack') {
       const { startStackDstack } = await import('./dstack/stack-tee.js');
-      dstack = await startStackDstack(o.tee, stackAgentEnv(agentEnv, settings).AGENT_CODEHASH!);
+      dstack = await startStackDstack(o.tee, stackAgentEnv(agentEnv, settings).AGENT_CODEHASH!, {
+        needsImages: (o.agentContract?.flow ?? 'codehash') === 'codehash',
+      });
       settings.dstackSocket = dstack.info.socket;
     }
     const config = stackAgentConfig(loadAgentApiConfig, agentEnv, settings);
@@ -200,8 +202,12 @@ export async function startStackServices(
     const flow = o.agentContract?.flow ?? 'codehash';
     if (flow === 'codehash') {
       // In dstack mode the contract checks both images of the measured compose file.
-      const codehashes = dstack ? [dstack.info.apiImage, dstack.info.appImage] : [config.codehash!];
+      const codehashes = dstack ? [dstack.info.apiImage!, dstack.info.appImage!] : [config.codehash!];
       for (const c of codehashes) await approveCodehash(node.rpcUrl, root, cs.agentContractId, c);
+    } else if (flow === 'whitelist-local' && dstack) {
+      // requires_tee: the owner approves the simulated TD's measurements and PPID (./chain-signatures/tee-approvals.ts).
+      const { approveTd } = await import('./chain-signatures/tee-approvals.js');
+      await approveTd(node.rpcUrl, root, cs.agentContractId, dstack.info, log);
     } else if (flow === 'whitelist-local') {
       const { approveLocalMode } = await import('./chain-signatures/local-mode-approvals.js');
       await approveLocalMode(node.rpcUrl, root, cs.agentContractId, log);

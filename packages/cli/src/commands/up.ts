@@ -82,7 +82,8 @@ Options:
                  account, the stack's signer), the all-zero mock measurements and the default PPID
                  approved as 'shade deploy' does in local mode, the agent API whitelisted and
                  registered in it; whitelist ShadeClient agents with 'shadebox whitelist ACCOUNT' or
-                 --whitelist-all)
+                 --whitelist-all; with --tee dstack: requires_tee true, the simulated TD's
+                 measurements and PPID approved, the agent registered with its attestation)
   --whitelist-all
                  with a 2.0 contract (--agent-contract v2 or a released template build): whitelist
                  every implicit account that asks, i.e. signs or receives a transaction (ShadeClient's
@@ -263,7 +264,18 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     agentKeyFile,
     agentImage,
     flow: agentContract?.flow,
+    builtInV2: flags['agent-contract'] === 'v2',
   });
+  if (tee.mode === 'dstack' && agentContract?.flow === 'whitelist-local') {
+    // The built-in 2.0 contract in TEE mode: agents register with the local dstack's attestation.
+    if (flags['whitelist-all'])
+      throw new UsageError(
+        COMMAND,
+        '--whitelist-all needs a 2.0 agent contract in local mode: with --tee dstack it requires a TEE, and agents register with their attestation',
+        '--whitelist-all',
+      );
+    agentContract.initArgs = { ...agentContract.initArgs, requires_tee: true };
+  }
   const mpcContractId =
     flags['mpc-contract-id'] === undefined
       ? undefined

@@ -24,14 +24,17 @@ export const TEE_HELP = `  --tee local|dstack
                  local (default): the agent registers with its codehash. dstack: the agent API runs in
                  dstack mode against a local dstack guest agent that up starts (SIMULATED: not a TEE,
                  its quotes are not attestations; 'shadebox dstack', docs/tee.md), registering with a
-                 quote bound to its account; the owner approves both image digests of the compose file;
-                 with the built-in v1 contract or a contract of its flow (not with --agent-key-file,
-                 --agent-image or a 2.0 contract)
+                 quote bound to its account. With the built-in v1 contract (or a contract of its flow)
+                 the owner approves both image digests of the compose file; with --agent-contract v2
+                 the contract is made with requires_tee true and the owner approves the simulated TD's
+                 measurements and PPID (not with --agent-key-file, --agent-image, --whitelist-all or
+                 a 2.0 contract of --agent-contract-wasm)
   --dstack-compose FILE
                  with --tee dstack: the compose file the simulated TD measures (a docker compose YAML
-                 with '#shade-agent-api-image' and '#shade-agent-app-image' images pinned by @sha256, or
-                 an app-compose.json); default: one up writes (named in the summary) pinning the local
-                 codehash (AGENT_CODEHASH) as the API image and an example app image
+                 or an app-compose.json; for the v1 contract with '#shade-agent-api-image' and
+                 '#shade-agent-app-image' images pinned by @sha256); default: one up writes (named in
+                 the summary) pinning the local codehash (AGENT_CODEHASH) as the API image and an
+                 example app image
   --dstack-socket PATH
                  with --tee dstack: the guest agent's Unix socket (default: in a new temporary folder)
 `;
@@ -49,7 +52,7 @@ export function teePlanFromFlags(
   command: string,
   flags: TeeFlags,
   cwd: string,
-  other: { agentKeyFile?: string; agentImage?: string; flow?: RegistrationFlow },
+  other: { agentKeyFile?: string; agentImage?: string; flow?: RegistrationFlow; builtInV2?: boolean },
 ): TeePlan {
   const mode = flags.tee ?? 'local';
   if (mode !== 'local' && mode !== 'dstack')
@@ -72,10 +75,18 @@ export function teePlanFromFlags(
       '--tee dstack with --agent-image is not supported yet (the container needs the socket mounted): run the compose file of docs/deploy.md',
       '--tee',
     );
-  if (other.flow !== undefined && other.flow !== 'codehash')
+  // The built-in 2.0 contract's requires_tee path checks what it can of the simulated quote; a 2.0 contract of
+  // one's own build verifies quotes against Intel's root, which no simulated quote passes.
+  if (other.flow === 'whitelist-local' && other.builtInV2 !== true)
     throw new UsageError(
       command,
-      "--tee dstack registers through the v1 agent contract's TEE path: not with a 2.0 agent contract",
+      '--tee dstack with a 2.0 contract of --agent-contract-wasm: its requires_tee path verifies quotes against Intel, which the simulated quotes cannot pass; use --agent-contract v2',
+      '--tee',
+    );
+  if (other.flow === 'whitelist')
+    throw new UsageError(
+      command,
+      "--tee dstack registers through the v1 agent contract's TEE path or the built-in 2.0 contract's requires_tee path: not with the 2.0 template's pre-release",
       '--tee',
     );
   const plan: TeePlan = { mode };
@@ -84,15 +95,25 @@ export function teePlanFromFlags(
   return plan;
 }
 
-/** What the ready line's `tee` says. */
+/** The simulated TD's measurements as a 2.0 contract approves them (`approve_measurements`). */
+export interface TdMeasurements {
+  rtmrs: { mrtd: string; rtmr0: string; rtmr1: string; rtmr2: string };
+  key_provider_event_digest: string;
+  app_compose_hash_payload: string;
+}
+
+/** What the ready line's `tee` says (the images: those of a compose file that pins them, for the v1 contract). */
 export interface StackDstackInfo {
   mode: 'dstack';
   simulated: true;
   socket: string;
   composeFile: string;
   composeHash: string;
-  apiImage: string;
-  appImage: string;
+  apiImage?: string;
+  appImage?: string;
+  /** The simulated TD's measurements and PPID (hex), which `--agent-contract v2` approves. */
+  measurements: TdMeasurements;
+  ppid: string;
 }
 
 export interface RunningStackDstack {
@@ -115,6 +136,7 @@ export const EXAMPLE_APP_IMAGE_DIGEST = createHash('sha256').update('shadebox ex
 export async function startStackDstack(
   plan: Extract<TeePlan, { mode: 'dstack' }>,
   apiCodehash: string,
+  o: { needsImages: boolean } = { needsImages: true },
 ): Promise<RunningStackDstack> {
   const dir = mkdtempSync(join(tmpdir(), 'shadebox-dstack-'));
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
@@ -136,7 +158,7 @@ export async function startStackDstack(
     }
     const sim = new DstackSimulator({ composeText: text });
     const images = composeImages(sim.compose.text);
-    if (images === undefined)
+    if (images === undefined && o.needsImages)
       throw new StackDstackError(
         `${composeFile}: the agent contract needs an image pinned by @sha256 after '#shade-agent-api-image' and after '#shade-agent-app-image' (docs/tee.md)`,
       );
@@ -149,15 +171,29 @@ export async function startStackDstack(
         socket,
         composeFile,
         composeHash: sim.compose.composeHash,
-        apiImage: images.api,
-        appImage: images.app,
+        ...(images === undefined ? {} : { apiImage: images.api, appImage: images.app }),
+        measurements: {
+          rtmrs: {
+            mrtd: sim.mrtd.toString('hex'),
+            rtmr0: sim.rtmr0.toString('hex'),
+            rtmr1: sim.rtmr1.toString('hex'),
+            rtmr2: sim.rtmr2.toString('hex'),
+          },
+          key_provider_event_digest: sim.eventLog.find((e) => e.event === 'key-provider')!.digest,
+          app_compose_hash_payload: sim.compose.composeHash,
+        },
+        ppid: sim.ppid.toString('hex'),
       },
       summary: [
         ['TEE', 'dstack, SIMULATED (shadebox dstack: not a TEE, quotes are not attestations)'],
         ['dstack socket', socket],
         ['App compose', composeFile],
         ['Compose hash', sim.compose.composeHash],
-        ['Approved images', `${images.api} (API), ${images.app} (app)`],
+        ...(o.needsImages && images !== undefined
+          ? ([['Approved images', `${images.api} (API), ${images.app} (app)`]] as Array<[string, string]>)
+          : ([
+              ['Approved TD', `its measurements and PPID ${sim.ppid.toString('hex')} (requires_tee: true)`],
+            ] as Array<[string, string]>)),
       ],
       async stop() {
         await server.close();
