@@ -3,7 +3,8 @@
  * agent contract, in the flow that contract uses (told from its methods, `registration-flow.ts`: a codehash
  * here, the owner's whitelisting then an attestation in `register-whitelisted.ts`). Each step is retried
  * with exponential backoff until it succeeds or the service stops; failures show in `state.lastError`
- * (redacted).
+ * (redacted). The funding key is used by the boot only: read (from the configuration or its file) when a step
+ * needs it, and dropped with the boot.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -20,6 +21,7 @@ import { type Action, fullAccessKey, hexEncode, KEY_TYPE_ED25519, KeyPair, TGAS 
 import { loadOrCreateAgentKeyFile, poolKeysOf } from './agent-key-file.js';
 import { BootError, StoppedError } from './boot-error.js';
 import type { AgentApiConfig } from './config.js';
+import { readFundingKeyFile } from './funding-key-file.js';
 import { type AgentApiLogger, errorMessage } from './logger.js';
 import { registerWhitelisted, registerWhitelistedForLocal } from './register-whitelisted.js';
 import { detectRegistrationFlow, type RegistrationFlow } from './registration-flow.js';
@@ -45,6 +47,8 @@ export interface BootContext {
   /** Updated as boot goes (stage, account id, last error). */
   state: AgentApiStatus;
   addSecret(secret: string): void;
+  /** Stops redacting `secret` (the funding key, once the boot no longer holds it). */
+  removeSecret(secret: string): void;
   redact(text: string): string;
   /** Aborted when the service stops: the sequence ends with `StoppedError`. */
   stopSignal: AbortSignal;
@@ -81,7 +85,19 @@ export async function bootAgent(ctx: BootContext): Promise<BootedAgent> {
       ? Array.from({ length: config.keyPoolSize }, () => KeyPair.fromRandom('ed25519'))
       : poolKeysOf(agentKey, config.keyPoolSize);
   for (const k of extraKeys) ctx.addSecret(k.toString());
-  const funder = new KeyPool(rpc, config.fundingAccountId, [config.fundingKey]);
+  // The funding key (from the configuration, or read from CHAIN_ACCOUNT_SECRET_KEY_FILE) only when a step
+  // needs it; the pool goes with the boot's frame and its secret leaves the redactor at the end.
+  let funder: KeyPool | undefined;
+  let fundingSecret: string | undefined;
+  const fundingPool = (): KeyPool => {
+    if (funder === undefined) {
+      const key = config.fundingKey ?? readFundingKeyFile(config.fundingKeyFile ?? '');
+      fundingSecret = key.toString();
+      ctx.addSecret(fundingSecret);
+      funder = new KeyPool(rpc, config.fundingAccountId, [key]);
+    }
+    return funder;
+  };
 
   await step('fund', async () => {
     const account = await viewAccount(rpc, accountId);
@@ -107,7 +123,7 @@ export async function bootAgent(ctx: BootContext): Promise<BootedAgent> {
           { stage: 'fund', accountId: config.fundingAccountId },
         );
       }
-      outcomeResult(await funder.send(accountId, [{ type: 'Transfer', deposit: need }]));
+      outcomeResult(await fundingPool().send(accountId, [{ type: 'Transfer', deposit: need }]));
       log.info({ accountId, amount: need.toString() }, 'boot: agent account funded');
     }
     if (extraKeys.length > 0) {
@@ -138,7 +154,7 @@ export async function bootAgent(ctx: BootContext): Promise<BootedAgent> {
         agentContractId: config.agentContractId,
         accountId,
         agent: pool,
-        owner: funder,
+        owner: fundingPool(),
         ownerId: config.fundingAccountId,
         tee,
         log,
@@ -173,6 +189,7 @@ export async function bootAgent(ctx: BootContext): Promise<BootedAgent> {
       );
     }
   });
+  if (fundingSecret !== undefined) ctx.removeSecret(fundingSecret);
   return { accountId, pool };
 }
 

@@ -32,7 +32,9 @@ describe('loadAgentApiConfig', () => {
     assert.equal(c.corsOrigin, undefined);
     assert.deepEqual(c.allowedContracts, []);
     assert.equal(c.fundingAmount, 3n * 10n ** 23n);
-    assert.equal(c.fundingKey.toString(), KEY);
+    assert.equal(c.fundingKey?.toString(), KEY);
+    assert.equal(c.fundingKeyFile, undefined);
+    assert.equal(c.rpcTimeoutMs, 10_000);
   });
 
   it('takes the original aliases, strips quotes and reads NEAR_RPC_JSON', () => {

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { ShadeboxError } from '@shadebox/errors';
 import { KeyPair, parseNearAmount } from '@shadebox/primitives';
 import { readAgentKeyFile } from './agent-key-file.js';
+import { FUNDING_KEY_FILE_VARIABLE, readFundingKeyFile } from './funding-key-file.js';
 import { keyPairFromSeedPhrase } from './seed-phrase.js';
 
 /** One missing or invalid variable and what is wrong with it. */
@@ -44,8 +45,13 @@ export type TeeMode = 'local' | 'dstack';
 export interface AgentApiConfig {
   /** The funding account (`CHAIN_ACCOUNT_ID`). */
   fundingAccountId: string;
-  /** Its key. Never logged or returned. */
-  fundingKey: KeyPair;
+  /**
+   * Its key, when given in the environment (`CHAIN_ACCOUNT_SECRET_KEY`); unset with `fundingKeyFile`. Used by
+   * the boot only (the service keeps no reference once booted); never logged or returned.
+   */
+  fundingKey?: KeyPair;
+  /** `CHAIN_ACCOUNT_SECRET_KEY_FILE` (absolute): the boot reads the key from this file when it funds. */
+  fundingKeyFile?: string;
   agentContractId: string;
   /** JSON-RPC endpoints, tried in order (failover). */
   rpcUrls: string[];
@@ -66,7 +72,8 @@ export interface AgentApiConfig {
   /** Backoff of the boot steps: first delay and cap, in ms. */
   retryInitialMs: number;
   retryMaxMs: number;
-  /** Timeout of one JSON-RPC request (send_tx waits longer: 2×). */
+  /** Timeout of one JSON-RPC request to one endpoint (`NEAR_RPC_TIMEOUT_MS`; send_tx waits 3×); a whole call,
+   * retries and waits for a `Retry-After` included, is allowed 3× its request timeout. */
   rpcTimeoutMs: number;
   /** `AGENT_KEY_FILE` (absolute): keep the agent's key there and so one agent account across boots
    * (agent-key-file.ts). Unset: a new key every boot. */
@@ -103,7 +110,8 @@ function pick(
 /** What to set each required variable to, said when it is missing. */
 const REQUIRED_HINT: Record<string, string> = {
   CHAIN_ACCOUNT_ID: 'set it to the NEAR account that funds the agent, e.g. test.near on a local chain',
-  CHAIN_ACCOUNT_SECRET_KEY: "set it to that account's secret key (ed25519:…) or seed phrase",
+  CHAIN_ACCOUNT_SECRET_KEY:
+    "set it to that account's secret key (ed25519:…) or seed phrase, or CHAIN_ACCOUNT_SECRET_KEY_FILE to a file holding it",
   AGENT_CONTRACT_ID: 'set it to the agent contract account, e.g. agent.test.near on a local chain',
 };
 
@@ -175,7 +183,8 @@ function parseRpcUrls(env: Record<string, string | undefined>): string[] {
   return urls;
 }
 
-function parseKey(found: { name: string; value: string }): KeyPair {
+/** A secret key (`ed25519:…`/`secp256k1:…`) or a seed phrase; the message never echoes the value. */
+export function parseSecretKey(found: { name: string; value: string }): KeyPair {
   const value = found.value;
   try {
     if (/^(ed25519|secp256k1):/.test(value)) return KeyPair.fromString(value);
@@ -210,8 +219,25 @@ export function loadAgentApiConfig(
     }
   }
   const fundingAccountId = read(() => accountId(required(env, ['CHAIN_ACCOUNT_ID', 'NEAR_ACCOUNT_ID'])), '');
+  // The key in the environment, or a file the boot reads it from (checked now, not kept: funding-key-file.ts).
+  const keyFileFound = pick(env, [FUNDING_KEY_FILE_VARIABLE]);
+  const fundingKeyFile = read<string | undefined>(() => {
+    if (!keyFileFound) return undefined;
+    if (pick(env, ['CHAIN_ACCOUNT_SECRET_KEY', 'NEAR_SEED_PHRASE'])) {
+      throw new ConfigError(
+        FUNDING_KEY_FILE_VARIABLE,
+        'set either it or CHAIN_ACCOUNT_SECRET_KEY (NEAR_SEED_PHRASE), not both',
+      );
+    }
+    const path = resolve(keyFileFound.value);
+    readFundingKeyFile(path);
+    return path;
+  }, undefined);
   const fundingKey = read<KeyPair | undefined>(
-    () => parseKey(required(env, ['CHAIN_ACCOUNT_SECRET_KEY', 'NEAR_SEED_PHRASE'])),
+    () =>
+      keyFileFound
+        ? undefined
+        : parseSecretKey(required(env, ['CHAIN_ACCOUNT_SECRET_KEY', 'NEAR_SEED_PHRASE'])),
     undefined,
   );
   const agentContractId = read(
@@ -297,6 +323,10 @@ export function loadAgentApiConfig(
       problems.push({ variable: 'AGENT_FUNDING_AMOUNT', message: 'must be more than 0, e.g. 0.3' });
     } else if (amount !== undefined) fundingAmount = amount;
   }
+  const rpcTimeoutMs = read(
+    () => parseInteger(pick(env, ['NEAR_RPC_TIMEOUT_MS']), 10_000, 100, 600_000),
+    10_000,
+  );
   const retryMaxMs = read(
     () => parseInteger(pick(env, ['AGENT_API_RETRY_MAX_MS']), 30_000, 10, 3_600_000),
     30_000,
@@ -310,7 +340,8 @@ export function loadAgentApiConfig(
   }
   return {
     fundingAccountId,
-    fundingKey: fundingKey!,
+    ...(fundingKey === undefined ? {} : { fundingKey }),
+    ...(fundingKeyFile === undefined ? {} : { fundingKeyFile }),
     agentContractId,
     rpcUrls,
     codehash: codehashFound?.value,
@@ -324,7 +355,7 @@ export function loadAgentApiConfig(
     fundingAmount,
     retryInitialMs: Math.min(250, retryMaxMs),
     retryMaxMs,
-    rpcTimeoutMs: 10_000,
+    rpcTimeoutMs,
     ...(agentKeyFile === undefined ? {} : { agentKeyFile }),
   };
 }

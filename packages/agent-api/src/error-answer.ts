@@ -45,6 +45,8 @@ export function errorAnswer(e: unknown, log: AgentApiLogger): Answer {
         ? `${e.message}: the node did not answer in time; a call may still complete, so check its effect before sending it again`
         : `${e.message}: check that the node runs and that NEAR_RPC_URL names it`,
     };
+    // Every endpoint rests (a provider's Retry-After, or a backoff): the caller may come back then.
+    if (e.retryAfterMs !== undefined) headers = { 'retry-after': String(Math.ceil(e.retryAfterMs / 1000)) };
   } else if (
     e instanceof InvalidTransactionError ||
     (e instanceof RpcError && e.causeName === 'INVALID_TRANSACTION')

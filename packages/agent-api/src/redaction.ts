@@ -8,6 +8,8 @@ import type { AgentApiLogger } from './logger.js';
 export interface Redactor {
   /** Adds a secret key (its string form) to what is removed. */
   addSecret(secret: string): void;
+  /** Removes a secret added before (one no longer held by the process). */
+  removeSecret(secret: string): void;
   /** The text with every known secret replaced by `[redacted]`. */
   redact(text: string): string;
   /** A logger whose fields and messages are redacted before they reach `log`. */
@@ -20,14 +22,27 @@ export function createRedactor(): Redactor {
   let secretPattern: RegExp | undefined;
   const redact = (text: string): string => (secretPattern ? text.replace(secretPattern, '[redacted]') : text);
   const redactFields = (fields: object) => JSON.parse(redact(JSON.stringify(fields)));
+  const compile = () => {
+    if (secrets.length === 0) {
+      secretPattern = undefined;
+      return;
+    }
+    const parts = secrets.flatMap((k) => {
+      const body = k.slice(k.indexOf(':') + 1);
+      return body.length > 20 ? [k, body] : [k];
+    });
+    secretPattern = new RegExp(parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  };
   return {
     addSecret(secret) {
       secrets.push(secret);
-      const parts = secrets.flatMap((k) => {
-        const body = k.slice(k.indexOf(':') + 1);
-        return body.length > 20 ? [k, body] : [k];
-      });
-      secretPattern = new RegExp(parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+      compile();
+    },
+    removeSecret(secret) {
+      const i = secrets.indexOf(secret);
+      if (i < 0) return;
+      secrets.splice(i, 1);
+      compile();
     },
     redact,
     logger: (log) => ({

@@ -26,6 +26,6 @@ describe('seed phrases', () => {
       },
       {},
     );
-    assert.equal(c.fundingKey.publicKeyString, parseSeedPhrase(PHRASE).publicKey);
+    assert.equal(c.fundingKey?.publicKeyString, parseSeedPhrase(PHRASE).publicKey);
   });
 });

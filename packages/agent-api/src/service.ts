@@ -2,7 +2,8 @@
  * The agent API service: boots the agent (boot.ts: derive → fund → register, each step retried with
  * exponential backoff) and serves the HTTP API (http-server.ts, routes.ts). Until registration is confirmed
  * every route but health answers 503 with the boot stage. Everything that leaves the process is redacted
- * (redaction.ts).
+ * (redaction.ts). No closure here refers to `config`: once booted, the service holds neither it nor the
+ * funding key (boot.ts), only the values copied out of it.
  */
 import { RpcClient } from '@shadebox/near-client';
 import { type AgentApiStatus, type BootStage, bootAgent, REGISTER_GAS } from './boot.js';
@@ -41,9 +42,10 @@ export async function startAgentApi(
   options: StartAgentApiOptions = {},
 ): Promise<RunningAgentApi> {
   const redactor = createRedactor();
-  redactor.addSecret(config.fundingKey.toString());
   const log = redactor.logger(options.log ?? stderrLogger);
 
+  // Every call is retried across NEAR_RPC_URL's endpoints with backoff (429 and Retry-After honoured) within
+  // 3× its request timeout (near-client's rpc-client.ts); boot steps retry on top of that until they succeed.
   const rpc = new RpcClient(config.rpcUrls, { timeoutMs: config.rpcTimeoutMs, idPrefix: 'agent-api' });
   const tee =
     options.tee ?? (config.teeMode === 'dstack' ? dstackProvider(config.dstackEndpoint) : localProvider());
@@ -91,6 +93,7 @@ export async function startAgentApi(
     log,
     state,
     addSecret: redactor.addSecret,
+    removeSecret: redactor.removeSecret,
     redact: redactor.redact,
     stopSignal: stopController.signal,
   }).then(
