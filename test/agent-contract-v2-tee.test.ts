@@ -4,14 +4,15 @@
  * agent API's dstack provider in ShadeClient's shape: a registration whose quote, measurements and PPID are
  * approved is accepted, and every refusal has its case (report data of another account, each of MRTD, RTMR0-2,
  * the key-provider digest and the compose hash unapproved, an unapproved PPID, malformed quotes, a tcb_info that
- * does not match the quote, a malformed collateral, a caller that is not an implicit account).
+ * does not match the quote, a malformed collateral, a caller that is not an implicit account). The agent API
+ * in dstack mode registers in it with no whitelist; in local mode it says that the contract requires a TEE.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { DstackAttestation2 } from '@shadebox/agent-api';
+import { type DstackAttestation2, loadAgentApiConfig, startAgentApi } from '@shadebox/agent-api';
 import { readAgentV2Wasm } from '@shadebox/contracts';
 import { KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
 import { dstackProvider } from '../packages/agent-api/src/tee/dstack.js';
@@ -21,6 +22,7 @@ import {
   runtimeEvent,
   startDstackServer,
 } from '../packages/cli/src/dstack/index.js';
+import { captureLogs, ready, until } from './agent-stack-helpers.js';
 import type { Json } from './support/raw-rpc.js';
 import { rpc } from './support/rpc-calls.js';
 import { startTestNode, type TestNode } from './support/test-node.js';
@@ -341,5 +343,69 @@ describe('the built-in 2.0 agent contract with requires_tee: attestations from t
     const nowMs = Math.floor(Number(block.header.timestamp_nanosec) / 1e6);
     const until = Number(agent.valid_until_ms);
     assert.ok(until > nowMs && until <= nowMs + Number(SEVEN_DAYS_MS), `valid_until_ms ${until}`);
+  });
+
+  it('expiry and revocation as in local mode: an expired attestation, a removed PPID make the agent invalid', async () => {
+    const me = agents[1]!;
+    await ownerCall('update_attestation_expiration_time', { attestation_expiration_time_ms: '1' });
+    assert.deepEqual(await register(me, await attestation2(me.accountId)), {
+      SuccessValue: Buffer.from('true').toString('base64'),
+    });
+    await ownerCall('update_attestation_expiration_time', { attestation_expiration_time_ms: SEVEN_DAYS_MS });
+    // Blocks go on (approving again succeeds and changes nothing) until the 1 ms attestation has expired.
+    while ((await view('get_agent', { account_id: me.accountId })).validity === 'Valid')
+      await ownerCall('approve_ppids', { ppids: [ppid] });
+    assert.deepEqual((await view('get_agent', { account_id: me.accountId })).validity, {
+      Invalid: ['ExpiredAttestation'],
+    });
+    assert.deepEqual(await register(me, await attestation2(me.accountId)), {
+      SuccessValue: Buffer.from('true').toString('base64'),
+    });
+    assert.equal((await view('get_agent', { account_id: me.accountId })).validity, 'Valid');
+    await ownerCall('remove_ppids', { ppids: [ppid] });
+    assert.deepEqual((await view('get_agent', { account_id: me.accountId })).validity, {
+      Invalid: ['InvalidPpid'],
+    });
+    await ownerCall('approve_ppids', { ppids: [ppid] });
+  });
+
+  const agentApiEnv = (tee: Record<string, string>) =>
+    loadAgentApiConfig({
+      CHAIN_ACCOUNT_ID: owner.accountId,
+      CHAIN_ACCOUNT_SECRET_KEY: owner.key.toString(),
+      AGENT_CONTRACT_ID: contract.accountId,
+      NEAR_RPC_URL: t.url,
+      AGENT_API_PORT: '0',
+      AGENT_FUNDING_AMOUNT: '1',
+      ...tee,
+    });
+
+  it('the agent API in dstack mode registers with its 2.0 attestation, no whitelist', async () => {
+    const api = await startAgentApi(
+      agentApiEnv({ TEE_MODE: 'dstack', DSTACK_ENDPOINT: join(dir, 'dstack.sock') }),
+      { log: captureLogs().log },
+    );
+    try {
+      const accountId = await ready(api);
+      const agent = await view('get_agent', { account_id: accountId });
+      assert.equal(agent.validity, 'Valid');
+      assert.deepEqual(agent.measurements, measurements);
+      assert.equal(agent.ppid, ppid);
+    } finally {
+      await api.stop();
+    }
+  });
+
+  it('the agent API in local mode is told that the contract requires a TEE', async () => {
+    const api = await startAgentApi(agentApiEnv({ TEE_MODE: 'local', AGENT_CODEHASH: 'ab'.repeat(32) }), {
+      log: captureLogs().log,
+    });
+    try {
+      await until('the register step to fail', () => /requires a TEE/.test(api.status().lastError ?? ''));
+      assert.equal(api.status().stage, 'register');
+      assert.match(api.status().lastError!, /run the agent API in dstack mode \(TEE_MODE=dstack\)/);
+    } finally {
+      await api.stop();
+    }
   });
 });
