@@ -19,8 +19,9 @@ Runs the agent API (POST /api/agent/getAccountId, /getBalance, /call, /view; GET
 with AGENT_FUNDING_AMOUNT (0.3 NEAR) from CHAIN_ACCOUNT_ID and registers it in the agent contract; until then every route but
 health answers 503.
 
-Configuration is by environment (docs/agent-api.md): CHAIN_ACCOUNT_ID and CHAIN_ACCOUNT_SECRET_KEY,
-AGENT_CONTRACT_ID, NEAR_RPC_URL (comma-separated for failover), AGENT_CODEHASH, AGENT_API_PORT (3140),
+Configuration is by environment (docs/agent-api.md): CHAIN_ACCOUNT_ID and CHAIN_ACCOUNT_SECRET_KEY (or
+CHAIN_ACCOUNT_SECRET_KEY_FILE, a file holding it: the way to pass it in production, docs/agent-api.md#production),
+AGENT_CONTRACT_ID, NEAR_RPC_URL (comma-separated for failover), NEAR_RPC_TIMEOUT_MS (10000), AGENT_CODEHASH, AGENT_API_PORT (3140),
 AGENT_API_HOST (127.0.0.1), TEE_MODE (local | dstack | auto), DSTACK_ENDPOINT, AGENT_KEY_POOL_SIZE (8),
 AGENT_FUNDING_AMOUNT (0.3), AGENT_API_CORS_ORIGIN, AGENT_API_ALLOW_CONTRACTS, AGENT_API_RETRY_MAX_MS; the original tool's NEAR_ACCOUNT_ID, NEAR_SEED_PHRASE, NEXT_PUBLIC_contractId,
 API_CODEHASH, SHADE_AGENT_PORT and NEAR_RPC_JSON are accepted too.
