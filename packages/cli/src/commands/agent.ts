@@ -61,7 +61,7 @@ export async function agentCommand(args: readonly string[], io: CliIo = processI
   }
   const json = flags.json === true;
   const { ConfigError, loadAgentApiConfig, startAgentApi } = await import('@shadebox/agent-api');
-  let config: ReturnType<typeof loadAgentApiConfig>;
+  let config: ReturnType<typeof loadAgentApiConfig> | undefined;
   try {
     config = loadAgentApiConfig(io.env);
   } catch (error) {
@@ -74,9 +74,13 @@ export async function agentCommand(args: readonly string[], io: CliIo = processI
   const log = createLogger('shadebox-agent', resolveLogLevel(COMMAND, json, io.env.SHADEBOX_LOG));
   // Signals from here on: a configuration error above returns without having touched the process.
   const shutdown = new ShutdownSignal();
+  const agentContractId = config.agentContractId;
   let api: Awaited<ReturnType<typeof startAgentApi>>;
   try {
     api = await startAgentApi(config, { log });
+    // The service keeps no reference to the configuration (the funding key): neither does this frame, which
+    // lives as long as the process.
+    config = undefined;
   } catch (error) {
     // A busy or forbidden port names AGENT_API_PORT (AgentApiListenError's message).
     shutdown.dispose();
@@ -94,7 +98,7 @@ export async function agentCommand(args: readonly string[], io: CliIo = processI
       io.stdout.write(
         json
           ? `${JSON.stringify({ event: 'agent-ready', agentAccountId })}\n`
-          : `Agent account ${agentAccountId} registered in ${config.agentContractId}\n`,
+          : `Agent account ${agentAccountId} registered in ${agentContractId}\n`,
       );
     },
     () => undefined,
