@@ -42,6 +42,18 @@ describe('errorAnswer', () => {
     const d = (down[1] as { error: { code: string; message: string } }).error;
     assert.equal(d.code, 'chain_unreachable');
     assert.match(d.message, /^block: no RPC endpoint answered: .*NEAR_RPC_URL/);
+    assert.equal(
+      errorAnswer(new ChainUnavailableError('block: no RPC endpoint answered', false), log).headers,
+      undefined,
+    );
+    const resting = new ChainUnavailableError('block: no RPC endpoint answered', false, {
+      retryAfterMs: 4_200,
+    });
+    assert.deepEqual(
+      errorAnswer(resting, log).headers,
+      { 'retry-after': '5' },
+      'the providers said when to come back',
+    );
     const refused = rpcErrorOf('send_tx', {
       name: 'HANDLER_ERROR',
       cause: { name: 'INVALID_TRANSACTION', info: {} },
