@@ -191,6 +191,24 @@ describe('the key pool through a faulty RPC provider', () => {
     assert.equal(p.log.filter((l) => l.fault === 'status').length, 6);
   });
 
+  it('a send_tx whose answer is lost and whose retry is refused is answered by its outcome, once', async () => {
+    const p = await proxy();
+    const plan: Fault[] = [
+      { kind: 'drop-response' },
+      {
+        kind: 'refused',
+        invalidTx: { NotEnoughBalance: { signer_id: 'refused.test.near', balance: '0', cost: '1' } },
+      },
+    ];
+    let sends = 0;
+    p.setPlan((r) => (r.method === 'send_tx' && sends < plan.length ? plan[sends++] : { kind: 'pass' }));
+    const client = new RpcClient(p.url, { timeoutMs: 5_000, retry: { initialDelayMs: 10 } });
+    const { answered, failures } = await sendAndCount('refused', client, 1, 1);
+    assert.deepEqual(failures, []);
+    assert.equal(answered, 1);
+    assert.equal(sends, 2, 'the answer was lost, the retry refused');
+  });
+
   it('two providers, one of them down: every send is answered once through the other', {
     timeout: 60_000,
   }, async () => {

@@ -20,7 +20,11 @@ import {
 } from '@shadebox/primitives';
 import { block } from './block.js';
 import { ChainUnavailableError } from './chain-unavailable-error.js';
-import { ExpiredTransactionError, InvalidNonceError } from './invalid-transaction.js';
+import {
+  ExpiredTransactionError,
+  InvalidNonceError,
+  InvalidTransactionError,
+} from './invalid-transaction.js';
 import type { Outcome } from './outcome-result.js';
 import type { RpcClient } from './rpc-client.js';
 import { RpcError } from './rpc-error.js';
@@ -162,6 +166,8 @@ export class KeyPool {
    *   (one of them may have used it: its answer was lost, or the transport's retry reached a node that had
    *   executed it); one found is followed and its outcome is the answer; none found, none can execute any
    *   more (their nonces are used), and the send signs again above the chain's nonce.
+   * - Another refusal after a request of the same `send_tx` failed (it may have reached a node that took the
+   *   transaction): followed with `tx`; executed, its outcome is the answer, else the refusal is thrown.
    * - `Expired` (the block hash is too old): signed again with the same nonce and a recent block hash, as an
    *   earlier copy may still be in a pool: whichever lands first takes the nonce.
    * - No answer (timeout, lost response, no endpoint): followed with `tx` until known executed (its outcome is
@@ -189,6 +195,17 @@ export class KeyPool {
             signal: o.signal,
           });
         } catch (e) {
+          if (
+            e instanceof InvalidTransactionError &&
+            !(e instanceof InvalidNonceError || e instanceof ExpiredTransactionError) &&
+            e.failedBefore > 0 &&
+            !o.signal?.aborted
+          ) {
+            // Refused, but an earlier request of this send_tx may have reached a node that took it: its fate
+            // decides (executed: the answer; dropped: the refusal stands).
+            const fate = await this.#follow(key, signed, waitUntil, o.signal);
+            if (fate.state === 'executed') return fate.outcome;
+          }
           if (e instanceof InvalidNonceError && !o.signal?.aborted) {
             const own = await this.#findOwn(key, sent, waitUntil, o.signal);
             if (own) return own;

@@ -175,6 +175,7 @@ export class RpcClient {
       this.#endpoints[index] = { failures: 0, restUntil: 0 };
       if (json && typeof json === 'object' && json.error !== undefined) {
         const err = rpcErrorOf(method, json.error);
+        err.failedBefore = failed;
         if (err.causeName === 'TIMEOUT_ERROR') {
           throw new ChainUnavailableError(`${method}: timed out`, true, { method, cause: err });
         }

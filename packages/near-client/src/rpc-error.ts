@@ -22,6 +22,12 @@ export interface RpcErrorDetails {
 }
 
 export class RpcError extends ShadeboxError<RpcErrorDetails> {
+  /**
+   * Requests of the same call that failed before this answer came (rpc-client.ts): any of them may have
+   * reached a node, so a refused `send_tx` may still be held by another node (key-pool.ts follows it).
+   */
+  failedBefore = 0;
+
   constructor(
     readonly method: string,
     // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC error objects are inspected field by field.

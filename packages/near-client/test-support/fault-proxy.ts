@@ -27,6 +27,12 @@ export type Fault =
    * sent a retry elsewhere, or a lagging node that has the block but not the transaction's status).
    */
   | { kind: 'nonce-used' }
+  /**
+   * send_tx only (else a pass): a refusal (`INVALID_TRANSACTION` with this `InvalidTxError`, e.g.
+   * `{NotEnoughBalance: …}`) without the node getting the request: what a second node with another view of
+   * the chain may answer.
+   */
+  | { kind: 'refused'; invalidTx: unknown }
   /** This HTTP status instead of the node's answer, before or after the node got the request. */
   | { kind: 'status'; status: number; retryAfter?: string; forwarded?: boolean };
 
@@ -98,6 +104,12 @@ export async function startFaultProxy(upstream: string, plan: FaultPlan = PASS):
         res.writeHead(fault.status, headers).end(`fault proxy: HTTP ${fault.status}`);
         return;
       }
+      case 'refused':
+        if (method !== 'send_tx') break;
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(body).id, error: refusal(fault.invalidTx) }));
+        return;
       case 'delay':
         await new Promise((r) => setTimeout(r, fault.ms));
         if (closed) return;
@@ -164,7 +176,11 @@ export async function startFaultProxy(upstream: string, plan: FaultPlan = PASS):
 function invalidNonce(body: string): unknown {
   const signed = decodeSignedTransaction(base64Decode(JSON.parse(body).params.signed_tx_base64));
   const nonce = Number(signed.signedTransaction.transaction.nonce);
-  const invalid = { InvalidNonce: { ak_nonce: nonce, tx_nonce: nonce } };
+  return refusal({ InvalidNonce: { ak_nonce: nonce, tx_nonce: nonce } });
+}
+
+/** nearcore's JSON-RPC error for a refused transaction. */
+function refusal(invalid: unknown): unknown {
   return {
     name: 'HANDLER_ERROR',
     cause: { name: 'INVALID_TRANSACTION', info: invalid },
