@@ -20,7 +20,8 @@ export {
 } from './key-pool.js';
 export { type Outcome, outcomeResult } from './outcome-result.js';
 export { QueryResultError, type QueryResultErrorDetails } from './query-result-error.js';
-export { type CallOptions, RpcClient, type RpcClientOptions } from './rpc-client.js';
+export { parseRetryAfter } from './retry-after.js';
+export { type CallOptions, type RetryOptions, RpcClient, type RpcClientOptions } from './rpc-client.js';
 export { type NearRpcErrorObject, RpcError, type RpcErrorDetails } from './rpc-error.js';
 export {
   broadcastTxAsync,
