@@ -36,6 +36,7 @@ export const UP_AGENT_VARIABLES = [
   'AGENT_API_ALLOW_CONTRACTS',
   'AGENT_API_RETRY_MAX_MS',
   'AGENT_KEY_FILE',
+  'NEAR_RPC_TIMEOUT_MS',
 ] as const;
 
 export interface StackOptions {

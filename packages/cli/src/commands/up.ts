@@ -52,8 +52,8 @@ whose agent account is funded by test.near (CHAIN_ACCOUNT_ID) and registered in 
 local codehash (AGENT_CODEHASH from the environment if set), or in the flow of --agent-contract-wasm's
 contract. The agent API's other variables are honoured: AGENT_FUNDING_AMOUNT (0.3), AGENT_KEY_POOL_SIZE (8),
 AGENT_API_PORT (3140, --agent-port wins), AGENT_API_HOST (127.0.0.1), AGENT_API_CORS_ORIGIN,
-AGENT_API_ALLOW_CONTRACTS, AGENT_API_RETRY_MAX_MS, AGENT_KEY_FILE (docs/agent-api.md); an invalid one stops up
-before it starts anything (exit 1). It prints the agent's EVM, Bitcoin (testnet) and Solana addresses: the keys derived
+AGENT_API_ALLOW_CONTRACTS, AGENT_API_RETRY_MAX_MS, AGENT_KEY_FILE, NEAR_RPC_TIMEOUT_MS (docs/agent-api.md);
+an invalid one stops up before it starts anything (exit 1). It prints the agent's EVM, Bitcoin (testnet) and Solana addresses: the keys derived
 for the agent contract under the paths ethereum-1, bitcoin-1 and solana-1, the addresses chainsig.js derives
 with this stack's contract id and RPC. Where anvil is installed (npm install brings it), it also runs the
 local EVM chain those signatures are for, in memory, where the agent's EVM address holds 100 ETH.
