@@ -352,6 +352,8 @@ export async function buildImage(argv) {
     );
     return undefined;
   }
+  // The image the tags name before this build (an earlier commit's).
+  const previous = spawnSync(cmd, ['image', 'inspect', '--format', '{{.Id}}', tags[1]], { encoding: 'utf8' });
   const built = join(cache, 'built-id');
   rmSync(built, { force: true });
   engine(cmd, [
@@ -370,6 +372,9 @@ export async function buildImage(argv) {
     context,
   ]);
   const imageId = normalizeConfig(cmd, readFileSync(built, 'utf8').trim(), cache, tags);
+  // That image goes, unless something else still uses it (a container, another tag).
+  const before = previous.status === 0 ? previous.stdout.trim() : '';
+  if (before && before !== imageId) spawnSync(cmd, ['rmi', before], { stdio: 'ignore' });
   // The digest: the image pushed as to a registry (its Docker manifest, layers gzip-compressed), into a folder.
   const pushed = join(cache, `pushed-${version}`);
   const digestFile = join(cache, 'digest');
