@@ -42,7 +42,7 @@ export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--
                    [--signer-wasm FILE | --signer-from URL[#ACCOUNT]]
                    [--agent-contract v1|v2 [--whitelist-all] | --agent-contract-wasm FILE
                    [--agent-contract-init JSON]] [--agent-key-file FILE]
-                   [--tee local|dstack [--dstack-compose FILE] [--dstack-socket PATH]]
+                   [--tee local|dstack [--dstack-compose FILE] [--dstack-socket PATH]] [--agent-image [REF]]
                    [--evm | --no-evm] [--evm-port P] [--evm-chain-id N] [--evm-fund-path PATH]... [--json]
                    [--stop-with-stdin]
 
