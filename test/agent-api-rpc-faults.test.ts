@@ -88,6 +88,7 @@ describe('the agent API through faulty RPC providers', () => {
     const body = await health.json();
     assert.equal(body.status, 'booting');
     assert.equal(body.stage, 'fund');
+    assert.match(body.lastError, /no RPC endpoint answered/, 'health says why the boot waits');
     const call = await post('getAccountId', {});
     assert.equal(call.status, 503);
     assert.equal(call.json.error.code, 'not_ready');

@@ -105,7 +105,7 @@ export async function serveAgentApi(o: ServeOptions): Promise<AgentApiServer> {
       }
       req.resume();
       if (name === 'openapi.json') return send(res, success(openApiDocument(`${BASE_PATH}`)));
-      const { stage, ready: isReady, accountId } = state;
+      const { stage, ready: isReady, accountId, lastError } = state;
       return send(res, {
         status: isReady ? 200 : 503,
         body: {
@@ -113,6 +113,7 @@ export async function serveAgentApi(o: ServeOptions): Promise<AgentApiServer> {
           stage,
           ready: isReady,
           ...(accountId ? { accountId } : {}),
+          ...(!isReady && lastError ? { lastError } : {}),
         },
       });
     }

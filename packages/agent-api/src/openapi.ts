@@ -117,6 +117,10 @@ export function openApiDocument(basePath = '/api/agent'): Record<string, unknown
             stage: { type: 'string', enum: ['derive', 'fund', 'register', 'ready'] },
             ready: { type: 'boolean' },
             accountId: { type: 'string' },
+            lastError: {
+              type: 'string',
+              description: 'while booting: why the last attempt of the current stage failed (secrets redacted)',
+            },
           },
         },
         Error: {
