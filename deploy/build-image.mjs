@@ -329,6 +329,15 @@ export async function buildImage(argv) {
   const context = join(cache, 'context');
   const cmd = engineOf();
   say(`SOURCE_DATE_EPOCH=${epoch}, ${cmd}, node ${pins.node.version}, Debian ${pins.debian.suite}`);
+  // The bundle is built from the work tree: changes not committed make an image that is not the commit's.
+  const changed = execFileSync(
+    'git',
+    ['status', '--porcelain', '--untracked-files=no', '--', 'packages', 'deploy', 'package-lock.json'],
+    { cwd: root, encoding: 'utf8' },
+  ).trim();
+  if (changed !== '') {
+    say("warning: files the image is built from have changes not committed: its digest is not the commit's");
+  }
   await prepareContext(pins, options.pins, cache, context);
   const tags = [`${IMAGE_NAME}:latest`, `${IMAGE_NAME}:${version}`];
   const labels = {
