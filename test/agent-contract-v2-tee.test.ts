@@ -13,15 +13,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type DstackAttestation2, loadAgentApiConfig, startAgentApi } from '@shadebox/agent-api';
-import { readAgentV2Wasm } from '@shadebox/contracts';
-import { KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
-import { dstackProvider } from '../packages/agent-api/src/tee/dstack.js';
 import {
   DstackSimulator,
   type RunningDstackServer,
   runtimeEvent,
   startDstackServer,
-} from '../packages/cli/src/dstack/index.js';
+} from '@shadebox/cli/dstack';
+import { readAgentV2Wasm } from '@shadebox/contracts';
+import { KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
+import { dstackProvider } from '../packages/agent-api/src/tee/dstack.js';
 import { captureLogs, ready, until } from './agent-stack-helpers.js';
 import type { Json } from './support/raw-rpc.js';
 import { rpc } from './support/rpc-calls.js';

@@ -12,10 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadAgentApiConfig, type RunningAgentApi, startAgentApi } from '@shadebox/agent-api';
-import { readAgentWasm } from '@shadebox/contracts';
-import { KeyPool, outcomeResult, viewFunction } from '@shadebox/near-client';
-import { fullAccessKey, ONE_NEAR } from '@shadebox/primitives';
-import { dstackProvider } from '../packages/agent-api/src/tee/dstack.js';
 import {
   DstackSimulator,
   decodeTdxQuote,
@@ -23,7 +19,11 @@ import {
   type RunningDstackServer,
   runtimeEvent,
   startDstackServer,
-} from '../packages/cli/src/dstack/index.js';
+} from '@shadebox/cli/dstack';
+import { readAgentWasm } from '@shadebox/contracts';
+import { KeyPool, outcomeResult, viewFunction } from '@shadebox/near-client';
+import { fullAccessKey, ONE_NEAR } from '@shadebox/primitives';
+import { dstackProvider } from '../packages/agent-api/src/tee/dstack.js';
 import { type Chain, captureLogs, fnCall, ready, startChain } from './agent-stack-helpers.js';
 import { testRandom } from './test-random.js';
 
