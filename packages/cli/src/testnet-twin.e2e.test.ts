@@ -84,8 +84,13 @@ describe('shadebox up --chain-id testnet (a testnet twin)', () => {
   it('presents itself as testnet, with testnet-style accounts, the agent contract owner listed with its key', async () => {
     assert.equal(ready.chainId, 'testnet');
     assert.equal((await rpc<{ chain_id: string }>(ready.rpcUrl, 'status')).chain_id, 'testnet');
-    const genesis = await rpc<{ chain_id: string }>(ready.rpcUrl, 'EXPERIMENTAL_genesis_config');
+    const genesis = await rpc<{ chain_id: string; transaction_validity_period: number }>(
+      ready.rpcUrl,
+      'EXPERIMENTAL_genesis_config',
+    );
     assert.equal(genesis.chain_id, 'testnet');
+    // Testnet's genesis value (a day of blocks there), where localnet has neard init's 100.
+    assert.equal(genesis.transaction_validity_period, 86_400);
     // What ShadeClient.create checks (rpc.getNetworkId() === config.networkId).
     assert.equal(await provider.getNetworkId(), 'testnet');
 
@@ -316,6 +321,11 @@ describe('shadebox node --chain-id', () => {
       return { cli: c, ready: JSON.parse(await c.firstLine()) as ReadyEvent };
     })();
     assert.equal(ready.chainId, 'my-chain');
+    assert.equal(
+      (await rpc<{ transaction_validity_period: number }>(ready.rpcUrl, 'EXPERIMENTAL_genesis_config'))
+        .transaction_validity_period,
+      100,
+    );
     assert.equal(ready.accounts[0]!.accountId, 'test.near');
     assert.equal(ready.devAccounts[0]!.accountId, 'dev-0.test.near');
     assert.equal((await cli.stop()).code, 0);

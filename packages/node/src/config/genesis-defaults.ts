@@ -43,8 +43,12 @@ export const LOCALNET_DEFAULTS = {
   blockProducerKickoutThreshold: 90,
   chunkProducerKickoutThreshold: 90,
   chunkValidatorOnlyKickoutThreshold: 80,
-  /** near_chain_configs::TRANSACTION_VALIDITY_PERIOD */
+  /** near_chain_configs::TRANSACTION_VALIDITY_PERIOD (what `neard init` writes for localnet) */
   transactionValidityPeriod: 100,
+  /** The genesis value of NEAR mainnet and testnet, kept by a chain that presents itself as one of them (a
+   * testnet twin): a day of blocks there, so a client's block hash stays valid as long as it would on testnet,
+   * however fast automine makes blocks. */
+  networkTransactionValidityPeriod: 86_400,
   /** near_chain_configs::NUM_BLOCKS_PER_YEAR */
   numBlocksPerYear: 365 * 24 * 60 * 60,
   /** near_chain_configs::FISHERMEN_THRESHOLD */
@@ -168,7 +172,10 @@ export function createDefaultGenesis(options: CreateDefaultGenesisOptions): Gene
     // GAS_PRICE_ADJUSTMENT_RATE
     gas_price_adjustment_rate: ratio(1, 100),
     validators: [{ account_id: validatorId, public_key: validatorPublicKey, amount: stake.toString() }],
-    transaction_validity_period: d.transactionValidityPeriod,
+    transaction_validity_period:
+      options.chainId === 'testnet' || options.chainId === 'mainnet'
+        ? d.networkTransactionValidityPeriod
+        : d.transactionValidityPeriod,
     // PROTOCOL_REWARD_RATE, MAX_INFLATION_RATE
     protocol_reward_rate: ratio(1, 10),
     max_inflation_rate: ratio(1, 20),
