@@ -38,13 +38,16 @@ import { bundleAgentApi } from './bundle-agent-api.mjs';
 const deploy = dirname(fileURLToPath(import.meta.url));
 const root = join(deploy, '..');
 export const IMAGE_NAME = 'shadebox-agent-api';
+/** The example app's image (deploy/example-app/, `--example-app`), built on the agent API's. */
+export const APP_IMAGE_NAME = 'shadebox-example-app';
 /** The agent user's ids (deploy/Containerfile's USER). */
 const AGENT_UID = 10001;
 
-const USAGE = `Usage: npm run image [-- --no-cache] [-- --pins FILE]
+const USAGE = `Usage: npm run image [-- --no-cache] [-- --pins FILE] [-- --example-app]
 
 Builds the agent API's image shadebox-agent-api:latest and :<version> with podman (docker where podman is not
 installed) from the inputs pinned in deploy/image-pins.json, and prints its digest (sha256:<64 hex>) last.
+--example-app builds the example app's image shadebox-example-app (deploy/example-app/) on the agent API's.
 See docs/deploy.md.
 `;
 
@@ -52,10 +55,11 @@ See docs/deploy.md.
 export class PinError extends Error {}
 
 function parseArgs(argv) {
-  const options = { noCache: false, pins: join(deploy, 'image-pins.json'), help: false };
+  const options = { noCache: false, pins: join(deploy, 'image-pins.json'), help: false, exampleApp: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--no-cache') options.noCache = true;
+    else if (arg === '--example-app') options.exampleApp = true;
     else if (arg === '--pins' && argv[i + 1]) options.pins = resolve(argv[++i]);
     else if (arg === '-h' || arg === '--help') options.help = true;
     else throw new Error(`unknown argument '${arg}'\n${USAGE}`);
@@ -222,6 +226,24 @@ async function prepareContext(pins, pinsFile, cache, context) {
   normalize(context, context);
 }
 
+/** The example app's context: deploy/example-app/app.mjs bundled with @shadebox/client into app/. */
+async function prepareAppContext(context) {
+  rmSync(context, { recursive: true, force: true });
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [join(deploy, 'example-app', 'app.mjs')],
+    outfile: join(context, 'app', 'example-app.mjs'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    minifyWhitespace: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  normalize(context, context);
+}
+
 function isLink(path) {
   try {
     return lstatSync(path).isSymbolicLink();
@@ -326,7 +348,7 @@ export async function buildImage(argv) {
   const cache = resolve(
     process.env.SHADEBOX_IMAGE_CACHE || join(root, 'node_modules', '.cache', 'shadebox-agent-image'),
   );
-  const context = join(cache, 'context');
+  const context = join(cache, options.exampleApp ? 'context-example-app' : 'context');
   const cmd = engineOf();
   say(`SOURCE_DATE_EPOCH=${epoch}, ${cmd}, node ${pins.node.version}, Debian ${pins.debian.suite}`);
   // The bundle is built from the work tree: changes not committed make an image that is not the commit's.
@@ -338,10 +360,12 @@ export async function buildImage(argv) {
   if (changed !== '') {
     say("warning: files the image is built from have changes not committed: its digest is not the commit's");
   }
-  await prepareContext(pins, options.pins, cache, context);
-  const tags = [`${IMAGE_NAME}:latest`, `${IMAGE_NAME}:${version}`];
+  const name = options.exampleApp ? APP_IMAGE_NAME : IMAGE_NAME;
+  if (options.exampleApp) await prepareAppContext(context);
+  else await prepareContext(pins, options.pins, cache, context);
+  const tags = [`${name}:latest`, `${name}:${version}`];
   const labels = {
-    'org.opencontainers.image.title': IMAGE_NAME,
+    'org.opencontainers.image.title': name,
     'org.opencontainers.image.version': version,
     'org.opencontainers.image.revision': commit(),
   };
@@ -349,8 +373,9 @@ export async function buildImage(argv) {
     ...Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]),
     ...tags.flatMap((t) => ['-t', t]),
     ...(options.noCache ? ['--no-cache'] : []),
+    ...(options.exampleApp ? ['--build-arg', `API_IMAGE=${IMAGE_NAME}:${version}`] : []),
     '-f',
-    join(deploy, 'Containerfile'),
+    options.exampleApp ? join(deploy, 'example-app', 'Containerfile') : join(deploy, 'Containerfile'),
   ];
   if (cmd === 'docker') {
     // Docker builds and tags the same image; the digest below is podman's push (no registry to push to here).
@@ -385,7 +410,7 @@ export async function buildImage(argv) {
   const before = previous.status === 0 ? previous.stdout.trim() : '';
   if (before && before !== imageId) spawnSync(cmd, ['rmi', before], { stdio: 'ignore' });
   // The digest: the image pushed as to a registry (its Docker manifest, layers gzip-compressed), into a folder.
-  const pushed = join(cache, `pushed-${version}`);
+  const pushed = join(cache, `pushed-${name}-${version}`);
   const digestFile = join(cache, 'digest');
   rmSync(pushed, { recursive: true, force: true });
   rmSync(digestFile, { force: true });

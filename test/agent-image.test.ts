@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
@@ -24,6 +24,7 @@ const BUILD = join(ROOT, 'deploy', 'build-image.mjs');
 const SHADEBOX = join(ROOT, 'packages', 'cli', 'bin', 'shadebox.js');
 const IMAGE = 'shadebox-agent-api:latest';
 const podman = spawnSync('podman', ['--version'], { stdio: 'ignore' }).status === 0;
+const podmanCompose = spawnSync('podman-compose', ['--version'], { stdio: 'ignore' }).status === 0;
 // The machine's podman settings when it has none (deploy/containers.conf says why).
 const env = {
   ...process.env,
@@ -347,6 +348,94 @@ describe('the agent API image', {
     } finally {
       spawnSync('podman', ['rm', '--force', name], { env, stdio: 'ignore' });
       proxy.close();
+      // The stack of the previous test is no longer needed.
+      up?.kill('SIGTERM');
+      if (up) await exitOf(up);
+    }
+  });
+  it('the local compose (deploy/compose.local.yaml) serves a signature to the app container through the local dstack', {
+    skip: podmanCompose ? false : 'podman-compose is not installed (apt-get install podman-compose)',
+  }, async (t) => {
+    const app = build('--example-app');
+    const dir = mkdtempSync(join(tmpdir(), 'compose-local-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    // The production compose file with the digests of these builds: what the local dstack measures.
+    const production = readFileSync(join(ROOT, 'deploy', 'docker-compose.yaml'), 'utf8')
+      .replace(/shadebox-agent-api@sha256:0{64}/, `shadebox-agent-api@${first.digest}`)
+      .replace(/shadebox-example-app@sha256:0{64}/, `shadebox-example-app@${app.digest}`);
+    writeFileSync(join(dir, 'docker-compose.yaml'), production);
+    const socket = join(dir, 'dstack.sock');
+    const stack = spawn(
+      process.execPath,
+      [
+        SHADEBOX,
+        'up',
+        '--memory',
+        '--no-evm',
+        '--host',
+        '0.0.0.0',
+        '--rpc-port',
+        '0',
+        '--agent-port',
+        '0',
+        '--tee',
+        'dstack',
+        '--dstack-compose',
+        join(dir, 'docker-compose.yaml'),
+        '--dstack-socket',
+        socket,
+        '--json',
+      ],
+      { env: { ...env, SHADEBOX_LOG: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const stackStderr = collect(stack);
+    const project = `shadebox-compose-test-${process.pid}`;
+    try {
+      const stackReady = await nextEvent(jsonLines(stack), 'ready', stackStderr);
+      const port = new URL(stackReady.rpcUrl as string).port;
+      const root = (stackReady.accounts as Array<{ accountId: string; secretKey: string }>).find(
+        (a) => a.accountId === 'test.near',
+      )!;
+      // Detached; then the app's container is waited for and its output read (podman's own commands).
+      const composeUp = spawnSync(
+        'podman-compose',
+        ['-p', project, '-f', join(ROOT, 'deploy', 'compose.local.yaml'), 'up', '-d'],
+        {
+          env: {
+            ...env,
+            NEAR_RPC_URL: `http://host.containers.internal:${port}`,
+            CHAIN_ACCOUNT_SECRET_KEY: root.secretKey,
+            DSTACK_SOCKET: socket,
+          },
+          encoding: 'utf8',
+        },
+      );
+      assert.equal(composeUp.status, 0, `${composeUp.stdout}${composeUp.stderr}`);
+      const appContainer = `${project}_shade-agent-app_1`;
+      const waited = spawnSync('podman', ['wait', appContainer], { env, encoding: 'utf8' });
+      const logs = spawnSync('podman', ['logs', appContainer], { env, encoding: 'utf8' });
+      assert.equal(waited.stdout.trim(), '0', `${logs.stdout}${logs.stderr}`);
+      const signed = JSON.parse(logs.stdout.trim().split('\n').at(-1) ?? '{}');
+      assert.equal(signed.event, 'signature', logs.stdout);
+      const rsv = signed.rsv as string;
+      const signer = await recoverAddress({
+        hash: `0x${signed.payload as string}`,
+        signature: {
+          r: `0x${rsv.slice(2, 66)}`,
+          s: `0x${rsv.slice(66, 130)}`,
+          yParity: Number.parseInt(rsv.slice(130), 16) - 27,
+        },
+      });
+      const evm = (stackReady.agentAddresses as { evm: { address: string } }).evm.address;
+      assert.equal(signer.toLowerCase(), evm.toLowerCase());
+    } finally {
+      spawnSync('podman-compose', ['-p', project, '-f', join(ROOT, 'deploy', 'compose.local.yaml'), 'down'], {
+        env,
+        stdio: 'ignore',
+      });
+      spawnSync('podman', ['network', 'rm', '--force', `${project}_default`], { env, stdio: 'ignore' });
+      stack.kill('SIGTERM');
+      await exitOf(stack);
     }
   });
 });
