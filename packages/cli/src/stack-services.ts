@@ -206,11 +206,11 @@ export async function startStackServices(
       const codehashes = dstack ? [dstack.info.apiImage!, dstack.info.appImage!] : [config.codehash!];
       for (const c of codehashes) await approveCodehash(node.rpcUrl, root, cs.agentContractId, c);
     } else if (flow === 'whitelist-local' && dstack) {
-      // requires_tee: the owner approves the simulated TD's measurements and PPID (./chain-signatures/tee-approvals.ts).
-      const { approveTd } = await import('./chain-signatures/tee-approvals.js');
+      // requires_tee: the owner approves the simulated TD's measurements and PPID (./chain-signatures/measurement-approvals.ts).
+      const { approveTd } = await import('./chain-signatures/measurement-approvals.js');
       await approveTd(node.rpcUrl, root, cs.agentContractId, dstack.info, log);
     } else if (flow === 'whitelist-local') {
-      const { approveLocalMode } = await import('./chain-signatures/local-mode-approvals.js');
+      const { approveLocalMode } = await import('./chain-signatures/measurement-approvals.js');
       await approveLocalMode(node.rpcUrl, root, cs.agentContractId, log);
       if (o.whitelistAll) {
         const { whitelistAll } = await import('./chain-signatures/whitelist-all.js');
