@@ -8,12 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createAgentClient } from '@shadebox/client';
 import { KeyPool, outcomeResult, RpcClient, viewFunction } from '@shadebox/near-client';
-import { base58Decode, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
-import { recoverAddress } from 'viem';
-import { bytesToHex, publicKeyToAddress } from 'viem/utils';
+import { KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
 import { CliProcess, runCli, tempDir } from '../test-support/cli-process.js';
+import { assertSignatureRecoversToDerived } from '../test-support/signature-recovery.js';
 import type { ReadyEvent } from './print-ready.js';
 
 type Ready = ReadyEvent & {
@@ -99,24 +97,7 @@ describe('shadebox up --agent-contract v2', () => {
   });
 
   it('a signature through the agent API recovers to the address derived for the agent contract', async () => {
-    const client = createAgentClient({ baseUrl: ready.agentApiUrl });
-    const hash = `0x${'5e'.repeat(32)}` as const;
-    const answer = (await client.requestSignature({ path: 'ethereum-1', payload: hash })) as unknown as {
-      big_r: { affine_point: string };
-      s: { scalar: string };
-      recovery_id: number;
-    };
-    const signature =
-      `0x${answer.big_r.affine_point.slice(2)}${answer.s.scalar}${(27 + answer.recovery_id).toString(16)}` as const;
-    const key = (await viewFunction(rpc, ready.mpcContractId, 'derived_public_key', {
-      path: 'ethereum-1',
-      predecessor: ready.agentContractId,
-      domain_id: 0,
-    })) as string;
-    const derived = publicKeyToAddress(
-      bytesToHex(Uint8Array.from([4, ...base58Decode(key.slice('secp256k1:'.length))])),
-    );
-    assert.equal((await recoverAddress({ hash, signature })).toLowerCase(), derived.toLowerCase());
+    await assertSignatureRecoversToDerived(ready, `0x${'5e'.repeat(32)}`);
   });
 
   it('shadebox whitelist: the owner (its key from the home) whitelists and removes; another signer is refused', async () => {
