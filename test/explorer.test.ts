@@ -74,9 +74,17 @@ describe('the explorer in headless Chromium', { skip: missing }, () => {
   const shot = async (name: string) => {
     await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
   };
+  /** Searches, then waits until the page the search leads to has rendered (the explorer marks the body with
+   * `data-ready` = the hash it finished showing), so no assertion reads the previous page. */
   const search = async (text: string) => {
+    const before = page.url();
     await page.fill('input[type=search]', text);
     await page.click('form.search button');
+    await page.waitForFunction(
+      (previous) => location.href !== previous && document.body.dataset.ready === (location.hash || '#/'),
+      before,
+      WAIT,
+    );
   };
   const call = (account: Account, method: string, args: Json, deposit = 0n) =>
     account.signAndSendTransaction({
