@@ -79,6 +79,21 @@ export const PROTOCOL_FEATURES = Object.freeze({
   UniqueChunkTransactions: 85,
   /** A module that fails to load is charged the loading fee and aborts (was a zero-gas nop). */
   FixContractLoadingError: 86,
+  // Protocol 87 (nearcore 2.14). nearcore's master lists FixContractLoadingError at 87; 2.13.1 shipped it at
+  // 86, which mainnet runs, so it stays at 86 here (docs/deviations.md).
+  RejectEmptyMethodName: 87,
+  RejectDelegateV2: 87,
+  RejectWithdrawFromGasKeyInDelegate: 87,
+  /** `burnt_gas_reward` 3/10 → 0: contracts no longer earn part of the gas they burn. */
+  RemoveGasRewards: 87,
+  EnforceStorageProofLimitForAllActions: 87,
+  /** `max_receipt_total_input_size`: the promise inputs of one receipt are bounded. */
+  ReceiptPromiseInputSizeLimit: 87,
+  EarlyKickout: 87,
+  FixMlDsaCostCharging: 87,
+  GlobalContractSameChunkCallFix: 87,
+  /** NEP-655: `0u…` accounts, the UniversalStateInit action, uninitialized accounts. */
+  UniversalAccounts: 87,
 } as const);
 export type ProtocolFeature = keyof typeof PROTOCOL_FEATURES;
 
