@@ -12,7 +12,8 @@ export const MAIN_HELP = `Usage: shadebox <command> [options]
 Shadebox: a complete local runtime for NEAR Shade Agents.
 
 Commands:
-  up            start the local stack: NEAR node, chain signatures and the agent API (port 3140)
+  up            start the local stack: NEAR node, chain signatures, the agent API (port 3140)
+                and a local EVM chain (anvil) the agent signs for
   agent         run the agent API alone, configured by environment (any NEAR JSON-RPC endpoint)
   node          run a NEAR-protocol node with JSON-RPC in the foreground
   node init     write a new node home (genesis.json, config.json, validator_key.json, node_key.json)
