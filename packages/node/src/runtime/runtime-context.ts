@@ -9,6 +9,8 @@ import type { VMConfig } from '../vm/vm-logic.js';
 
 export interface RuntimeLimits {
   maxActionsPerReceipt: number;
+  /** `max_deploy_actions_per_receipt`: DeployContract and DeployGlobalContract actions together. */
+  maxDeployActionsPerReceipt: number;
   maxTotalPrepaidGas: bigint;
   maxNumberBytesMethodNames: number;
   maxLengthMethodName: number;

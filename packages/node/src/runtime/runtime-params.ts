@@ -20,6 +20,7 @@ export function runtimeParamsFrom(config: RuntimeConfig, chainId = 'localnet'): 
     globalContractStorageAmountPerByte: config.globalContractStorageAmountPerByte,
     limits: {
       maxActionsPerReceipt: limits.maxActionsPerReceipt,
+      maxDeployActionsPerReceipt: limits.maxDeployActionsPerReceipt,
       maxTotalPrepaidGas: limits.maxTotalPrepaidGas,
       maxNumberBytesMethodNames: limits.maxNumberBytesMethodNames,
       maxLengthMethodName: limits.maxLengthMethodName,

@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Action, KEY_TYPE_SECP256K1 } from '@shadebox/primitives';
+import { loadRuntimeConfig } from '../config/runtime-config.js';
+import { runtimeParamsFrom } from './runtime-params.js';
 import { testPublicKey, testRuntimeParams } from './test-support/apply-receipt-harness.js';
 import { ActionsValidationError, validateActions } from './validate-actions.js';
 
@@ -80,6 +82,44 @@ describe('validate_actions (nearcore verifier.rs)', () => {
     assert.deepEqual(errorOf([{ type: 'DeployContract', code }]), {
       ContractSizeExceeded: { size: code.length, limit: limits.maxContractSize },
     });
+  });
+
+  it('more deploy actions than max_deploy_actions_per_receipt (10 since 84): TotalNumberOfDeployActionsExceeded', () => {
+    assert.equal(limits.maxDeployActionsPerReceipt, 10);
+    const deploy: Action = { type: 'DeployContract', code: new Uint8Array() };
+    const global: Action = { type: 'DeployGlobalContract', code: new Uint8Array(), deployMode: 'CodeHash' };
+    const transfer: Action = { type: 'Transfer', deposit: 1n };
+    assert.equal(errorOf([...Array(10).fill(deploy), transfer]), undefined);
+    const json = (n: number) => ({
+      TotalNumberOfDeployActionsExceeded: { number_of_deploy_actions: n, limit: 10 },
+    });
+    assert.deepEqual(errorOf(Array(11).fill(deploy)), json(11));
+    // DeployGlobalContract counts with DeployContract.
+    assert.deepEqual(errorOf([...Array(6).fill(deploy), ...Array(6).fill(global)]), json(12));
+    // Checked before each action: an oversized code among them does not hide it.
+    const big: Action = { type: 'DeployContract', code: new Uint8Array(limits.maxContractSize + 1) };
+    assert.deepEqual(errorOf([big, ...Array(10).fill(deploy)]), json(11));
+    // A delegate action's inner actions are counted on their own.
+    const delegate = (actions: Action[]): Action => ({
+      type: 'Delegate',
+      signedDelegateAction: {
+        delegateAction: {
+          senderId: 'alice.near',
+          receiverId: 'alice.near',
+          actions,
+          nonce: 1n,
+          maxBlockHeight: 100n,
+          publicKey: testPublicKey(),
+        },
+        signature: { keyType: 0, data: new Uint8Array(64) },
+      },
+    });
+    assert.equal(errorOf([...Array(10).fill(deploy), delegate(Array(10).fill(deploy))]), undefined);
+    assert.deepEqual(errorOf([delegate(Array(11).fill(deploy))]), json(11));
+    // At 83 the limit was 100, as many as max_actions_per_receipt.
+    const v83 = runtimeParamsFrom(loadRuntimeConfig(83)).limits;
+    assert.equal(v83.maxDeployActionsPerReceipt, 100);
+    assert.doesNotThrow(() => validateActions(v83, Array(11).fill(deploy)));
   });
 
   it('function-call key method names: each name and their total (a NUL per name) are limited', () => {

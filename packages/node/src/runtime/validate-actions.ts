@@ -54,6 +54,19 @@ export function validateActions(limits: RuntimeLimits, actions: Action[], receiv
       },
     });
   }
+  // nearcore's `validate_number_of_deploy_actions` (action_validation.rs, #15650): for new receipts and
+  // transactions only, which are all this function sees; the limit is the parameter (100 before 84, then 10).
+  const deploys = actions.filter(
+    (a) => a.type === 'DeployContract' || a.type === 'DeployGlobalContract',
+  ).length;
+  if (deploys > limits.maxDeployActionsPerReceipt) {
+    fail({
+      TotalNumberOfDeployActionsExceeded: {
+        number_of_deploy_actions: deploys,
+        limit: limits.maxDeployActionsPerReceipt,
+      },
+    });
+  }
   let delegates = 0;
   actions.forEach((action, i) => {
     if (action.type === 'DeleteAccount' && i !== actions.length - 1) fail('DeleteActionMustBeFinal');
