@@ -10,6 +10,7 @@ import { isNearDeterministicAccount } from './deterministic-account-id.js';
 import { utf8Encode } from './encoding.js';
 import { InvalidAccountIdError } from './errors.js';
 import { sha256 } from './hash.js';
+import { isUniversalAccount } from './universal-account-id.js';
 
 export const MIN_ACCOUNT_ID_LENGTH = 2;
 export const MAX_ACCOUNT_ID_LENGTH = 64;
@@ -69,12 +70,18 @@ export function isEthImplicitAccount(accountId: string): boolean {
   return accountId.length === 42 && accountId.startsWith('0x') && isLowerHex(accountId, 2);
 }
 
-/** Any id an account can only get without CreateAccount: NEAR-implicit, ETH-implicit or deterministic (NEP-616). */
+/**
+ * Any id an account can only get without CreateAccount: NEAR-implicit, ETH-implicit, deterministic (NEP-616)
+ * or universal (NEP-655) — near-account-id 3.0's `AccountType::is_implicit`, which nearcore 2.14 applies to
+ * CreateAccount at every protocol version. Whether a transfer may create a universal account depends on the
+ * protocol version (check-action.ts).
+ */
 export function isImplicitAccount(accountId: string): boolean {
   return (
     isNearImplicitAccount(accountId) ||
     isEthImplicitAccount(accountId) ||
-    isNearDeterministicAccount(accountId)
+    isNearDeterministicAccount(accountId) ||
+    isUniversalAccount(accountId)
   );
 }
 

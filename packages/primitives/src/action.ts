@@ -8,8 +8,9 @@
  *
  * 9 DeployGlobalContract { code: Vec<u8>, deploy_mode }, 10 UseGlobalContract { contract_identifier }
  * (global-contract.ts), 11 DeterministicStateInit { state_init, deposit: u128 } (state-init.ts), 12
- * TransferToGasKey, 13 WithdrawFromGasKey (gas-key-borsh.ts), 14 DelegateV2 (delegate-action-v2.ts). Later
- * variants are not represented and are rejected when decoding.
+ * TransferToGasKey, 13 WithdrawFromGasKey (gas-key-borsh.ts), 14 DelegateV2 (delegate-action-v2.ts), 15
+ * UniversalStateInit { state_init: Vec<u8>, deposit: u128 } (universal-state-init.ts). Later variants are not
+ * represented and are rejected when decoding.
  */
 import { readAccessKey, writeAccessKey } from './access-key.js';
 import { readAccountId, writeAccountId } from './account-id-borsh.js';
@@ -46,6 +47,7 @@ export const ACTION_TAG: Readonly<Record<ActionType, number>> = {
   TransferToGasKey: 12,
   WithdrawFromGasKey: 13,
   DelegateV2: 14,
+  UniversalStateInit: 15,
 };
 
 export function writeAction(w: BorshWriter, action: Action): void {
@@ -104,6 +106,9 @@ export function writeAction(w: BorshWriter, action: Action): void {
       w.u8(14);
       writeVersionedSignedDelegateAction(w, action.signedDelegateAction);
       return;
+    case 'UniversalStateInit':
+      w.u8(15).bytes(action.stateInit).u128(action.deposit);
+      return;
     default:
       throw new BorshError(`unknown action type ${String((action as { type: unknown }).type)}`);
   }
@@ -159,6 +164,8 @@ function readActionVariant(r: BorshReader, allowDelegate: boolean): Action {
     case 14:
       if (!allowDelegate) throw new BorshError("DelegateAction mustn't contain a nested one", at);
       return { type: 'DelegateV2', signedDelegateAction: readVersionedSignedDelegateAction(r) };
+    case 15:
+      return { type: 'UniversalStateInit', stateInit: r.bytes(), deposit: r.u128() };
     default:
       throw new BorshError(`invalid Action variant ${tag}`, at);
   }

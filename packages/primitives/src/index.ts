@@ -24,6 +24,8 @@ export * from './transaction.js';
 export * from './transaction-nonce.js';
 export * from './tx-execution-status.js';
 export * from './types.js';
+export * from './universal-account-id.js';
+export * from './universal-state-init.js';
 export * from './units.js';
 export * from './verify-ml-dsa-65.js';
 export * from './verify-signature.js';

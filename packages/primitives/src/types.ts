@@ -109,7 +109,9 @@ export type Action =
   | { type: 'DeterministicStateInit'; stateInit: DeterministicAccountStateInit; deposit: bigint }
   | { type: 'TransferToGasKey'; publicKey: PublicKey; deposit: bigint }
   | { type: 'WithdrawFromGasKey'; publicKey: PublicKey; amount: bigint }
-  | { type: 'DelegateV2'; signedDelegateAction: VersionedSignedDelegateAction };
+  | { type: 'DelegateV2'; signedDelegateAction: VersionedSignedDelegateAction }
+  /** NEP-655 (protocol 87): `stateInit` is the borsh of a `UniversalStateInit` exactly as sent (universal-state-init.ts). */
+  | { type: 'UniversalStateInit'; stateInit: Uint8Array; deposit: bigint };
 
 export type ActionType = Action['type'];
 

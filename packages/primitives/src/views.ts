@@ -108,7 +108,8 @@ export type ActionView =
   | { TransferToGasKey: { public_key: string; deposit: string } }
   | { WithdrawFromGasKey: { public_key: string; amount: string } }
   | { DelegateV2: VersionedSignedDelegateActionView }
-  | { DeterministicStateInit: DeterministicStateInitView };
+  | { DeterministicStateInit: DeterministicStateInitView }
+  | { UniversalStateInit: UniversalStateInitJson };
 
 /** The serde form of a (non-delegate) `Action`, used inside delegate actions. */
 export type ActionJson =
@@ -124,7 +125,14 @@ export type ActionJson =
   | { UseGlobalContract: { contract_identifier: GlobalContractIdentifierView } }
   | { TransferToGasKey: { public_key: string; deposit: string } }
   | { WithdrawFromGasKey: { public_key: string; amount: string } }
-  | { DeterministicStateInit: DeterministicStateInitJson };
+  | { DeterministicStateInit: DeterministicStateInitJson }
+  | { UniversalStateInit: UniversalStateInitJson };
+
+/** `UniversalStateInitAction` in JSON, as an action and as its view: the raw bytes in base64. */
+export interface UniversalStateInitJson {
+  state_init: string;
+  deposit: string;
+}
 
 export interface SignedTransactionView {
   signer_id: string;
@@ -258,6 +266,8 @@ export function actionToView(action: Action): ActionView {
     }
     case 'DeterministicStateInit':
       return { DeterministicStateInit: stateInitActionToView(action.stateInit, action.deposit) };
+    case 'UniversalStateInit':
+      return { UniversalStateInit: universalStateInitToJson(action) };
     default:
       return commonActionToJson(action, false) as ActionView;
   }
@@ -332,6 +342,8 @@ function commonActionToJson(action: Action, raw: boolean): ActionJson {
       };
     case 'DeterministicStateInit':
       return { DeterministicStateInit: stateInitActionToJson(action.stateInit, action.deposit) };
+    case 'UniversalStateInit':
+      return { UniversalStateInit: universalStateInitToJson(action) };
     default:
       throw new InvalidViewError('action', `unexpected action type ${action.type}`);
   }
@@ -411,6 +423,20 @@ export function receiptToView(receipt: Receipt): ReceiptView {
 
 // ---------------------------------------------------------------------------------------------------------
 // From views (sandbox_patch_state and tests). Malformed input throws InvalidViewError with the path.
+
+function universalStateInitToJson(
+  action: Extract<Action, { type: 'UniversalStateInit' }>,
+): UniversalStateInitJson {
+  return { state_init: base64Encode(action.stateInit), deposit: action.deposit.toString() };
+}
+
+function universalStateInitFromJson(o: Record<string, unknown>, p: string): Action {
+  return {
+    type: 'UniversalStateInit',
+    stateInit: b64(o.state_init, `${p}.state_init`),
+    deposit: u128(o.deposit, `${p}.deposit`),
+  };
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -603,6 +629,7 @@ export function actionFromView(view: unknown, path = 'action'): Action {
   if (name === 'DeterministicStateInit') {
     return { type: 'DeterministicStateInit', ...stateInitActionFromView(obj(body, p), p) };
   }
+  if (name === 'UniversalStateInit') return universalStateInitFromJson(obj(body, p), p);
   return commonActionFromJson(name, body, path);
 }
 
@@ -691,6 +718,8 @@ function commonActionFromJson(name: string, body: unknown, path: string): Action
       };
     case 'DeterministicStateInit':
       return { type: 'DeterministicStateInit', ...stateInitActionFromJson(obj(body, p), p) };
+    case 'UniversalStateInit':
+      return universalStateInitFromJson(obj(body, p), p);
     default:
       throw new InvalidViewError(path, `unknown action ${JSON.stringify(name)}`);
   }

@@ -10,6 +10,7 @@ import {
   isEthImplicitAccount,
   isNearDeterministicAccount,
   isNearImplicitAccount,
+  isUniversalAccount,
 } from '@shadebox/primitives';
 import {
   gasKeyPermissionExecFee,
@@ -19,8 +20,10 @@ import {
   trieIdLen,
 } from './gas-key-fees.js';
 import { globalContractActionFee } from './global-contract-fees.js';
+import { protocolFeatureEnabled } from './protocol-version.js';
 import type { RuntimeConfig } from './runtime-config.js';
 import { stateInitActionFee } from './state-init-fees.js';
+import { universalStateInitActionFee } from './universal-state-init-fees.js';
 
 /** A fee: gas burnt when the action/receipt is sent (to self or to another account) and when it executes. */
 export interface Fee {
@@ -75,6 +78,8 @@ export interface FeeContext {
   /** `min_gas_purchase_price`: gas attached to a receipt is bought at no less than this price. */
   minGasPurchasePrice: bigint;
   ethImplicitAccounts: boolean;
+  /** NEP-655 (protocol 87): a transfer to a missing `0u…` id creates it, and pays `create_account` for it. */
+  universalAccounts?: boolean;
 }
 
 export function feeContextFrom(config: RuntimeConfig): FeeContext {
@@ -82,6 +87,7 @@ export function feeContextFrom(config: RuntimeConfig): FeeContext {
     fees: config.fees,
     minGasPurchasePrice: config.minGasPurchasePrice,
     ethImplicitAccounts: config.wasm.ethImplicitAccounts,
+    universalAccounts: protocolFeatureEnabled('UniversalAccounts', config.protocolVersion),
   };
 }
 
@@ -105,8 +111,12 @@ function transferFee(
   receiverId: string,
   ethImplicit: boolean,
   pick: (f: Fee) => bigint,
+  universal = false,
 ): bigint {
   let gas = pick(fees.transfer);
+  // nearcore `transfer_send_fee`/`transfer_exec_fee`: a `0u…` receiver adds `create_account` once the feature
+  // is on, as a deterministic one does; before it, a `0u…` id is a named account.
+  if (universal && isUniversalAccount(receiverId)) return gas + pick(fees.create_account);
   if (isNearImplicitAccount(receiverId) || (isEthImplicitAccount(receiverId) && !ethImplicit)) {
     gas += pick(fees.create_account) + pick(fees.add_full_access_key);
   } else if (isEthImplicitAccount(receiverId) || isNearDeterministicAccount(receiverId)) {
@@ -128,7 +138,7 @@ function actionFee(ctx: FeeContext, action: Action, receiverId: string, pick: (f
         pick(f.function_call_byte) * BigInt(Buffer.byteLength(action.methodName) + action.args.length)
       );
     case 'Transfer':
-      return transferFee(f, receiverId, ctx.ethImplicitAccounts, pick);
+      return transferFee(f, receiverId, ctx.ethImplicitAccounts, pick, ctx.universalAccounts);
     case 'Stake':
       return pick(f.stake);
     case 'AddKey':
@@ -153,6 +163,8 @@ function actionFee(ctx: FeeContext, action: Action, receiverId: string, pick: (f
       return globalContractActionFee(f, action, pick);
     case 'DeterministicStateInit':
       return stateInitActionFee(f, action, pick);
+    case 'UniversalStateInit':
+      return universalStateInitActionFee(f, action, pick);
   }
 }
 
@@ -231,7 +243,8 @@ export function totalDeposit(actions: Action[]): bigint {
   for (const action of actions) {
     if (action.type === 'Transfer' || action.type === 'FunctionCall' || action.type === 'TransferToGasKey')
       amount += action.deposit;
-    else if (action.type === 'DeterministicStateInit') amount += action.deposit;
+    else if (action.type === 'DeterministicStateInit' || action.type === 'UniversalStateInit')
+      amount += action.deposit;
     else if (action.type === 'Delegate' || action.type === 'DelegateV2')
       amount += totalDeposit(action.signedDelegateAction.delegateAction.actions);
   }
