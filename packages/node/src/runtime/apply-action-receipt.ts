@@ -15,6 +15,7 @@ import {
   totalPrepaidGas,
   totalPrepaidSendFees,
 } from '../config/fees.js';
+import { protocolFeatureEnabled } from '../config/protocol-version.js';
 import { getReceivedData, removeReceivedData } from '../state/receipt-state.js';
 import type { StateUpdate } from '../state/state-update.js';
 import { insufficientStorageStake } from '../state/storage-usage.js';
@@ -43,6 +44,7 @@ import { transferToGasKey, withdrawFromGasKey } from './actions/gas-key.js';
 import { deployGlobalContract, useGlobalContract } from './actions/global-contract-actions.js';
 import { stake } from './actions/stake.js';
 import { transfer } from './actions/transfer.js';
+import { universalStateInit } from './actions/universal-state-init.js';
 import { ActionFailure } from './errors.js';
 import {
   balanceRefundReceipt,
@@ -122,12 +124,27 @@ export function applyActionReceipt(
     };
     result.contracts.push(accountContractView(account.current));
     try {
-      checkAccountExistence(action, account.current, accountId, actions.length === 1, isRefund);
+      checkAccountExistence(
+        action,
+        account.current,
+        accountId,
+        actions.length === 1,
+        isRefund,
+        protocolFeatureEnabled('UniversalAccounts', params.protocolVersion),
+      );
       checkActorPermissions(action, account.current, actorId, accountId);
       const existedBefore = account.current !== undefined;
       applyAction(ctx, i, promiseResults);
-      // A deterministic account created by its state init does not act on itself (NEP-616).
-      if (!existedBefore && account.current && action.type !== 'DeterministicStateInit') actorId = accountId;
+      // A deterministic or universal account created by its state init, or a universal one a transfer created,
+      // does not act on itself (NEP-616, NEP-655): the id commits to its state, nobody else may add to it.
+      if (
+        !existedBefore &&
+        account.current &&
+        !account.current.uninitialized &&
+        action.type !== 'DeterministicStateInit' &&
+        action.type !== 'UniversalStateInit'
+      )
+        actorId = accountId;
     } catch (e) {
       if (!(e instanceof ActionFailure)) throw e;
       failure = e.withIndex(i);
@@ -297,6 +314,9 @@ function applyAction(ctx: ActionContext, index: number, promiseResults: PromiseR
       return;
     case 'DeterministicStateInit':
       deterministicStateInit(ctx, action.stateInit, action.deposit);
+      return;
+    case 'UniversalStateInit':
+      universalStateInit(ctx, action.stateInit, action.deposit);
       return;
   }
 }

@@ -20,6 +20,10 @@ export interface RuntimeLimits {
   /** The storage limits a DeterministicStateInit's data entries must fit. */
   maxLengthStorageKey?: number;
   maxLengthStorageValue?: number;
+  /** The protocol version, for actions a version gates (UniversalStateInit, NEP-655: 87). */
+  protocolVersion?: number;
+  /** `max_universal_state_init_keys`: the access keys one UniversalStateInit may commit to. */
+  maxUniversalStateInitKeys?: number;
 }
 
 export interface RuntimeParams extends FeeContext, StorageUsageConfig {

@@ -29,6 +29,8 @@ export function runtimeParamsFrom(config: RuntimeConfig, chainId = 'localnet'): 
       maxTransactionSize: limits.maxTransactionSize,
       maxLengthStorageKey: limits.maxLengthStorageKey,
       maxLengthStorageValue: limits.maxLengthStorageValue,
+      protocolVersion: config.protocolVersion,
+      maxUniversalStateInitKeys: (limits as { maxUniversalStateInitKeys?: number }).maxUniversalStateInitKeys,
     },
     minAllowedTopLevelAccountLength: config.accountCreation.minAllowedTopLevelAccountLength,
     registrarAccountId: config.accountCreation.registrarAccountId,

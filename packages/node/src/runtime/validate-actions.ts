@@ -8,6 +8,7 @@ import { jsonText, u64Json } from './errors.js';
 import type { RuntimeLimits } from './runtime-context.js';
 import { validateGasKeyPermission } from './validate-gas-key.js';
 import { stateInitValidationError } from './validate-state-init.js';
+import { universalStateInitValidationError } from './validate-universal-state-init.js';
 
 const U64_MAX = 2n ** 64n - 1n;
 
@@ -161,6 +162,11 @@ function validateAction(limits: RuntimeLimits, action: Action, receiverId?: stri
       return;
     case 'DeterministicStateInit': {
       const error = stateInitValidationError(limits, action, receiverId);
+      if (error) fail(error);
+      return;
+    }
+    case 'UniversalStateInit': {
+      const error = universalStateInitValidationError(limits, action, receiverId);
       if (error) fail(error);
       return;
     }

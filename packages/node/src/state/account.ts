@@ -10,6 +10,11 @@ import {
   globalContractViewFields,
   isAccountV2,
 } from './global-contract-account.js';
+import {
+  decodeUninitializedAccount,
+  encodeUninitializedAccount,
+  isUninitializedAccountBytes,
+} from './uninitialized-account.js';
 
 export interface Account {
   amount: bigint;
@@ -19,6 +24,8 @@ export interface Account {
   storageUsage: bigint;
   /** The global contract the account runs (then `codeHash` is all zeroes), if any. */
   globalContract?: GlobalContractIdentifier;
+  /** Set while a universal (`0u…`) account waits for its UniversalStateInit (uninitialized-account.ts). */
+  uninitialized?: { bootstrapNonce: bigint };
 }
 
 export const EMPTY_CODE_HASH = new Uint8Array(32);
@@ -29,6 +36,7 @@ export function newAccount(amount: bigint, storageUsage = 0n): Account {
 }
 
 export function encodeAccount(account: Account): Uint8Array {
+  if (account.uninitialized) return encodeUninitializedAccount(account, account.uninitialized.bootstrapNonce);
   if (account.globalContract) return encodeAccountV2(account, account.globalContract);
   const w = new BorshWriter();
   w.u128(account.amount);
@@ -39,6 +47,7 @@ export function encodeAccount(account: Account): Uint8Array {
 }
 
 export function decodeAccount(bytes: Uint8Array): Account {
+  if (isUninitializedAccountBytes(bytes)) return decodeUninitializedAccount(bytes);
   if (isAccountV2(bytes)) return decodeAccountV2(bytes);
   const r = new BorshReader(bytes);
   const account = { amount: r.u128(), locked: r.u128(), codeHash: r.fixedBytes(32), storageUsage: r.u64() };
@@ -46,7 +55,11 @@ export function decodeAccount(bytes: Uint8Array): Account {
   return account;
 }
 
-/** The JSON of `view_account` (without block_hash/block_height), as nearcore's AccountView. */
+/**
+ * The JSON of `view_account` (without block_hash/block_height), as nearcore's AccountView. `state` and
+ * `bootstrap_nonce` appear only for an uninitialized universal account (nearcore 2.14 omits `state` when it is
+ * `Initialized` and `bootstrap_nonce` when absent), so every other account prints as before.
+ */
 export function accountToView(account: Account) {
   return {
     amount: account.amount.toString(),
@@ -55,5 +68,8 @@ export function accountToView(account: Account) {
     storage_usage: Number(account.storageUsage),
     storage_paid_at: 0,
     ...globalContractViewFields(account.globalContract),
+    ...(account.uninitialized
+      ? { state: 'Uninitialized' as const, bootstrap_nonce: Number(account.uninitialized.bootstrapNonce) }
+      : {}),
   };
 }

@@ -2,10 +2,16 @@
  * Transfer: adds the deposit to the receiver. A transfer that is the only action of a receipt to a missing
  * NEAR-implicit account creates it with the full-access key its id encodes.
  */
-import { hexDecode, isEthImplicitAccount, isNearImplicitAccount } from '@shadebox/primitives';
+import {
+  hexDecode,
+  isEthImplicitAccount,
+  isNearImplicitAccount,
+  isUniversalAccount,
+} from '@shadebox/primitives';
 import { newAccount } from '../../state/account.js';
 import { accessKeyStorageUsage } from '../../state/storage-usage.js';
 import { setAccessKey } from '../../state/typed-state.js';
+import { newUninitializedAccount } from '../../state/uninitialized-account.js';
 import { isRefundReceipt } from '../refund-receipts.js';
 import { ACCESS_KEY_NONCE_RANGE_MULTIPLIER } from '../verify-transaction.js';
 import type { ActionContext } from './action-context.js';
@@ -46,6 +52,16 @@ export function transfer(ctx: ActionContext, deposit: bigint): void {
     const created = newAccount(deposit, ctx.params.numBytesAccount + 32n);
     created.globalContract = { kind: 'CodeHash', codeHash: wallet.codeHash };
     ctx.account.current = created;
+    return;
+  }
+  // A universal (`0u…`) account is created uninitialized (NEP-655; check-action.ts lets this happen only from
+  // protocol 87): a balance and the bootstrap nonce its self-signed state init follows, seeded from the height.
+  if (isUniversalAccount(accountId)) {
+    ctx.account.current = newUninitializedAccount(
+      deposit,
+      ctx.params.numBytesAccount,
+      (ctx.block.height - 1n) * ACCESS_KEY_NONCE_RANGE_MULTIPLIER,
+    );
     return;
   }
   // A deterministic (`0s…`) account is created bare as in nearcore: its contract comes with a later
