@@ -290,7 +290,7 @@ describe('validateGenesis', () => {
       'records[1].AccessKey.public_key',
     ]);
     assert.ok(
-      validateGenesis(g).some((i) => i.message === 'this node runs protocol versions 83 to 86, got 82'),
+      validateGenesis(g).some((i) => i.message === 'this node runs protocol versions 83 to 87, got 82'),
     );
     assert.deepEqual(validateGenesis('nope'), [{ path: '$', message: 'expected a JSON object, got "nope"' }]);
   });

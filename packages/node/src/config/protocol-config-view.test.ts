@@ -57,6 +57,13 @@ describe('protocolConfigView', () => {
     assert.ok(result.success, result.success ? '' : JSON.stringify(result.error.issues, null, 2));
   });
 
+  it('passes that schema at protocol 87 too (nearcore 2.14 view)', () => {
+    const v87 = protocolConfigView(genesis, loadRuntimeConfig(87));
+    assert.equal(v87.protocol_version, 87);
+    const result = RpcProtocolConfigResponseSchema().safeParse(toCamel(wire(v87)));
+    assert.ok(result.success, result.success ? '' : JSON.stringify(result.error.issues, null, 2));
+  });
+
   it('passes the schema of the whole JSON-RPC response', () => {
     const response = { jsonrpc: '2.0', id: 'dontcare', result: toCamel(wire(view)) };
     const result = JsonRpcResponseFor_RpcProtocolConfigResponseAnd_RpcErrorSchema().safeParse(response);

@@ -20,12 +20,10 @@ import type { GenesisConfig, Ratio } from './genesis.js';
 import { formatGenesisTime, parseGenesisTime } from './genesis-time.js';
 import {
   CONGESTION_CONTROL_FIELDS,
-  EXT_COSTS,
   type FieldTable,
-  LIMIT_FIELDS,
   type Rational,
   type RuntimeConfig,
-  WASM_FIELDS,
+  viewLayout,
   WITNESS_FIELDS,
 } from './runtime-config.js';
 
@@ -68,17 +66,23 @@ function tableView(
   return view;
 }
 
-/** `RuntimeConfigView` of `runtimeConfig`, field for field as nearcore serialises it. */
+/**
+ * `RuntimeConfigView` of `runtimeConfig`, field for field as nearcore serialises it: for 83..86 as nearcore
+ * 2.13.1 does, for 87 as nearcore 2.14 does (`viewLayout`: 2.14 shows the SHA3-384/512, ML-DSA and
+ * universal-state-init costs, `sha3_host_fns` for 2.13's `sha3_256_host_fn`, `ml_dsa_verify_host_fn`,
+ * `universal_accounts`, `max_receipt_total_input_size` and `min_contract_size_per_local`).
+ */
 export function runtimeConfigView(runtimeConfig: RuntimeConfig): JsonObject {
   const fees = runtimeConfig.fees;
+  const layout = viewLayout(runtimeConfig.protocolVersion);
   const extCosts: JsonObject = {};
-  for (const name of EXT_COSTS) extCosts[name] = jsonNumber(runtimeConfig.wasm.extCosts[name]);
+  for (const name of layout.extCosts) extCosts[name] = jsonNumber(runtimeConfig.wasm.extCosts[name]);
   const wasm = runtimeConfig.wasm;
   // vm_kind and storage_get_mode sit between the table's fields in nearcore's VMConfigView.
-  const wasmFields = tableView(wasm, WASM_FIELDS, {
+  const wasmFields = tableView(wasm, layout.wasmFields, {
     linear_op_unit_cost: { vm_kind: wasm.vmKind },
     discard_custom_sections: { saturating_float_to_int: true },
-    bls12381_not_in_group_fix: { storage_get_mode: wasm.storageGetMode },
+    [layout.storageGetModeAfter]: { storage_get_mode: wasm.storageGetMode },
   });
   return {
     storage_amount_per_byte: runtimeConfig.storageAmountPerByte.toString(),
@@ -116,7 +120,7 @@ export function runtimeConfigView(runtimeConfig: RuntimeConfig): JsonObject {
     wasm_config: {
       ext_costs: extCosts,
       ...wasmFields,
-      limit_config: tableView(wasm.limits, LIMIT_FIELDS),
+      limit_config: tableView(wasm.limits, layout.limitFields),
     },
     account_creation_config: {
       min_allowed_top_level_account_length: runtimeConfig.accountCreation.minAllowedTopLevelAccountLength,

@@ -1,19 +1,19 @@
 /**
- * Which protocol versions this node runs, as nearcore 2.13.x does (core/primitives-core/src/version.rs):
- * every version from `MIN_SUPPORTED_PROTOCOL_VERSION` (83) to `STABLE_PROTOCOL_VERSION` (86). Genesis
- * `protocol_version` picks one; its runtime parameters come from the store (runtime-config-store.ts) and the
- * protocol features below say what else it switches.
+ * Which protocol versions this node runs (core/primitives-core/src/version.rs): every version from
+ * `MIN_SUPPORTED_PROTOCOL_VERSION` (83, nearcore 2.13's) to `STABLE_PROTOCOL_VERSION` (87, nearcore 2.14's,
+ * the version testnet runs). Genesis `protocol_version` picks one; its runtime parameters come from the
+ * store (runtime-config-store.ts) and the protocol features below say what else it switches.
  *
  * New chains default to the version NEAR mainnet runs: 86, nearcore 2.13.1's stable version (2.13.0 went from
- * 84 straight to 86; 85 was the version of its release candidates). nearcore 2.14 (protocol 87) was still a
- * release candidate in the sources this node follows, so 87 is not here.
+ * 84 straight to 86; 85 was the version of its release candidates). 87 is chosen with genesis
+ * `protocol_version` or `--protocol-version 87` (docs/configuration.md).
  */
 import { ShadeboxError } from '@shadebox/errors';
 
 /** The oldest protocol version nearcore 2.13 runs (`MIN_SUPPORTED_PROTOCOL_VERSION`). */
 export const MIN_SUPPORTED_PROTOCOL_VERSION = 83;
-/** The newest stable protocol version of nearcore 2.13.1 (`STABLE_PROTOCOL_VERSION`). */
-export const STABLE_PROTOCOL_VERSION = 86;
+/** The newest stable protocol version, nearcore 2.14's (`STABLE_PROTOCOL_VERSION`); testnet runs it. */
+export const STABLE_PROTOCOL_VERSION = 87;
 /** The protocol version of a new chain: the one mainnet runs. */
 export const DEFAULT_PROTOCOL_VERSION = 86;
 
@@ -56,7 +56,7 @@ export class UnsupportedProtocolVersionError extends ShadeboxError<{
 }
 
 /**
- * The protocol features of nearcore 2.13 that switch on inside the supported range, with the version they
+ * The protocol features of nearcore 2.13 and 2.14 that switch on inside the supported range, with the version they
  * start at (`ProtocolFeature::protocol_version`). Features of 83 and older are on at every supported version.
  * Most of what a version changes is in its parameters (a flag or a fee); these are the rest.
  */
@@ -79,8 +79,8 @@ export const PROTOCOL_FEATURES = Object.freeze({
   UniqueChunkTransactions: 85,
   /** A module that fails to load is charged the loading fee and aborts (was a zero-gas nop). */
   FixContractLoadingError: 86,
-  // Protocol 87 (nearcore 2.14). nearcore's master lists FixContractLoadingError at 87; 2.13.1 shipped it at
-  // 86, which mainnet runs, so it stays at 86 here (docs/deviations.md).
+  // Protocol 87 (nearcore 2.14, version.rs at 0d8e7e07f19f). nearcore 2.14 lists FixContractLoadingError at
+  // 87; 2.13.1 shipped it at 86, which mainnet runs, so it stays at 86 here (docs/deviations.md).
   RejectEmptyMethodName: 87,
   RejectDelegateV2: 87,
   RejectWithdrawFromGasKeyInDelegate: 87,

@@ -23,12 +23,20 @@ import {
 import { BASE_PARAMETERS } from './runtime-parameters/base-83.js';
 import { fee, type ParameterValue } from './runtime-parameters/parameter-data.js';
 
+/** The snapshot a version's view is held to. */
+function snapshotOf(version: number): number {
+  return version === 86 ? 85 : version;
+}
+
 /** nearcore's resolved-parameter snapshot of `version` (`near_parameters__config_store__tests__NN.json.snap`,
  * nearcore commit 056688902d8b), as text. 85 is the pinned file; 86 changes nothing the view shows (its one
- * parameter, `fix_contract_loading_error`, is not in nearcore's `VMConfigView`), so its snapshot is 85's. */
+ * parameter, `fix_contract_loading_error`, is not in nearcore's `VMConfigView`), so its snapshot is 85's.
+ * 87's is our vector of nearcore 2.14's view (test-vectors/runtime-config-view-87.json says how it is made). */
 function snapshotText(version: number): string {
   const file =
-    version >= 85 ? './parameters-pv85.json' : `./test-vectors/runtime-config-view-${version}.json`;
+    snapshotOf(version) === 85
+      ? './parameters-pv85.json'
+      : `./test-vectors/runtime-config-view-${snapshotOf(version)}.json`;
   return readFileSync(new URL(file, import.meta.url), 'utf8');
 }
 
@@ -47,14 +55,14 @@ function expectedView(version: number, vmKind: string): unknown {
 }
 
 describe('protocol versions', () => {
-  it('are nearcore 2.13.1: 83 to 86, new chains on 86 as mainnet', () => {
+  it('are 83 to 87 (nearcore 2.13.1 and 2.14), new chains on 86 as mainnet', () => {
     assert.equal(MIN_SUPPORTED_PROTOCOL_VERSION, 83);
-    assert.equal(STABLE_PROTOCOL_VERSION, 86);
+    assert.equal(STABLE_PROTOCOL_VERSION, 87);
     assert.equal(DEFAULT_PROTOCOL_VERSION, 86);
-    assert.deepEqual(SUPPORTED_PROTOCOL_VERSIONS, [83, 84, 85, 86]);
+    assert.deepEqual(SUPPORTED_PROTOCOL_VERSIONS, [83, 84, 85, 86, 87]);
     assert.deepEqual(
       PARAMETER_DIFFS.map((d) => d.protocolVersion),
-      [84, 85, 86],
+      [84, 85, 86, 87],
     );
   });
 
@@ -64,6 +72,19 @@ describe('protocol versions', () => {
     assert.equal(protocolFeatureEnabled('GasKeys', 84), false);
     assert.equal(protocolFeatureEnabled('GasKeys', 85), true);
     assert.equal(PROTOCOL_FEATURES.Wasmtime, 84);
+    for (const feature of [
+      'RejectEmptyMethodName',
+      'RejectDelegateV2',
+      'RejectWithdrawFromGasKeyInDelegate',
+      'RemoveGasRewards',
+      'ReceiptPromiseInputSizeLimit',
+      'FixMlDsaCostCharging',
+      'GlobalContractSameChunkCallFix',
+      'UniversalAccounts',
+    ] as const) {
+      assert.equal(protocolFeatureEnabled(feature, 86), false, feature);
+      assert.equal(protocolFeatureEnabled(feature, 87), true, feature);
+    }
   });
 });
 
@@ -81,40 +102,40 @@ describe('runtimeConfigFor', () => {
     assert.equal(loadRuntimeConfig(), runtimeConfigFor(86));
   });
 
-  it('refuses a version outside 83..86 with a clear error', () => {
-    for (const version of [0, 29, 82, 87, 129, 85.5]) {
+  it('refuses a version outside 83..87 with a clear error', () => {
+    for (const version of [0, 29, 82, 88, 129, 85.5]) {
       assert.throws(
         () => runtimeConfigFor(version),
         (error: unknown) =>
           error instanceof UnsupportedProtocolVersionError &&
           error.details.protocolVersion === version &&
           error.message ===
-            `protocol version ${version} is not supported: this node runs protocol versions 83 to 86`,
+            `protocol version ${version} is not supported: this node runs protocol versions 83 to 87`,
       );
     }
   });
 
   for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
-    it(`shows ${version} as nearcore's snapshot of ${Math.min(version, 85)} does`, () => {
+    it(`shows ${version} as nearcore's snapshot of ${snapshotOf(version)} does`, () => {
       const config = runtimeConfigFor(version);
       const vmKind = version >= 84 ? 'Wasmtime' : 'NearVm';
       assert.equal(config.wasm.vmKind, vmKind);
       // Same fields, values, encodings and order.
       assert.equal(
         JSON.stringify(runtimeConfigView(config)),
-        JSON.stringify(expectedView(Math.min(version, 85), vmKind)),
+        JSON.stringify(expectedView(snapshotOf(version), vmKind)),
       );
     });
 
-    it(`reads nearcore's view of ${Math.min(version, 85)} back into the same config as ${version}`, () => {
-      const fromView = runtimeConfigFromView(parseLosslessJson(snapshotText(Math.min(version, 85))), version);
+    it(`reads nearcore's view of ${snapshotOf(version)} back into the same config as ${version}`, () => {
+      const fromView = runtimeConfigFromView(parseLosslessJson(snapshotText(snapshotOf(version))), version);
       const stored = runtimeConfigFor(version);
       assert.deepEqual({ ...fromView, source: '' }, { ...stored, source: '' });
     });
   }
 
   it('has what each version changes where nearcore has it', () => {
-    const [v83, v84, v85, v86] = SUPPORTED_PROTOCOL_VERSIONS.map(runtimeConfigFor);
+    const [v83, v84, v85, v86, v87] = SUPPORTED_PROTOCOL_VERSIONS.map(runtimeConfigFor);
     // 84: Wasmtime, preparation v3 limits, the compute of a global contract's distribution.
     assert.equal(v83.wasm.limits.maxFunctionBodySize, undefined);
     assert.equal(v84.wasm.limits.maxFunctionBodySize, 196_608);
@@ -148,8 +169,34 @@ describe('runtimeConfigFor', () => {
         protocolVersion: 0,
       },
     );
+    // 87 (87.yaml): no gas reward, bounded promise inputs and state-init entries, 2 code bytes per local,
+    // the SHA3 / ML-DSA host functions, universal accounts, the ML-DSA cost-charging fix.
+    assert.deepEqual(v86.burntGasReward, { numerator: 3n, denominator: 10n });
+    assert.deepEqual(v87.burntGasReward, { numerator: 0n, denominator: 1n });
+    assert.equal(v86.wasm.limits.maxReceiptTotalInputSize, 4_294_967_295);
+    assert.equal(v87.wasm.limits.maxReceiptTotalInputSize, 4_194_944);
+    assert.equal(v86.wasm.limits.maxStateInitEntries, 4_294_967_295);
+    assert.equal(v87.wasm.limits.maxStateInitEntries, 1_500);
+    assert.equal(v86.wasm.limits.minContractSizePerLocal, undefined);
+    assert.equal(v87.wasm.limits.minContractSizePerLocal, 2);
+    for (const flag of ['sha3HostFns', 'mlDsaVerifyHostFn', 'universalAccounts'] as const) {
+      assert.equal(v86.wasm[flag], false, flag);
+      assert.equal(v87.wasm[flag], true, flag);
+    }
+    assert.equal(v86.fixMlDsaCostCharging, false);
+    assert.equal(v87.fixMlDsaCostCharging, true);
+    assert.equal(v87.wasm.fixContractLoadingError, true);
+    for (const config of [v86, v87]) {
+      assert.equal(config.wasm.limits.maxUniversalStateInitKeys, 1_024);
+      assert.equal(config.wasm.extCosts.sha3_384_base, 5_811_388_236n);
+      assert.equal(config.wasm.extCosts.sha3_512_byte, 36_649_701n);
+      assert.equal(config.wasm.extCosts.ml_dsa_verify_base, 540_000_000_000n);
+      assert.equal(config.wasm.extCosts.ml_dsa_verify_byte, 11_000_000n);
+      assert.equal(config.wasm.extCosts.universal_state_init_to_account_id_base, 8_520_000_000n);
+      assert.equal(config.wasm.extCosts.universal_state_init_to_account_id_byte, 21_471_105n);
+    }
     // The same at every version: the fees of gas keys and global contracts, the global-contract price.
-    for (const config of [v83, v84, v85, v86]) {
+    for (const config of [v83, v84, v85, v86, v87]) {
       assert.deepEqual(
         config.fees.gas_key_transfer_base,
         fee(115_123_062_500n, 115_123_062_500n, 235_676_644_250n),
@@ -244,8 +291,8 @@ describe('resolveParameters', () => {
       (error: unknown) => error instanceof RuntimeConfigError && error.path === '85.action_gas_key_byte',
     );
     const extra = new Map(resolveParameters(85));
-    extra.set('wasm_sha3_384_base', 1n);
-    assert.throws(() => runtimeConfigFromParameters(extra, 85), /85\.wasm_sha3_384_base: unknown parameter/);
+    extra.set('wasm_sha3_224_base', 1n);
+    assert.throws(() => runtimeConfigFromParameters(extra, 85), /85\.wasm_sha3_224_base: unknown parameter/);
     const wrongKind = new Map(resolveParameters(85));
     wrongKind.set('vm_kind', 'Wasmer2');
     assert.throws(() => runtimeConfigFromParameters(wrongKind, 85), /unknown VM kind Wasmer2/);

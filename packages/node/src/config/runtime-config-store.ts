@@ -33,6 +33,7 @@ import { BASE_PARAMETERS, BASE_PROTOCOL_VERSION } from './runtime-parameters/bas
 import { DIFF_84 } from './runtime-parameters/diff-84.js';
 import { DIFF_85 } from './runtime-parameters/diff-85.js';
 import { DIFF_86 } from './runtime-parameters/diff-86.js';
+import { DIFF_87 } from './runtime-parameters/diff-87.js';
 import type {
   FeeValue,
   ParameterData,
@@ -42,7 +43,7 @@ import type {
 } from './runtime-parameters/parameter-data.js';
 
 /** Every version's diff, in ascending order. */
-export const PARAMETER_DIFFS: readonly ParameterDiff[] = [DIFF_84, DIFF_85, DIFF_86];
+export const PARAMETER_DIFFS: readonly ParameterDiff[] = [DIFF_84, DIFF_85, DIFF_86, DIFF_87];
 
 /** Parameters a diff may add (`{ new }` alone): the limits nearcore keeps as `Option`, unset at the base.
  * (Computed on first use: runtime-config.ts and this module import each other.) */
@@ -298,15 +299,20 @@ export function runtimeConfigFromParameters(
     gasRefundPenalty: p.ratio('gas_refund_penalty'),
     minGasRefundPenalty: p.integer('min_gas_refund_penalty'),
     mlDsa65VerificationCost: p.integer('ml_dsa_65_verification_cost'),
+    fixMlDsaCostCharging: p.bool('fix_ml_dsa_cost_charging'),
     wasm: Object.freeze({
       extCosts: Object.freeze(extCosts),
       ...(wasm as Omit<RuntimeConfig['wasm'], 'extCosts' | 'vmKind' | 'storageGetMode' | 'limits'>),
       vmKind: vmKind as VmKind,
       storageGetMode: p.bool('flat_storage_reads') ? 'FlatStorage' : 'Trie',
       limits: Object.freeze({
-        ...(limits as Omit<RuntimeConfig['wasm']['limits'], 'maxGasBurntView' | 'maxReceiptTotalInputSize'>),
+        ...(limits as Omit<
+          RuntimeConfig['wasm']['limits'],
+          'maxGasBurntView' | 'maxStateInitEntries' | 'maxUniversalStateInitKeys'
+        >),
         maxGasBurntView: p.integer('max_gas_burnt_view'),
-        maxReceiptTotalInputSize: p.count('max_receipt_total_input_size'),
+        maxStateInitEntries: p.count('max_state_init_entries'),
+        maxUniversalStateInitKeys: p.count('max_universal_state_init_keys'),
       }),
       fixContractLoadingError: p.bool('fix_contract_loading_error'),
     }),

@@ -12,6 +12,7 @@ import {
   PROTOCOL_VERSION,
   RuntimeConfigError,
   runtimeConfigFromView,
+  viewLayout,
   WASM_FIELDS,
   WITNESS_FIELDS,
 } from './runtime-config.js';
@@ -136,8 +137,11 @@ describe('loadRuntimeConfig', () => {
   });
 
   it('has every ext cost as a bigint equal to the JSON number, in the view order', () => {
-    assert.deepEqual([...EXT_COSTS], Object.keys(pinned.wasm_config.ext_costs));
-    for (const name of EXT_COSTS) {
+    // 85's view is nearcore 2.13.1's: the costs 2.14 added are not in it.
+    const shown = viewLayout(85).extCosts;
+    assert.deepEqual([...shown], Object.keys(pinned.wasm_config.ext_costs));
+    assert.equal(EXT_COSTS.length, shown.length + 8);
+    for (const name of shown) {
       assert.equal(typeof rc.wasm.extCosts[name], 'bigint');
       assert.equal(rc.wasm.extCosts[name], BigInt(pinned.wasm_config.ext_costs[name]), name);
     }
@@ -146,9 +150,14 @@ describe('loadRuntimeConfig', () => {
   });
 
   it('has wasm, limit, congestion and witness fields with gas as bigint and sizes as numbers', () => {
+    const layout = viewLayout(85);
+    assert.equal(layout.release, '2.13');
+    // 87 shows nearcore 2.14's tables, which every typed field comes from.
+    assert.equal(viewLayout(87).wasmFields, WASM_FIELDS);
+    assert.equal(viewLayout(87).limitFields, LIMIT_FIELDS);
     const sections = [
-      [rc.wasm, WASM_FIELDS, pinned.wasm_config],
-      [rc.wasm.limits, LIMIT_FIELDS, pinned.wasm_config.limit_config],
+      [rc.wasm, layout.wasmFields, pinned.wasm_config],
+      [rc.wasm.limits, layout.limitFields, pinned.wasm_config.limit_config],
       [rc.congestionControl, CONGESTION_CONTROL_FIELDS, pinned.congestion_control_config],
       [rc.witness, WITNESS_FIELDS, pinned.witness_config],
     ] as const;

@@ -61,7 +61,10 @@ export interface Rational {
   readonly denominator: bigint;
 }
 
-/** nearcore's `ExtCosts` names: the gas of each host-function operation, in the order of the view. */
+/**
+ * nearcore's `ExtCosts` names: the gas of each host-function operation, in the order of nearcore 2.14's view
+ * (core/parameters/src/view.rs `ExtCostsConfigView`).
+ */
 export const EXT_COSTS = [
   'base',
   'contract_loading_base',
@@ -86,6 +89,10 @@ export const EXT_COSTS = [
   'keccak512_byte',
   'sha3_256_base',
   'sha3_256_byte',
+  'sha3_384_base',
+  'sha3_384_byte',
+  'sha3_512_base',
+  'sha3_512_byte',
   'ripemd160_base',
   'ripemd160_block',
   'ed25519_verify_base',
@@ -93,6 +100,8 @@ export const EXT_COSTS = [
   'ecrecover_base',
   'p256_verify_base',
   'p256_verify_byte',
+  'ml_dsa_verify_base',
+  'ml_dsa_verify_byte',
   'log_base',
   'log_byte',
   'storage_write_base',
@@ -155,8 +164,23 @@ export const EXT_COSTS = [
   'bls12381_p1_decompress_element',
   'bls12381_p2_decompress_base',
   'bls12381_p2_decompress_element',
+  'universal_state_init_to_account_id_base',
+  'universal_state_init_to_account_id_byte',
 ] as const;
 export type ExtCost = (typeof EXT_COSTS)[number];
+
+/** The host-function costs nearcore 2.14 added to the view; nearcore 2.13.1's view (protocols 83..86 here)
+ * has the others, in the same order. */
+export const EXT_COSTS_ADDED_IN_2_14: readonly ExtCost[] = [
+  'sha3_384_base',
+  'sha3_384_byte',
+  'sha3_512_base',
+  'sha3_512_byte',
+  'ml_dsa_verify_base',
+  'ml_dsa_verify_byte',
+  'universal_state_init_to_account_id_base',
+  'universal_state_init_to_account_id_byte',
+];
 
 /**
  * How each JSON field of a section is read: `gas` -> bigint (u64), `count` -> safe integer number,
@@ -182,7 +206,11 @@ type FieldsOf<T extends FieldTable> = {
     : KindTypes[F[2]];
 };
 
-/** `wasm_config` scalars and feature switches (everything but `ext_costs`, `storage_get_mode`, `limit_config`). */
+/**
+ * `wasm_config` scalars and feature switches (everything but `ext_costs`, `vm_kind`, `storage_get_mode`,
+ * `limit_config`), in the order of nearcore 2.14's view (protocol 87 here). `sha3_host_fns` is the switch
+ * nearcore 2.13 called `sha3_256_host_fn`.
+ */
 export const WASM_FIELDS = [
   ['grow_mem_cost', 'growMemCost', 'gas'],
   ['regular_op_cost', 'regularOpCost', 'gas'],
@@ -194,7 +222,30 @@ export const WASM_FIELDS = [
   ['gas_key_host_fns', 'gasKeyHostFns', 'bool'],
   ['one_yocto_on_promise', 'oneYoctoOnPromise', 'bool'],
   ['p256_verify_host_fn', 'p256VerifyHostFn', 'bool'],
-  ['sha3_256_host_fn', 'sha3_256HostFn', 'bool'],
+  ['sha3_host_fns', 'sha3HostFns', 'bool'],
+  ['ml_dsa_verify_host_fn', 'mlDsaVerifyHostFn', 'bool'],
+  ['yield_with_id_host_fns', 'yieldWithIdHostFns', 'bool'],
+  ['chain_id_host_fn', 'chainIdHostFn', 'bool'],
+  ['bls12381_not_in_group_fix', 'bls12381NotInGroupFix', 'bool'],
+  ['universal_accounts', 'universalAccounts', 'bool'],
+  ['fix_contract_loading_cost', 'fixContractLoadingCost', 'bool'],
+  ['implicit_account_creation', 'implicitAccountCreation', 'bool'],
+  ['eth_implicit_accounts', 'ethImplicitAccounts', 'bool'],
+] as const satisfies FieldTable;
+
+/** The same section as nearcore 2.13.1's view has it (protocols 83..86 here). */
+export const WASM_FIELDS_2_13 = [
+  ['grow_mem_cost', 'growMemCost', 'gas'],
+  ['regular_op_cost', 'regularOpCost', 'gas'],
+  ['linear_op_base_cost', 'linearOpBaseCost', 'gas'],
+  ['linear_op_unit_cost', 'linearOpUnitCost', 'gas'],
+  ['discard_custom_sections', 'discardCustomSections', 'bool'],
+  ['global_contract_host_fns', 'globalContractHostFns', 'bool'],
+  ['reftypes_bulk_memory', 'reftypesBulkMemory', 'bool'],
+  ['gas_key_host_fns', 'gasKeyHostFns', 'bool'],
+  ['one_yocto_on_promise', 'oneYoctoOnPromise', 'bool'],
+  ['p256_verify_host_fn', 'p256VerifyHostFn', 'bool'],
+  ['sha3_256_host_fn', 'sha3HostFns', 'bool'],
   ['yield_with_id_host_fns', 'yieldWithIdHostFns', 'bool'],
   ['chain_id_host_fn', 'chainIdHostFn', 'bool'],
   ['bls12381_not_in_group_fix', 'bls12381NotInGroupFix', 'bool'],
@@ -203,8 +254,56 @@ export const WASM_FIELDS = [
   ['eth_implicit_accounts', 'ethImplicitAccounts', 'bool'],
 ] as const satisfies FieldTable;
 
-/** `wasm_config.limit_config`: gas limits are bigint, sizes and counts are numbers. */
+/**
+ * `wasm_config.limit_config` in nearcore 2.14's order: gas limits are bigint, sizes and counts are numbers.
+ * 2.14 shows `max_receipt_total_input_size` and, from 87, `min_contract_size_per_local`.
+ */
 export const LIMIT_FIELDS = [
+  ['max_gas_burnt', 'maxGasBurnt', 'gas'],
+  ['max_stack_height', 'maxStackHeight', 'count'],
+  ['initial_memory_pages', 'initialMemoryPages', 'count'],
+  ['max_memory_pages', 'maxMemoryPages', 'count'],
+  ['registers_memory_limit', 'registersMemoryLimit', 'count'],
+  ['max_register_size', 'maxRegisterSize', 'count'],
+  ['max_number_registers', 'maxNumberRegisters', 'count'],
+  ['max_number_logs', 'maxNumberLogs', 'count'],
+  ['max_total_log_length', 'maxTotalLogLength', 'count'],
+  ['max_total_prepaid_gas', 'maxTotalPrepaidGas', 'gas'],
+  ['max_actions_per_receipt', 'maxActionsPerReceipt', 'count'],
+  ['max_deploy_actions_per_receipt', 'maxDeployActionsPerReceipt', 'count'],
+  ['max_number_bytes_method_names', 'maxNumberBytesMethodNames', 'count'],
+  ['max_length_method_name', 'maxLengthMethodName', 'count'],
+  ['max_arguments_length', 'maxArgumentsLength', 'count'],
+  ['max_length_returned_data', 'maxLengthReturnedData', 'count'],
+  ['max_contract_size', 'maxContractSize', 'count'],
+  ['max_transaction_size', 'maxTransactionSize', 'count'],
+  ['max_receipt_size', 'maxReceiptSize', 'count'],
+  ['max_length_storage_key', 'maxLengthStorageKey', 'count'],
+  ['max_length_storage_value', 'maxLengthStorageValue', 'count'],
+  ['max_promises_per_function_call_action', 'maxPromisesPerFunctionCallAction', 'count'],
+  ['max_number_input_data_dependencies', 'maxNumberInputDataDependencies', 'count'],
+  ['max_receipt_total_input_size', 'maxReceiptTotalInputSize', 'count'],
+  ['max_functions_number_per_contract', 'maxFunctionsNumberPerContract', 'count'],
+  ['max_locals_per_contract', 'maxLocalsPerContract', 'count'],
+  ['min_contract_size_per_local', 'minContractSizePerLocal', 'count', 'optional'],
+  ['max_params_per_contract', 'maxParamsPerContract', 'count', 'optional'],
+  ['max_params_per_function', 'maxParamsPerFunction', 'count', 'optional'],
+  ['max_operand_stack_bytes_per_function', 'maxOperandStackBytesPerFunction', 'count', 'optional'],
+  ['max_tables_per_contract', 'maxTablesPerContract', 'count'],
+  ['max_elements_per_contract_table', 'maxElementsPerContractTable', 'count'],
+  ['max_function_body_size', 'maxFunctionBodySize', 'count', 'optional'],
+  ['max_instrumented_code_size', 'maxInstrumentedCodeSize', 'count', 'optional'],
+  ['max_blocks_per_function', 'maxBlocksPerFunction', 'count', 'optional'],
+  ['max_blocks_per_contract', 'maxBlocksPerContract', 'count', 'optional'],
+  ['max_types_per_contract', 'maxTypesPerContract', 'count', 'optional'],
+  ['account_id_validity_rules_version', 'accountIdValidityRulesVersion', 'count'],
+  ['yield_timeout_length_in_blocks', 'yieldTimeoutLengthInBlocks', 'count'],
+  ['max_yield_payload_size', 'maxYieldPayloadSize', 'count'],
+  ['per_receipt_storage_proof_size_limit', 'perReceiptStorageProofSizeLimit', 'count'],
+] as const satisfies FieldTable;
+
+/** The same section as nearcore 2.13.1's view has it (protocols 83..86 here). */
+export const LIMIT_FIELDS_2_13 = [
   ['max_gas_burnt', 'maxGasBurnt', 'gas'],
   ['max_stack_height', 'maxStackHeight', 'count'],
   ['initial_memory_pages', 'initialMemoryPages', 'count'],
@@ -313,11 +412,48 @@ export interface WasmConfig extends WasmFlagsAndCosts {
   readonly limits: LimitConfig & {
     /** `max_gas_burnt_view`: gas limit of a view call (not in the view). */
     readonly maxGasBurntView: bigint;
-    /** `max_receipt_total_input_size`: bytes of promise input one receipt may receive (not in the view). */
-    readonly maxReceiptTotalInputSize: number;
+    /** `max_state_init_entries`: storage entries the state-init actions of one new receipt may carry in
+     * total (1_500 from 87, unlimited before; not in the view). */
+    readonly maxStateInitEntries: number;
+    /** `max_universal_state_init_keys`: access keys one UniversalStateInit may commit to (not in the view). */
+    readonly maxUniversalStateInitKeys: number;
   };
   /** `fix_contract_loading_error` (86): a module that fails to load is charged the loading gas (not in the view). */
   readonly fixContractLoadingError: boolean;
+}
+
+/**
+ * The shape of the `RuntimeConfigView` of a version: nearcore 2.13.1's for 83..86 (the release those versions
+ * came with, whose snapshots pin them), nearcore 2.14's for 87.
+ */
+export interface ViewLayout {
+  /** The release whose `RuntimeConfigView` this is. */
+  readonly release: '2.13' | '2.14';
+  readonly extCosts: readonly ExtCost[];
+  readonly wasmFields: FieldTable;
+  readonly limitFields: FieldTable;
+  /** The `wasm_config` field `storage_get_mode` follows. */
+  readonly storageGetModeAfter: string;
+}
+
+const LAYOUT_2_13: ViewLayout = Object.freeze({
+  release: '2.13',
+  extCosts: EXT_COSTS.filter((name) => !EXT_COSTS_ADDED_IN_2_14.includes(name)),
+  wasmFields: WASM_FIELDS_2_13,
+  limitFields: LIMIT_FIELDS_2_13,
+  storageGetModeAfter: 'bls12381_not_in_group_fix',
+});
+const LAYOUT_2_14: ViewLayout = Object.freeze({
+  release: '2.14',
+  extCosts: EXT_COSTS,
+  wasmFields: WASM_FIELDS,
+  limitFields: LIMIT_FIELDS,
+  storageGetModeAfter: 'universal_accounts',
+});
+
+/** The view shape of `protocolVersion` (see {@link ViewLayout}). */
+export function viewLayout(protocolVersion: number): ViewLayout {
+  return protocolVersion >= 87 ? LAYOUT_2_14 : LAYOUT_2_13;
 }
 
 export interface RuntimeConfig {
@@ -345,6 +481,10 @@ export interface RuntimeConfig {
   readonly minGasRefundPenalty: bigint;
   /** `ml_dsa_65_verification_cost`: gas charged at transaction conversion per ML-DSA-65 signature it verifies. */
   readonly mlDsa65VerificationCost: bigint;
+  /** `fix_ml_dsa_cost_charging` (87, `FixMlDsaCostCharging`): gas-key fees of ML-DSA keys priced on the
+   * stored key length for execution and the wire length for sending; the inner signature of a meta
+   * transaction metered on the receiver shard (not in the view). */
+  readonly fixMlDsaCostCharging: boolean;
   readonly wasm: WasmConfig;
   readonly accountCreation: {
     /** Top-level ids shorter than this can only be created by the registrar. */
@@ -613,23 +753,30 @@ export function runtimeConfigFromView(view: LosslessValue, protocolVersion = 85)
     '$.transaction_costs.storage_usage_config',
   );
 
+  const layout = viewLayout(protocolVersion);
   const wasm = asObject(root.wasm_config, '$.wasm_config');
   expectKeys(
     wasm,
-    ['ext_costs', ...tableKeys(WASM_FIELDS), 'storage_get_mode', 'limit_config'],
+    ['ext_costs', ...tableKeys(layout.wasmFields), 'storage_get_mode', 'limit_config'],
     '$.wasm_config',
   );
   const extCostsJson = asObject(wasm.ext_costs, '$.wasm_config.ext_costs');
-  expectKeys(extCostsJson, EXT_COSTS, '$.wasm_config.ext_costs');
-  const extCosts = {} as Record<ExtCost, bigint>;
-  for (const name of EXT_COSTS)
+  expectKeys(extCostsJson, layout.extCosts, '$.wasm_config.ext_costs');
+  // The costs the view of this release does not show are the store's.
+  const extCosts = { ...stored.wasm.extCosts } as Record<ExtCost, bigint>;
+  for (const name of layout.extCosts)
     extCosts[name] = readGas(extCostsJson[name], `$.wasm_config.ext_costs.${name}`);
   const storageGetMode = readString(wasm.storage_get_mode, '$.wasm_config.storage_get_mode');
   if (storageGetMode !== 'FlatStorage' && storageGetMode !== 'Trie') {
     throw new RuntimeConfigError('$.wasm_config.storage_get_mode', `unknown mode ${storageGetMode}`);
   }
   const limitJson = asObject(wasm.limit_config, '$.wasm_config.limit_config');
-  expectKeys(limitJson, tableKeys(LIMIT_FIELDS), '$.wasm_config.limit_config', optionalKeys(LIMIT_FIELDS));
+  expectKeys(
+    limitJson,
+    tableKeys(layout.limitFields),
+    '$.wasm_config.limit_config',
+    optionalKeys(layout.limitFields),
+  );
 
   const accountCreation = asObject(root.account_creation_config, '$.account_creation_config');
   expectKeys(
@@ -668,17 +815,17 @@ export function runtimeConfigFromView(view: LosslessValue, protocolVersion = 85)
       costs.ml_dsa_65_verification_cost,
       '$.transaction_costs.ml_dsa_65_verification_cost',
     ),
+    fixMlDsaCostCharging: stored.fixMlDsaCostCharging,
     wasm: Object.freeze({
+      ...stored.wasm,
       extCosts: Object.freeze(extCosts),
-      ...readTable(wasm, WASM_FIELDS, '$.wasm_config'),
+      ...readTable(wasm, layout.wasmFields, '$.wasm_config'),
       vmKind: stored.wasm.vmKind,
       storageGetMode,
       limits: Object.freeze({
-        ...readTable(limitJson, LIMIT_FIELDS, '$.wasm_config.limit_config'),
-        maxGasBurntView: stored.wasm.limits.maxGasBurntView,
-        maxReceiptTotalInputSize: stored.wasm.limits.maxReceiptTotalInputSize,
+        ...stored.wasm.limits,
+        ...readTable(limitJson, layout.limitFields, '$.wasm_config.limit_config'),
       }),
-      fixContractLoadingError: stored.wasm.fixContractLoadingError,
     }),
     accountCreation: Object.freeze({
       minAllowedTopLevelAccountLength: readCount(

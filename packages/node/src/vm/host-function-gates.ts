@@ -11,7 +11,7 @@ export type HostFunctionSwitches = Pick<
   | 'globalContractHostFns'
   | 'gasKeyHostFns'
   | 'p256VerifyHostFn'
-  | 'sha3_256HostFn'
+  | 'sha3HostFns'
   | 'yieldWithIdHostFns'
   | 'chainIdHostFn'
 >;
@@ -25,7 +25,7 @@ const GATES: Readonly<Record<string, keyof HostFunctionSwitches>> = {
   promise_batch_action_add_gas_key_with_function_call: 'gasKeyHostFns',
   promise_batch_action_transfer_to_gas_key: 'gasKeyHostFns',
   p256_verify: 'p256VerifyHostFn',
-  sha3_256: 'sha3_256HostFn',
+  sha3_256: 'sha3HostFns',
   promise_yield_create_with_id: 'yieldWithIdHostFns',
   promise_yield_resume_with_yield_id: 'yieldWithIdHostFns',
   chain_id: 'chainIdHostFn',

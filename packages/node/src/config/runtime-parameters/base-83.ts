@@ -6,6 +6,12 @@
  * `near_parameters__config_store__tests__83.json.snap`, for everything its view shows; parameters.yaml and the
  * diffs 74 (bandwidth scheduler), 77 (global contracts), 78 (NEP-536) and 83 for the rest).
  *
+ * The parameters nearcore 2.14 added to its base table (parameters.yaml after 2.13.1: the SHA3-384/512,
+ * ML-DSA and universal-state-init host-function costs, their switches, `fix_ml_dsa_cost_charging`,
+ * `max_state_init_entries`, `max_universal_state_init_keys`) are here with 2.14's base values, off or
+ * unlimited until 87.yaml (diff-87.ts) changes them, as in nearcore's table. The view of 83..86 keeps
+ * nearcore 2.13.1's shape (protocol-config-view.ts), which does not show them.
+ *
  * Compute costs (nearcore's `{gas, compute}` values) are not kept: this node has no chunk compute limit.
  * Limits that nearcore's `LimitConfig` keeps as `Option` and that are unset at 83 are simply absent.
  */
@@ -103,6 +109,11 @@ export const BASE_PARAMETERS: ParameterData = {
   wasm_keccak512_byte: 36_649_701n,
   wasm_sha3_256_base: 5_879_491_275n,
   wasm_sha3_256_byte: 21_471_105n,
+  // nearcore 2.14's base: SHA3-384/512 reuse the keccak512 costs (switched on by `sha3_host_fns` at 87)
+  wasm_sha3_384_base: 5_811_388_236n,
+  wasm_sha3_384_byte: 36_649_701n,
+  wasm_sha3_512_base: 5_811_388_236n,
+  wasm_sha3_512_byte: 36_649_701n,
   wasm_ripemd160_base: 853_675_086n,
   wasm_ripemd160_block: 680_107_584n,
   wasm_ed25519_verify_base: 210_000_000_000n,
@@ -110,6 +121,12 @@ export const BASE_PARAMETERS: ParameterData = {
   wasm_ecrecover_base: 278_821_988_457n,
   wasm_p256_verify_base: 1_300_000_000_000n,
   wasm_p256_verify_byte: 13_000_000n,
+  // nearcore 2.14's base: the `ml_dsa_verify` host function (ML-DSA-65, on with `ml_dsa_verify_host_fn` at 87)
+  wasm_ml_dsa_verify_base: 540_000_000_000n,
+  wasm_ml_dsa_verify_byte: 11_000_000n,
+  // nearcore 2.14's base: `universal_state_init_to_account_id` (NEP-655, on with `universal_accounts` at 87)
+  wasm_universal_state_init_to_account_id_base: 8_520_000_000n,
+  wasm_universal_state_init_to_account_id_byte: 21_471_105n,
   wasm_log_base: 3_543_313_050n,
   wasm_log_byte: 13_198_791n,
   wasm_storage_write_base: 64_196_736_000n,
@@ -197,6 +214,10 @@ export const BASE_PARAMETERS: ParameterData = {
   max_promises_per_function_call_action: 1_024n,
   max_number_input_data_dependencies: 128n,
   max_receipt_total_input_size: 4_294_967_295n,
+  // nearcore 2.14's base: state-init storage entries per receipt (1_500 from 87) and the access keys one
+  // UniversalStateInit may commit to
+  max_state_init_entries: 4_294_967_295n,
+  max_universal_state_init_keys: 1_024n,
   max_functions_number_per_contract: 10_000n,
   max_locals_per_contract: 1_000_000n,
   account_id_validity_rules_version: 2n,
@@ -218,7 +239,11 @@ export const BASE_PARAMETERS: ParameterData = {
   gas_key_host_fns: false,
   one_yocto_on_promise: false,
   p256_verify_host_fn: false,
-  sha3_256_host_fn: false,
+  // nearcore 2.13 called this switch `sha3_256_host_fn`; 2.14 `sha3_host_fns` (sha3_256/384/512)
+  sha3_host_fns: false,
+  ml_dsa_verify_host_fn: false,
+  universal_accounts: false,
+  fix_ml_dsa_cost_charging: false,
   yield_with_id_host_fns: false,
   chain_id_host_fn: false,
   bls12381_not_in_group_fix: false,
