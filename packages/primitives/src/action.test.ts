@@ -21,8 +21,8 @@ import type { Action, DelegateAction } from './types.js';
 const rng = testRandom('packages/primitives/src/action.test.ts');
 
 describe('actions', () => {
-  it('use the discriminants 0..14 in nearcore order', () => {
-    assert.deepEqual(Object.values(ACTION_TAG), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+  it('use the discriminants 0..15 in nearcore order', () => {
+    assert.deepEqual(Object.values(ACTION_TAG), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
     assert.equal(encodeAction({ type: 'CreateAccount' })[0], 0);
     assert.equal(encodeAction({ type: 'DeleteAccount', beneficiaryId: 'ab' })[0], 7);
   });
