@@ -1,13 +1,18 @@
 /**
- * Runs one method of a contract (nearcore near-vm-runner `run`): resolve the prepared module, check the
- * method, charge the loading fee, link the host functions, run, and turn whatever happened into a VMOutcome.
+ * Runs one method of a contract (nearcore near-vm-runner `prepare` + `run`): resolve the prepared module,
+ * charge the loading fee, link the host functions and look the method up, run, and turn whatever happened into
+ * a VMOutcome.
  *
- * As at protocol 85 (`fix_contract_loading_cost` off), a preparation failure, a missing method and a method
- * with the wrong signature end the call before any gas is burnt.
+ * nearcore's order with `fix_contract_loading_cost` off (every protocol 83-87; the fix is nightly): an empty
+ * method name, then a preparation failure, end the call before any gas is burnt; then the loading fee is
+ * charged (`contract_loading_bytes` per byte of the original code, then `contract_loading_base`), so a call
+ * whose gas does not cover it fails with GasExceeded whatever its method; then a missing method or one with
+ * the wrong signature ends the call as a nop (nothing burnt: the fee charged is dropped). Wasmtime (84+)
+ * links the imports while loading, before the method is looked up; NearVm (83) links at instantiation, after.
  */
 
 import type { ContractCache } from './contract-cache.js';
-import { setWasmGas } from './gas-profile.js';
+import { emptyGasProfile, setWasmGas } from './gas-profile.js';
 import { type HostFn, hostCall } from './host-call.js';
 import { hostFunctionEnabled } from './host-function-gates.js';
 import { HOST_SIGNATURES } from './host-signatures.js';
@@ -181,19 +186,22 @@ function run(host: Host, args: RunContractArgs): VMOutcome {
   }
   if (!prepared.ok) return abort(new CompilationError({ PrepareError: prepared.error.kind }));
   const contract = prepared.contract;
-  const signatureOk = contract.methods.get(args.method);
-  if (signatureOk === undefined) return abort(new MethodResolveError('MethodNotFound'));
-  if (!signatureOk) return abort(new MethodResolveError('MethodInvalidSignature'));
 
   try {
-    const costs = vm.costs;
-    vm.gas.payBase(costs.contract_loading_base);
-    vm.gas.payPer(costs.contract_loading_bytes, BigInt(prepared.codeLength));
+    // nearcore's `add_contract_loading_fee`: the bytes first, then the base.
+    vm.gas.payPer(vm.costs.contract_loading_bytes, BigInt(prepared.codeLength));
+    vm.gas.payBase(vm.costs.contract_loading_base);
   } catch (e) {
     if (e instanceof FunctionCallError) return abort(e);
     throw e;
   }
-  const env = host.link(contract);
+  const linksFirst = args.config.vmKind !== 'NearVm';
+  let env = linksFirst ? host.link(contract) : undefined;
+  if (env instanceof LinkError) return abort(env);
+  const signatureOk = contract.methods.get(args.method);
+  if (signatureOk === undefined) return nop(vm, new MethodResolveError('MethodNotFound'));
+  if (!signatureOk) return nop(vm, new MethodResolveError('MethodInvalidSignature'));
+  env ??= host.link(contract);
   if (env instanceof LinkError) return abort(env);
   const internal = host.internal;
   const globals = host.globals;
@@ -254,6 +262,12 @@ function run(host: Host, args: RunContractArgs): VMOutcome {
     }
   }
   return outcome(vm);
+}
+
+/** nearcore's `abort_but_nop_outcome_in_old_protocol` without `fix_contract_loading_cost`: the call failed and
+ * burnt nothing, its profile empty (the loading fee already charged is not kept). */
+function nop(vm: VMLogic, error: FunctionCallError): VMOutcome {
+  return { ...outcome(vm, error), burntGas: 0n, usedGas: 0n, logs: [], profile: emptyGasProfile() };
 }
 
 function outcome(vm: VMLogic, error?: FunctionCallError): VMOutcome {

@@ -20,6 +20,7 @@ export function vmConfigFrom(config: RuntimeConfig): VMConfig {
     oneYoctoOnPromise: config.wasm.oneYoctoOnPromise,
     hostFunctionSwitches: config.wasm,
     fixContractLoadingError: config.wasm.fixContractLoadingError,
+    vmKind: config.wasm.vmKind,
     gasKeyHostFns: config.wasm.gasKeyHostFns,
   };
 }

@@ -7,7 +7,7 @@
 import type { PublicKey } from '@shadebox/primitives';
 import { decodePublicKey, isValidAccountId } from '@shadebox/primitives';
 import { type Fee, type FeeContext, type FeeTable, sendFee } from '../config/fees.js';
-import type { LimitConfig } from '../config/runtime-config.js';
+import type { LimitConfig, VmKind } from '../config/runtime-config.js';
 import type { ExtCosts } from './ext-costs.js';
 import { GasCounter } from './gas-counter.js';
 import { emptyGasProfile, type GasProfile, ProfileRecorder } from './gas-profile.js';
@@ -37,6 +37,8 @@ export interface VMConfig {
   hostFunctionSwitches?: HostFunctionSwitches;
   /** `fix_contract_loading_error` (86): a module that fails to load costs the loading fee. */
   fixContractLoadingError?: boolean;
+  /** `vm_kind`: NearVm (83) links the imports after the method lookup, Wasmtime (84+, the default) before. */
+  vmKind?: VmKind;
   /** `gas_key_host_fns` (protocol 85): the gas-key batch actions are linked. Absent means on. */
   gasKeyHostFns?: boolean;
 }
