@@ -34,6 +34,7 @@ import {
 } from './rpc/explorer-settings.js';
 import { startRpcServer } from './rpc/http-server.js';
 import { inProcessFetch } from './rpc/in-process-fetch.js';
+import { IndexerRequests } from './rpc/indexer-requests.js';
 import { ReadCache } from './rpc/read-cache.js';
 import { runtimeParamsFrom } from './runtime/runtime-params.js';
 import type { KeyValueStore } from './store/key-value-store.js';
@@ -113,6 +114,8 @@ export interface StartNodeOptions {
   /** Worker threads for `call_function` views, started on the first view; 0 runs views on the RPC's thread.
    * Default: one per core beside the RPC's (at most 4), or `SHADEBOX_VIEW_WORKERS`. */
   viewWorkers?: number;
+  /** Serve `EXPERIMENTAL_indexer_block`. Default: config.json's `rpc.enable_indexer_rpc` (false). */
+  enableIndexerRpc?: boolean;
 }
 
 export interface RunningNode {
@@ -244,6 +247,10 @@ async function startLocked(
     version: NODE_VERSION,
     txTimeoutMs: options.txTimeoutMs ?? durationToMs(home.config.rpc.polling_config.polling_timeout),
     readCache: new ReadCache(),
+    indexerRequests:
+      (options.enableIndexerRpc ?? home.config.rpc.enable_indexer_rpc)
+        ? new IndexerRequests(home.config.rpc.indexer_max_concurrent_requests)
+        : undefined,
   };
   let explorerSettings = NO_EXPLORER_SETTINGS;
   const readExplorerSettings = () => explorerSettings;

@@ -48,6 +48,10 @@ export interface ChunkRecord {
   shardId: number;
   /** `ChunkView` (author, header, transactions, receipts). */
   view: Record<string, unknown>;
+  /** The ids of the outcomes applying this chunk produced, in execution order (transactions, then receipts):
+   * nearcore's `OutcomeIds` column, what `EXPERIMENTAL_indexer_block` lists them by. Absent in chunks stored
+   * before it was kept, and in genesis chunks (nothing executed). */
+  outcomeIds?: string[];
 }
 
 /** What applying one shard's chunk produced; it goes into the next block's chunk header for that shard. */

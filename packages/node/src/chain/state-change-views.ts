@@ -126,6 +126,20 @@ export class BlockStateChanges {
     return out;
   }
 
+  /** Every change of the block, key by key in key order and each key's in the order they happened: nearcore's
+   * `get_state_changes_with_cause_in_block` (what the indexer's `state_changes` are made of). */
+  all(): StateChangeWithCauseView[] {
+    const out: StateChangeWithCauseView[] = [];
+    for (const k of this.sorted) {
+      const row = this.rows.get(k)!;
+      for (const change of row.changes) {
+        const view = changeView(row.decoded, change.value, change.cause);
+        if (view) out.push(view);
+      }
+    }
+    return out;
+  }
+
   /** nearcore's `get_state_changes_in_block`: one entry per changed key, in key order. */
   kinds(): StateChangeKindView[] {
     return this.sorted.map((k) => {

@@ -161,6 +161,7 @@ export function writeBlock(
         transactions: body.txs.map((t) => signedTransactionToView(t.signedTransaction, t.hash)),
         receipts: body.receipts.map((r) => receiptToView(r)),
       },
+      outcomeIds: results[shard].outcomes.map((o) => base58Encode(o.id)),
     };
     batch.put(Col.Chunk, base58Decode(header.chunk_hash), utf8.encode(stringifyRecord(chunkRecord)));
   });

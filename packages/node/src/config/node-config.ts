@@ -39,6 +39,12 @@ export interface RpcConfig {
     json_payload_max_size: number;
   };
   enable_debug_rpc: boolean;
+  /** Serve `EXPERIMENTAL_indexer_block` (nearcore 2.14's `enable_indexer_rpc`). Default false: the method is
+   * then unknown (METHOD_NOT_FOUND). */
+  enable_indexer_rpc: boolean;
+  /** How many `EXPERIMENTAL_indexer_block` requests may be assembled at once; more are refused with BUSY
+   * (nearcore's `indexer_max_concurrent_requests`). Default 1. */
+  indexer_max_concurrent_requests: number;
 }
 
 /** Our own section: how blocks are produced. */
@@ -113,6 +119,9 @@ export function defaultNodeConfig(options: DefaultNodeConfigOptions = {}): NodeC
       // RpcLimitsConfig::default(): 10 MiB.
       limits_config: { json_payload_max_size: 10 * 1024 * 1024 },
       enable_debug_rpc: false,
+      // RpcConfig::default() (chain/jsonrpc, nearcore 2.14): the indexer method off, one request at a time.
+      enable_indexer_rpc: false,
+      indexer_max_concurrent_requests: 1,
     },
     archive: options.archive ?? false,
     // DEFAULT_GC_NUM_EPOCHS_TO_KEEP.
@@ -304,6 +313,14 @@ export function parseNodeConfig(json: unknown, file = 'config.json'): NodeConfig
         ),
       },
       enable_debug_rpc: bool(rpcJson, 'enable_debug_rpc', 'rpc.enable_debug_rpc', false),
+      enable_indexer_rpc: bool(rpcJson, 'enable_indexer_rpc', 'rpc.enable_indexer_rpc', false),
+      indexer_max_concurrent_requests: int(
+        rpcJson,
+        'indexer_max_concurrent_requests',
+        'rpc.indexer_max_concurrent_requests',
+        defaults.rpc.indexer_max_concurrent_requests,
+        0,
+      ),
     },
     archive: bool(json, 'archive', 'archive', defaults.archive),
     gc_num_epochs_to_keep: int(

@@ -5,6 +5,7 @@ import type { BlockProducer } from '../chain/block-producer.js';
 import type { Chain } from '../chain/chain.js';
 import type { TransactionService } from '../chain/transaction-service.js';
 import type { RuntimeConfig } from '../config/runtime-config.js';
+import type { IndexerRequests } from './indexer-requests.js';
 import type { ReadCache } from './read-cache.js';
 import type { ViewWorkerPool } from './view-worker-pool.js';
 
@@ -24,6 +25,8 @@ export interface RpcContext {
   readCache?: ReadCache;
   /** Worker threads that run `call_function` views (rpc/view-worker-pool.ts); absent = on the RPC's thread. */
   viewWorkers?: ViewWorkerPool;
+  /** `EXPERIMENTAL_indexer_block`'s admission (config.json `rpc.enable_indexer_rpc`); absent = not served. */
+  indexerRequests?: IndexerRequests;
 }
 
 /** A method's result: a value to serialise, or JSON text to splice in as is. */

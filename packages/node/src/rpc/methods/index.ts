@@ -9,7 +9,9 @@ import { genesisConfig, protocolConfig, receipt } from './config-views.js';
 import { gasPrice } from './gas-price.js';
 import { maintenanceWindows } from './maintenance-windows.js';
 import { health, networkInfo, status, validators } from './node-info.js';
+import { experimentalCallFunction, experimentalView } from './experimental-views.js';
 import { query } from './query.js';
+import { receiptToTx } from './receipt-to-tx.js';
 import {
   sandboxFastForward,
   sandboxPatchState,
@@ -19,7 +21,6 @@ import {
   sandboxSnapshot,
 } from './sandbox.js';
 import { broadcastTxAsync, broadcastTxCommit, sendTx, txStatus } from './transactions.js';
-import { experimentalViewGasKeyNonces } from './view-gas-key-nonces.js';
 
 export const METHODS: Record<string, RpcMethod> = {
   status,
@@ -35,6 +36,7 @@ export const METHODS: Record<string, RpcMethod> = {
   broadcast_tx_commit: broadcastTxCommit,
   tx: txStatus(false),
   EXPERIMENTAL_tx_status: txStatus(true),
+  tx_status: txStatus(true),
   EXPERIMENTAL_receipt: receipt,
   EXPERIMENTAL_genesis_config: genesisConfig,
   genesis_config: genesisConfig,
@@ -52,5 +54,13 @@ export const METHODS: Record<string, RpcMethod> = {
   EXPERIMENTAL_changes: experimentalChanges,
   EXPERIMENTAL_changes_in_block: changesInBlock,
   block_effects: changesInBlock,
-  EXPERIMENTAL_view_gas_key_nonces: experimentalViewGasKeyNonces,
+  // nearcore 2.14's query request types as methods of their own (experimental-views.ts).
+  EXPERIMENTAL_view_account: experimentalView('view_account', 'RpcViewAccountRequest'),
+  EXPERIMENTAL_view_code: experimentalView('view_code', 'RpcViewCodeRequest'),
+  EXPERIMENTAL_view_state: experimentalView('view_state', 'RpcViewStateRequest'),
+  EXPERIMENTAL_view_access_key: experimentalView('view_access_key', 'RpcViewAccessKeyRequest'),
+  EXPERIMENTAL_view_access_key_list: experimentalView('view_access_key_list', 'RpcViewAccessKeyListRequest'),
+  EXPERIMENTAL_view_gas_key_nonces: experimentalView('view_gas_key_nonces', 'RpcViewGasKeyNoncesRequest'),
+  EXPERIMENTAL_call_function: experimentalCallFunction,
+  EXPERIMENTAL_receipt_to_tx: receiptToTx,
 };

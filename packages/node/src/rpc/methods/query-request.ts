@@ -7,7 +7,9 @@ import {
   base64Decode,
   type GlobalContractIdentifier,
   type PublicKey,
+  type PublicKeyHandle,
   parsePublicKey,
+  parsePublicKeyHandle,
 } from '@shadebox/primitives';
 import { base64ErrorText } from '../base64-error.js';
 import { type BlockReference, takeBlockReference } from '../block-reference.js';
@@ -41,6 +43,8 @@ export interface QueryFields {
   publicKey?: PublicKey;
   prefix?: Uint8Array;
   page?: { afterKey?: Uint8Array; limit?: number; includeProof: boolean };
+  /** view_access_key_list's page (2.14): keys after this one, at most `limit`. */
+  keyPage?: { afterKey?: PublicKeyHandle; limit?: number };
   methodName?: string;
   args?: Uint8Array;
   globalContract?: GlobalContractIdentifier;
@@ -61,16 +65,28 @@ const base64Field = { read: readBase64 };
  * does (serde.ts): the block reference takes its key first, then `request_type` picks the variant of the
  * internally tagged `QueryRequest`, whose fields are read in key order.
  */
-export function parseQueryRequest(params: unknown): ParsedQuery {
-  const entries = structEntries(params, 'RpcQueryRequest');
+export function parseQueryRequest(params: unknown, structName = 'RpcQueryRequest'): ParsedQuery {
+  const entries = structEntries(params, structName);
   const ref = takeBlockReference(entries);
   const requestType = takeTag(entries, 'request_type', REQUEST_TYPES);
   switch (requestType) {
     case 'view_account':
-    case 'view_code':
-    case 'view_access_key_list': {
+    case 'view_code': {
       const f = readFields(entries, { account_id: accountIdField });
       return { ref, requestType, accountId: f.account_id, fields: {} };
+    }
+    case 'view_access_key_list': {
+      const f = readFields(entries, {
+        account_id: accountIdField,
+        after_key: optional(readPublicKeyHandle),
+        limit: optional(readLimit),
+      });
+      return {
+        ref,
+        requestType,
+        accountId: f.account_id,
+        fields: { keyPage: { afterKey: f.after_key, limit: f.limit } },
+      };
     }
     case 'view_access_key':
     case 'view_gas_key_nonces': {
@@ -135,11 +151,34 @@ export function parseQueryRequest(params: unknown): ParsedQuery {
   }
 }
 
-/** view_state's `limit`: a nonzero u32. */
-function readLimit(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 0xffffffff)
-    failParse(`invalid value: ${JSON.stringify(value)}, expected a nonzero u32 for limit`);
-  return value;
+/** `limit` of view_state and view_access_key_list: serde's `NonZeroU32`. */
+export function readLimit(value: unknown): number {
+  const expected = 'expected a nonzero u32';
+  if (typeof value === 'number' && Number.isInteger(value)) {
+    if (value < 1 || value > 0xffffffff) failParse(`invalid value: integer \`${value}\`, ${expected}`);
+    return value;
+  }
+  failParse(`invalid type: ${serdeTypeName(value)}, ${expected}`);
+}
+
+/** A `PublicKeyHandle` (`ed25519:…`, `secp256k1:…` or `ml-dsa-65-hash:…`), as near-crypto's `FromStr`. */
+function readPublicKeyHandle(value: unknown): PublicKeyHandle {
+  const text = readString(value);
+  try {
+    return parsePublicKeyHandle(text);
+  } catch (err) {
+    failParse(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function serdeTypeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'sequence';
+  if (typeof v === 'object') return 'map';
+  if (typeof v === 'string') return `string ${JSON.stringify(v)}`;
+  if (typeof v === 'number') return `floating point \`${v}\``;
+  if (typeof v === 'boolean') return `boolean \`${v}\``;
+  return typeof v;
 }
 
 /** A base64 blob (`StoreKey`, `FunctionArgs`): the `base64` crate's error text. */

@@ -12,20 +12,19 @@ import {
   base64Encode,
   decodeAccessKey,
   parsePublicKey,
-  publicKeyHandleToString,
   publicKeyToString,
   sha256,
 } from '@shadebox/primitives';
 import { accountContractCode } from '../../runtime/account-contract-code.js';
 import { accountToView, decodeAccount } from '../../state/account.js';
 import { accessKeyKey, contractCodeKey, contractDataPrefix, keySuffix } from '../../state/state-keys.js';
-import { listAccessKeys } from '../../state/typed-state.js';
 import { accountAt } from '../account-at-block.js';
 import { parseAccountErrorText } from '../account-id-error.js';
 import { type BlockReference, notFoundText, resolveBlock } from '../block-reference.js';
 import type { RpcContext } from '../rpc-context.js';
-import { handlerError, parseError } from '../rpc-error.js';
+import { handlerError, parseError, RpcResponseError } from '../rpc-error.js';
 import { decodeBs58Into, publicKeyErrorText, readString } from '../serde.js';
+import { viewAccessKeyList } from './access-key-list.js';
 import { type ParsedQuery, parseQueryRequest, type QueryFields } from './query-request.js';
 import { viewCall } from './view-call.js';
 import { viewGasKeyNonces } from './view-gas-key-nonces.js';
@@ -33,10 +32,19 @@ import { viewGlobalContractCode } from './view-global-contract-code.js';
 
 /** `trie_viewer_state_size_limit`: accounts with more contract state than this cannot be viewed whole. */
 export const STATE_VIEW_SIZE_LIMIT = 50_000n;
+/** nearcore's `MAX_VIEW_STATE_PAGE_ITEMS` and `MAX_VIEW_STATE_PAGE_BYTES`: the caps of a paginated page. */
+export const VIEW_STATE_PAGE_ITEMS = 10_000;
+export const VIEW_STATE_PAGE_BYTES = 50_000;
 
 export function query(ctx: RpcContext, params: unknown) {
-  const { ref, requestType, accountId, fields } =
-    Array.isArray(params) && params.length === 2 ? legacyQuery(params) : parseQueryRequest(params);
+  return runQuery(
+    ctx,
+    Array.isArray(params) && params.length === 2 ? legacyQuery(params) : parseQueryRequest(params),
+  );
+}
+
+/** A parsed query answered; the EXPERIMENTAL_view_* methods (experimental-views.ts) answer through it too. */
+export function runQuery(ctx: RpcContext, { ref, requestType, accountId, fields }: ParsedQuery) {
   const block = resolveBlock(ctx.chain, ref);
   if (!block) throw garbageCollectedBlock(ctx, ref) ?? unknownBlock(ref);
   const at = { block_height: block.height, block_hash: block.hash };
@@ -76,20 +84,20 @@ export function query(ctx: RpcContext, params: unknown) {
     }
     case 'view_gas_key_nonces':
       return { ...viewGasKeyNonces(state(), accountId, fields.publicKey!, at), ...at };
-    case 'view_access_key_list': {
-      const keys = listAccessKeys(state(), accountId).map(({ publicKey, accessKey }) => ({
-        public_key: publicKeyHandleToString(publicKey),
-        access_key: accessKeyToView(accessKey),
-      }));
-      return { keys, ...at };
-    }
+    case 'view_access_key_list':
+      return { ...viewAccessKeyList(state(), accountId, fields.keyPage ?? {}, at), ...at };
     case 'view_state': {
+      const page = fields.page!;
+      // nearcore's `TrieViewer::view_state`: a request with `limit` or `after_key_base64` is paginated.
+      const paginated = page.limit !== undefined || page.afterKey !== undefined;
+      if (paginated && page.includeProof) {
+        throw queryInternalError('include_proof is not supported for a paginated view_state request');
+      }
       if (!accountBytes) throw unknownAccount(accountId, at);
       const account = decodeAccount(accountBytes);
       const codeLength = BigInt(state().get(contractCodeKey(accountId))?.length ?? 0);
-      const page = fields.page!;
-      // A paged read is bounded by its limit; only a whole-state read is refused for size.
-      if (page.limit === undefined && account.storageUsage - codeLength > STATE_VIEW_SIZE_LIMIT) {
+      // Only a whole-state read is refused for size; a paginated one is bounded by its page caps.
+      if (!paginated && account.storageUsage - codeLength > STATE_VIEW_SIZE_LIMIT) {
         throw handlerError(
           'TOO_LARGE_CONTRACT_STATE',
           { contract_account_id: accountId, ...at },
@@ -105,8 +113,22 @@ export function query(ctx: RpcContext, params: unknown) {
         const after = Buffer.from(page.afterKey);
         entries = entries.filter(({ key }) => Buffer.compare(Buffer.from(key), after) > 0);
       }
-      const more = page.limit !== undefined && entries.length > page.limit;
-      if (page.limit !== undefined) entries = entries.slice(0, page.limit);
+      let more = false;
+      if (paginated) {
+        // Per-page caps: items, and a soft byte cap checked before each entry (a page may run one entry over).
+        const itemCap = Math.min(page.limit ?? VIEW_STATE_PAGE_ITEMS, VIEW_STATE_PAGE_ITEMS);
+        let bytes = 0;
+        let kept = 0;
+        for (const { key, value } of entries) {
+          if (kept >= itemCap || bytes >= VIEW_STATE_PAGE_BYTES) {
+            more = true;
+            break;
+          }
+          bytes += key.length + value.length;
+          kept++;
+        }
+        entries = entries.slice(0, kept);
+      }
       const values = entries.map(({ key, value }) => ({
         key: base64Encode(key),
         value: base64Encode(value),
@@ -162,6 +184,17 @@ function garbageCollectedBlock(ctx: RpcContext, ref: BlockReference) {
     'GARBAGE_COLLECTED_BLOCK',
     at,
     `The data for block #${at.block_height} is garbage collected on this node, use an archival node to fetch historical data`,
+  );
+}
+
+/** `RpcQueryError::InternalError`: its text is the error's Display, "The node reached its limits…". */
+function queryInternalError(message: string) {
+  return new RpcResponseError(
+    'INTERNAL_ERROR',
+    { name: 'INTERNAL_ERROR', info: { error_message: message } },
+    -32000,
+    'Server error',
+    `The node reached its limits. Try again later. More details: ${message}`,
   );
 }
 

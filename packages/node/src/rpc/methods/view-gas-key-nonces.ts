@@ -6,9 +6,7 @@
 import { gasKeyInfoOf, type PublicKey, publicKeyToString } from '@shadebox/primitives';
 import type { StateUpdate } from '../../state/state-update.js';
 import { getAccessKey, getGasKeyNonce } from '../../state/typed-state.js';
-import type { RpcContext } from '../rpc-context.js';
 import { handlerError } from '../rpc-error.js';
-import { query } from './query.js';
 
 export function viewGasKeyNonces(
   state: StateUpdate,
@@ -30,11 +28,4 @@ export function viewGasKeyNonces(
     nonces.push(Number(getGasKeyNonce(state, accountId, publicKey, i) ?? 0n));
   }
   return { nonces };
-}
-
-/** `EXPERIMENTAL_view_gas_key_nonces`: the same view as a method of its own (block reference, account id and
- * public key as params), what near-kit asks before signing with a gas key. */
-export function experimentalViewGasKeyNonces(ctx: RpcContext, params: unknown) {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return query(ctx, params);
-  return query(ctx, { ...params, request_type: 'view_gas_key_nonces' });
 }

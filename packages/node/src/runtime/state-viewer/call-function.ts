@@ -8,6 +8,7 @@
 import type { Account } from '../../state/account.js';
 import type { StateUpdate } from '../../state/state-update.js';
 import { runContract } from '../../vm/run-contract.js';
+import type { FunctionCallError } from '../../vm/vm-errors.js';
 import { accountContractOf } from '../account-contract.js';
 import { accountContractCode } from '../account-contract-code.js';
 import { contractExternal } from '../contract-external.js';
@@ -28,7 +29,10 @@ export interface ViewApplyState {
   shardId?: number;
 }
 
-export type CallFunctionResult = { result: Uint8Array; logs: string[] } | { error: string };
+export type CallFunctionResult =
+  | { result: Uint8Array; logs: string[] }
+  /** `vmError`: the error itself, for EXPERIMENTAL_call_function's structured answer. */
+  | { error: string; vmError: FunctionCallError };
 
 const EMPTY_ED25519 = { keyType: 0 as const, data: new Uint8Array(32) };
 
@@ -71,7 +75,8 @@ export function callFunction(
     actionHash: new Uint8Array(32),
     cache: params.vm.cache,
   });
-  if (out.error) return { error: `wasm execution failed with error: ${out.error.debug()}` };
+  if (out.error)
+    return { error: `wasm execution failed with error: ${out.error.debug()}`, vmError: out.error };
   const value = out.returnData.kind === 'Value' ? out.returnData.value : new Uint8Array(0);
   return { result: value, logs: out.logs };
 }
