@@ -4,9 +4,10 @@
  *
  * Hashes are computed the way nearcore structures them — a block hash is
  * sha256(sha256(inner_lite) ‖ sha256(inner_rest)) combined with the previous hash, a chunk hash is
- * sha256(inner) combined with the encoded merkle root — over our own borsh layout of those parts. They are
- * real, deterministic commitments to the header contents, but not byte-identical to nearcore's
- * (docs/deviations.md).
+ * sha256(inner) combined with the encoded merkle root. `inner_lite` is nearcore's borsh
+ * `BlockHeaderInnerLite` byte for byte (a light client rebuilds a block hash from it and `inner_rest_hash`);
+ * `inner_rest` and the chunk header are our own layout: real, deterministic commitments to the header contents,
+ * but not byte-identical to nearcore's (docs/deviations.md).
  */
 import { BorshWriter, base58Decode, base58Encode, combineHash, sha256 } from '@shadebox/primitives';
 import { u64Json } from './json.js';
@@ -117,7 +118,39 @@ export interface BlockHeaderFields {
   chunkEndorsements: number[][];
 }
 
-export function blockHash(f: BlockHeaderFields): Uint8Array {
+/** The fields a block's `inner_lite` holds. */
+export type InnerLiteFields = Pick<
+  BlockHeaderFields,
+  | 'height'
+  | 'epochId'
+  | 'nextEpochId'
+  | 'prevStateRoot'
+  | 'outcomeRoot'
+  | 'timestampNs'
+  | 'nextBpHash'
+  | 'blockMerkleRoot'
+>;
+
+/** The fields our `inner_rest` holds. */
+export type InnerRestFields = Pick<
+  BlockHeaderFields,
+  | 'blockBodyHash'
+  | 'chunkReceiptsRoot'
+  | 'chunkHeadersRoot'
+  | 'chunkTxRoot'
+  | 'randomValue'
+  | 'chunkMask'
+  | 'gasPrice'
+  | 'totalSupply'
+  | 'lastFinalBlock'
+  | 'lastDsFinalBlock'
+  | 'blockOrdinal'
+  | 'prevHeight'
+  | 'latestProtocolVersion'
+>;
+
+/** nearcore's borsh `BlockHeaderInnerLite`, byte for byte (a light client hashes it from the view). */
+export function blockInnerLiteBytes(f: InnerLiteFields): Uint8Array {
   const lite = new BorshWriter();
   lite.u64(BigInt(f.height));
   lite.fixedBytes(hashBytes(f.epochId));
@@ -127,6 +160,11 @@ export function blockHash(f: BlockHeaderFields): Uint8Array {
   lite.u64(f.timestampNs);
   lite.fixedBytes(hashBytes(f.nextBpHash));
   lite.fixedBytes(hashBytes(f.blockMerkleRoot));
+  return lite.toBytes();
+}
+
+/** Our borsh layout of the rest of the header (a light client only ever sees its hash, `inner_rest_hash`). */
+export function blockInnerRestBytes(f: InnerRestFields): Uint8Array {
   const rest = new BorshWriter();
   rest.fixedBytes(hashBytes(f.blockBodyHash));
   rest.fixedBytes(hashBytes(f.chunkReceiptsRoot));
@@ -142,8 +180,17 @@ export function blockHash(f: BlockHeaderFields): Uint8Array {
   rest.u64(BigInt(f.blockOrdinal));
   rest.u64(BigInt(f.prevHeight ?? 0));
   rest.u32(f.latestProtocolVersion);
-  const inner = combineHash(sha256(lite.toBytes()), sha256(rest.toBytes()));
-  return combineHash(inner, hashBytes(f.prevHash));
+  return rest.toBytes();
+}
+
+/** nearcore's `BlockHeader::compute_inner_hash`: sha256(sha256(inner_lite) ‖ sha256(inner_rest)). */
+export function blockInnerHash(f: InnerLiteFields & InnerRestFields): Uint8Array {
+  return combineHash(sha256(blockInnerLiteBytes(f)), sha256(blockInnerRestBytes(f)));
+}
+
+/** nearcore's `BlockHeader::compute_hash`: sha256(inner_hash ‖ prev_hash). */
+export function blockHash(f: BlockHeaderFields): Uint8Array {
+  return combineHash(blockInnerHash(f), hashBytes(f.prevHash));
 }
 
 export function blockHeaderView(f: BlockHeaderFields, hash: string, signature: string) {

@@ -29,6 +29,7 @@ import type { ValidatorAccountsUpdate } from '../runtime/validator-accounts-upda
 import { StateUpdate } from '../state/state-update.js';
 import { VersionedState } from '../state/versioned-state.js';
 import { type KeyValueStore, WriteBatch } from '../store/key-value-store.js';
+import { approvalMessage } from './approval.js';
 import { BlockMerkleTree } from './block-merkle-tree.js';
 import {
   type BlockHeaderFields,
@@ -44,7 +45,7 @@ import { nextFinality } from './doomslug-finality.js';
 import { nextGasPrice } from './gas-price.js';
 import { nextBpHash, writeGenesisBlock } from './genesis-block.js';
 import { stringifyJson } from './json.js';
-import { merkleRoot } from './merkle.js';
+import { merkleRoot, merklizeHashes } from './merkle.js';
 import { applyStatePatch, type PatchRecord } from './patch-state.js';
 import type { BlockRecord } from './records.js';
 import { minimumStake, validatorAccountsUpdate } from './validator-stakes.js';
@@ -215,14 +216,16 @@ export class Chain extends ChainStore {
       epochId: epoch.epochId,
       nextEpochId: epoch.nextEpochId,
       prevHash: prev.hash,
-      prevStateRoot: base58Encode(merkleRoot(chunkFields.map((f) => base58Decode(f.prevStateRoot)))),
+      prevStateRoot: base58Encode(merklizeHashes(chunkFields.map((f) => base58Decode(f.prevStateRoot))).root),
       blockBodyHash: base58Encode(sha256(utf8.encode(stringifyJson(chunkHeaderViews)))),
       chunkReceiptsRoot: base58Encode(
         merkleRoot(chunkFields.map((f) => base58Decode(f.outgoingReceiptsRoot))),
       ),
       chunkHeadersRoot: base58Encode(merkleRoot(chunkHashes)),
       chunkTxRoot: base58Encode(merkleRoot(chunkFields.map((f) => base58Decode(f.txRoot)))),
-      outcomeRoot: base58Encode(merkleRoot(chunkFields.map((f) => base58Decode(f.outcomeRoot)))),
+      // nearcore's `Block::compute_outcome_root`: the chunks' outcome roots, each hashed as a leaf; a light client
+      // proves an outcome through it (chain/light-client.ts).
+      outcomeRoot: base58Encode(merklizeHashes(chunkFields.map((f) => base58Decode(f.outcomeRoot))).root),
       chunksIncluded: this.numShards,
       timestampNs,
       randomValue: base58Encode(randomValue),
@@ -235,7 +238,8 @@ export class Chain extends ChainStore {
       lastDsFinalBlock: finality.lastDsFinal?.hash ?? ZERO_HASH_B58,
       nextBpHash: nextBpHash(this.genesis),
       blockMerkleRoot: base58Encode(merkleTree.root()),
-      approvals: [this.sign(sha256(combineHash(base58Decode(prev.hash), heightKey(height))))],
+      // The validator's approval of this block's parent, as nearcore's block producers sign it.
+      approvals: [this.sign(approvalMessage(prev.hash, prev.height, height))],
       latestProtocolVersion: this.genesis.protocol_version,
       chunkEndorsements: chunkFields.map(() => [1]),
     };

@@ -3,7 +3,15 @@
  * `genesis_height` with its chunks (no transactions, zero hashes where nothing came before), written into one
  * batch with the genesis hash and the head. The caller commits the batch.
  */
-import { BorshWriter, base58Decode, base58Encode, sha256, signatureToString } from '@shadebox/primitives';
+import {
+  BorshWriter,
+  base58Decode,
+  base58Encode,
+  parsePublicKey,
+  sha256,
+  signatureToString,
+  writePublicKey,
+} from '@shadebox/primitives';
 import type { GenesisConfig } from '../config/genesis.js';
 import { parseGenesisTime } from '../config/genesis-time.js';
 import type { RuntimeParams } from '../runtime/runtime-context.js';
@@ -25,7 +33,7 @@ import { HEAD_KEY } from './chain-store.js';
 import { Col, heightKey, metaKey } from './columns.js';
 import { applyGenesisRecords, type StateRecordJson } from './genesis-state.js';
 import { stringifyJson, stringifyRecord } from './json.js';
-import { merkleRoot } from './merkle.js';
+import { merkleRoot, merklizeHashes } from './merkle.js';
 import type { BlockRecord, ChunkExtra, ChunkRecord } from './records.js';
 
 const utf8 = new TextEncoder();
@@ -39,12 +47,16 @@ export interface GenesisBlockInputs {
   author: string;
 }
 
-/** `next_bp_hash`: the hash of the (fixed, genesis) block producers with their keys and stakes. */
+/** `next_bp_hash`: nearcore's `compute_bp_hash` over the next epoch's block producers (here the fixed genesis
+ * set): the hash of the borsh `Vec<ValidatorStake>`, each `V1` (tag 0) with account id, public key and stake. A
+ * light client checks `next_bps` against it. */
 export function nextBpHash(genesis: GenesisConfig): string {
   const w = new BorshWriter();
+  w.u32(genesis.validators.length);
   for (const v of genesis.validators) {
+    w.u8(0);
     w.string(v.account_id);
-    w.string(v.public_key);
+    writePublicKey(w, parsePublicKey(v.public_key));
     w.u128(BigInt(v.amount));
   }
   return base58Encode(sha256(w.toBytes()));
@@ -113,7 +125,7 @@ export function writeGenesisBlock(
     epochId: ZERO_HASH_B58,
     nextEpochId: ZERO_HASH_B58,
     prevHash: ZERO_HASH_B58,
-    prevStateRoot: base58Encode(merkleRoot(chunkFields.map((f) => base58Decode(f.prevStateRoot)))),
+    prevStateRoot: base58Encode(merklizeHashes(chunkFields.map((f) => base58Decode(f.prevStateRoot))).root),
     blockBodyHash: base58Encode(sha256(utf8.encode(stringifyJson(chunkHeaderViews)))),
     chunkReceiptsRoot: ZERO_HASH_B58,
     chunkHeadersRoot: base58Encode(merkleRoot(chunkHashes)),

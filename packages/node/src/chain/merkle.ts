@@ -3,7 +3,7 @@
  * pairs are combined with sha256(left ‖ right); an odd node at the end of a level is carried up unchanged.
  * The root of no items is 32 zero bytes.
  */
-import { combineHash } from '@shadebox/primitives';
+import { combineHash, sha256 } from '@shadebox/primitives';
 
 export interface MerklePathItem {
   hash: Uint8Array;
@@ -43,4 +43,10 @@ export function rootFromPath(leaf: Uint8Array, path: MerklePathItem[]): Uint8Arr
   for (const item of path)
     hash = item.direction === 'Left' ? combineHash(item.hash, hash) : combineHash(hash, item.hash);
   return hash;
+}
+
+/** nearcore's `merklize(&[CryptoHash])`: each item is a leaf through `hash_borsh` (sha256 of its 32 bytes), as
+ * a block's `outcome_root` and `prev_state_root` are made from its chunks' roots. */
+export function merklizeHashes(items: Uint8Array[]): { root: Uint8Array; paths: MerklePathItem[][] } {
+  return merklize(items.map((item) => sha256(item)));
 }

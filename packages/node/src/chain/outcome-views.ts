@@ -1,10 +1,18 @@
 /**
  * Execution outcomes: the hash each one contributes to its chunk's `outcome_root` (nearcore's
- * `ExecutionOutcomeWithId::to_hashes`: the id, the hash of the outcome's fields, one hash per log line) and its
- * RPC view with the merkle proof to that root.
+ * `ExecutionOutcomeWithId::to_hashes`: the id, the hash of the borsh `PartialExecutionOutcome`, one hash per log
+ * line; the leaf is the hash of that borsh `Vec<CryptoHash>`, as nearcore's `merklize` hashes each item) and its
+ * RPC view with the merkle proof to that root. A light client recomputes the leaf from the view alone.
  */
 
-import { BorshWriter, base58Encode, base64Encode, sha256, utf8Encode } from '@shadebox/primitives';
+import {
+  BorshWriter,
+  base58Encode,
+  base64Decode,
+  base64Encode,
+  sha256,
+  utf8Encode,
+} from '@shadebox/primitives';
 import type { Outcome } from '../runtime/apply-chunk.js';
 import { gasProfileView } from '../vm/gas-profile.js';
 import { u64Json } from './json.js';
@@ -23,16 +31,17 @@ export function outcomeHash(outcome: Outcome): Uint8Array {
   fields.u64(outcome.gasBurnt);
   fields.u128(outcome.tokensBurnt);
   fields.string(outcome.executorId);
+  // `PartialExecutionStatus`: Unknown 0, Failure 1 (no payload: the error is not committed to), SuccessValue 2
+  // (the value's bytes as a borsh Vec<u8>), SuccessReceiptId 3.
   const status = outcome.status;
   if ('SuccessReceiptId' in status) {
     fields.u8(3);
     fields.fixedBytes(status.SuccessReceiptId);
   } else if ('SuccessValue' in status) {
     fields.u8(2);
-    fields.string(status.SuccessValue);
+    fields.bytes(base64Decode(status.SuccessValue));
   } else {
     fields.u8(1);
-    fields.string(JSON.stringify(status.Failure));
   }
   const parts = new BorshWriter();
   parts.u32(2 + outcome.logs.length);

@@ -18,13 +18,15 @@ export interface InMemoryRpcContextOptions {
   epochLength?: number;
   /** Blocks produced before the context is returned. Default 0. */
   blocks?: number;
+  /** Shards of the chain. Default 1. */
+  numShards?: number;
 }
 
 export function createInMemoryRpcContext(options: InMemoryRpcContextOptions = {}): RpcContext & {
   /** The genesis account (`test.near`) and its key. */
   root: { accountId: string; key: KeyPair };
 } {
-  const home = createEphemeralHome({ epochLength: options.epochLength ?? 5 });
+  const home = createEphemeralHome({ epochLength: options.epochLength ?? 5, numShards: options.numShards });
   const runtimeConfig = loadRuntimeConfig(home.genesis.protocol_version);
   const chain = new Chain({
     store: openMemoryStore(),

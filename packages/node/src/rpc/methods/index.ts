@@ -7,6 +7,14 @@ import { changes, changesInBlock, experimentalChanges } from './changes.js';
 import { chunk } from './chunk.js';
 import { genesisConfig, protocolConfig, receipt } from './config-views.js';
 import { gasPrice } from './gas-price.js';
+import {
+  lightClientBlockProofMethod,
+  lightClientChunkExecutionProof,
+  lightClientExecutionOutcomeProof,
+  lightClientProof,
+  lightClientStateProof,
+  nextLightClientBlock,
+} from './light-client.js';
 import { maintenanceWindows } from './maintenance-windows.js';
 import { health, networkInfo, status, validators } from './node-info.js';
 import { experimentalCallFunction, experimentalView } from './experimental-views.js';
@@ -63,4 +71,12 @@ export const METHODS: Record<string, RpcMethod> = {
   EXPERIMENTAL_view_gas_key_nonces: experimentalView('view_gas_key_nonces', 'RpcViewGasKeyNoncesRequest'),
   EXPERIMENTAL_call_function: experimentalCallFunction,
   EXPERIMENTAL_receipt_to_tx: receiptToTx,
+  // Light client (chain/light-client.ts).
+  next_light_client_block: nextLightClientBlock,
+  light_client_proof: lightClientProof,
+  EXPERIMENTAL_light_client_proof: lightClientProof,
+  EXPERIMENTAL_light_client_block_proof: lightClientBlockProofMethod,
+  EXPERIMENTAL_light_client_chunk_execution_proof: lightClientChunkExecutionProof,
+  EXPERIMENTAL_light_client_execution_outcome_proof: lightClientExecutionOutcomeProof,
+  EXPERIMENTAL_light_client_state_proof: lightClientStateProof,
 };
