@@ -60,7 +60,7 @@ describe('universal accounts (NEP-655)', () => {
     assert.equal(account?.amount, 3n * NEAR);
     assert.equal(account?.uninitialized?.bootstrapNonce, 9_000_000n, '(height 10 - 1) * 1e6');
     const view = accountToView(account!);
-    assert.equal(view.state, 'Uninitialized');
+    assert.equal(view.state, 'uninitialized');
     assert.equal(view.bootstrap_nonce, 9_000_000);
     assert.equal(view.storage_usage, 100);
   });

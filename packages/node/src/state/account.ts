@@ -69,7 +69,7 @@ export function accountToView(account: Account) {
     storage_paid_at: 0,
     ...globalContractViewFields(account.globalContract),
     ...(account.uninitialized
-      ? { state: 'Uninitialized' as const, bootstrap_nonce: Number(account.uninitialized.bootstrapNonce) }
+      ? { state: 'uninitialized' as const, bootstrap_nonce: Number(account.uninitialized.bootstrapNonce) }
       : {}),
   };
 }
