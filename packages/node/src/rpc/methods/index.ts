@@ -6,7 +6,9 @@ import { block } from './block.js';
 import { changes, changesInBlock, experimentalChanges } from './changes.js';
 import { chunk } from './chunk.js';
 import { genesisConfig, protocolConfig, receipt } from './config-views.js';
+import { experimentalCallFunction, experimentalView } from './experimental-views.js';
 import { gasPrice } from './gas-price.js';
+import { experimentalIndexerBlock } from './indexer-block.js';
 import {
   lightClientBlockProofMethod,
   lightClientChunkExecutionProof,
@@ -17,7 +19,6 @@ import {
 } from './light-client.js';
 import { maintenanceWindows } from './maintenance-windows.js';
 import { health, networkInfo, status, validators } from './node-info.js';
-import { experimentalCallFunction, experimentalView } from './experimental-views.js';
 import { query } from './query.js';
 import { receiptToTx } from './receipt-to-tx.js';
 import {
@@ -71,6 +72,7 @@ export const METHODS: Record<string, RpcMethod> = {
   EXPERIMENTAL_view_gas_key_nonces: experimentalView('view_gas_key_nonces', 'RpcViewGasKeyNoncesRequest'),
   EXPERIMENTAL_call_function: experimentalCallFunction,
   EXPERIMENTAL_receipt_to_tx: receiptToTx,
+  EXPERIMENTAL_indexer_block: experimentalIndexerBlock,
   // Light client (chain/light-client.ts).
   next_light_client_block: nextLightClientBlock,
   light_client_proof: lightClientProof,
