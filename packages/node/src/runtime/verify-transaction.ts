@@ -23,6 +23,10 @@ import { type InvalidTxError, invalidTx } from './errors.js';
 import type { RuntimeParams } from './runtime-context.js';
 import { withSignatureVerificationCost } from './signature-verification-cost.js';
 import { ActionsValidationError, validateActions } from './validate-actions.js';
+import {
+  isBootstrapTransaction,
+  verifyAndChargeBootstrapTransaction,
+} from './verify-bootstrap-transaction.js';
 import { verifyAndChargeGasKeyTransaction } from './verify-gas-key-transaction.js';
 
 /** Multiplier of the block height giving the largest nonce a transaction may use. */
@@ -74,7 +78,9 @@ const U128_MAX = 2n ** 128n - 1n;
 export interface VerifiedTransaction {
   cost: TransactionCost;
   signer: Account;
-  accessKey: AccessKey;
+  /** The signing key after the charge; none for a universal account's self-signed state init, which has no key
+   * yet (verify-bootstrap-transaction.ts). */
+  accessKey?: AccessKey;
   /** nearcore's `TxVerdict::DepositFailed` (gas-key transactions in a chunk only): the gas key paid for the
    * conversion and the nonce advanced, but the deposits could not be paid; the transaction makes no receipt
    * and its outcome fails with this error. */
@@ -132,6 +138,9 @@ export function verifyAndChargeTransaction(
   if (!signer) throw invalidTx.signerDoesNotExist(tx.signerId);
   const accessKey = getAccessKey(state, tx.signerId, tx.publicKey);
   if (!accessKey) {
+    // NEP-655: an uninitialized universal account signs its own state init with a key it commits to.
+    if (isBootstrapTransaction(params, signer, stx))
+      return verifyAndChargeBootstrapTransaction(params, state, stx, signer, cost, blockHeight);
     throw invalidTx.accessKey({
       AccessKeyNotFound: { account_id: tx.signerId, public_key: publicKeyToString(tx.publicKey) },
     });
