@@ -53,6 +53,29 @@ describe('shadebox node init', () => {
     assert.deepEqual((genesis.shard_layout as { V0: { num_shards: number } }).V0.num_shards, 3);
   });
 
+  it('takes --protocol-version: 87 is written into the genesis, 88 is refused with exit 2', async () => {
+    const home = join(await tempDir(), 'home');
+    const { code, stdout, stderr } = await runCli([
+      'node',
+      'init',
+      '--home',
+      home,
+      '--protocol-version',
+      '87',
+    ]);
+    assert.equal(code, 0, stderr);
+    assert.equal((await readJson(join(home, 'genesis.json'))).protocol_version, 87);
+    assert.match(stdout, /protocol version 87/);
+    const other = join(await tempDir(), 'home');
+    const refused = await runCli(['node', 'init', '--home', other, '--protocol-version', '88']);
+    assert.equal(refused.code, 2);
+    assert.match(
+      refused.stderr,
+      /invalid value '88' for --protocol-version: protocol version 88 is not supported: this node runs protocol versions 83 to 87/,
+    );
+    assert.equal(existsSync(join(other, 'genesis.json')), false);
+  });
+
   it('takes --eth-wallet-contract: the wallet is copied into the home and named in config.json', async () => {
     const dir = await tempDir();
     const wallet = join(dir, 'wallet.wasm');

@@ -182,6 +182,25 @@ describe('shadebox node', () => {
     assert.equal(genesis.shard_layout.V0.num_shards, 2);
     assert.equal((await cli.stop()).code, 0);
   });
+
+  it('--protocol-version 87 makes a chain of protocol 87 (nearcore 2.14); 88 is refused with exit 2', async () => {
+    const refused = await new CliProcess(['node', '--memory', '--protocol-version', '88']).exit();
+    assert.equal(refused.code, 2);
+    assert.match(
+      refused.stderr,
+      /invalid value '88' for --protocol-version: protocol version 88 is not supported: this node runs protocol versions 83 to 87/,
+    );
+    const { cli, ready } = await startJson(['--memory', '--rpc-port', '0', '--protocol-version', '87']);
+    const status = await rpc<Status & { protocol_version: number }>(ready.rpcUrl, 'status');
+    assert.equal(status.protocol_version, 87);
+    const config = await rpc<{
+      protocol_version: number;
+      runtime_config: { transaction_costs: { burnt_gas_reward: number[] } };
+    }>(ready.rpcUrl, 'EXPERIMENTAL_protocol_config', { finality: 'final' });
+    assert.equal(config.protocol_version, 87);
+    assert.deepEqual(config.runtime_config.transaction_costs.burnt_gas_reward, [0, 1]);
+    assert.equal((await cli.stop()).code, 0);
+  });
 });
 
 async function genesisHeight(rpcUrl: string): Promise<number> {

@@ -9,6 +9,7 @@ import { chainIdFlag, genesisContractsFor } from '../chain-id-flag.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
+import { protocolVersionFlag } from '../protocol-version-flag.js';
 import {
   ETH_WALLET_CONTRACT_HELP,
   ethWalletContractFlag,
@@ -19,10 +20,11 @@ import {
 const COMMAND = 'shadebox node init';
 
 export const NODE_INIT_HELP = `Usage: shadebox node init [--home DIR] [--chain-id ID] [--num-shards N] [--mpc] [--force]
-                         [--eth-wallet-contract FILE]
+                         [--protocol-version N] [--eth-wallet-contract FILE]
 
 Writes a new node home, with nearcore's file names:
-  genesis.json        the genesis: chain id, protocol version 86, account test.near holding most of the supply
+  genesis.json        the genesis: chain id, protocol version (86 unless --protocol-version), account
+                      test.near holding most of the supply
   config.json         the node's settings (RPC address 127.0.0.1:3030, block production automine, store path)
   validator_key.json  test.near's key pair, validator and genesis account (mode 0600)
   node_key.json       the node's own key pair (mode 0600)
@@ -34,6 +36,9 @@ Options:
                     makes a testnet twin: genesis account testnet (instead of test.near) holding the
                     registrar that creates *.testnet accounts (docs/cli.md, "A testnet twin")
   --num-shards N    shards of the chain, 1 to ${MAX_SHARDS} (default 1)
+  --protocol-version N
+                    protocol version of the chain, 83 to 87 (default 86, as NEAR mainnet; 87 is nearcore
+                    2.14's, as NEAR testnet; docs/configuration.md)
 ${ETH_WALLET_CONTRACT_HELP}  --mpc             also put chain signatures on the new chain: the signer contract (signer.test.near) and
                     the agent contract (agent.test.near), as 'shadebox node --mpc' does, and the responder's root
                     keys (mpc_keys.json); the node is started for this and stopped again
@@ -48,6 +53,7 @@ const OPTIONS = {
   home: { type: 'string' },
   'chain-id': { type: 'string' },
   'num-shards': { type: 'string' },
+  'protocol-version': { type: 'string' },
   'eth-wallet-contract': { type: 'string' },
   force: { type: 'boolean' },
   mpc: { type: 'boolean' },
@@ -67,6 +73,10 @@ export async function nodeInitCommand(args: readonly string[], io: CliIo = proce
   const chainId = flags['chain-id'] === undefined ? undefined : chainIdFlag(COMMAND, flags['chain-id']);
   const numShards =
     flags['num-shards'] === undefined ? undefined : numShardsFlag(COMMAND, flags['num-shards']);
+  const protocolVersion =
+    flags['protocol-version'] === undefined
+      ? undefined
+      : await protocolVersionFlag(COMMAND, flags['protocol-version']);
   const force = flags.force === true;
   const ethWalletContract =
     flags['eth-wallet-contract'] === undefined
@@ -80,7 +90,14 @@ export async function nodeInitCommand(args: readonly string[], io: CliIo = proce
     assertHomeFree(dir);
     if (force) await deleteChainData(dir, loadHome);
     const genesisContracts = await genesisContractsFor(chainId);
-    const home = await initHome(dir, { chainId, numShards, force, ethWalletContract, genesisContracts });
+    const home = await initHome(dir, {
+      chainId,
+      numShards,
+      protocolVersion,
+      force,
+      ethWalletContract,
+      genesisContracts,
+    });
     const files = [
       home.config.genesis_file,
       'config.json',
@@ -91,7 +108,8 @@ export async function nodeInitCommand(args: readonly string[], io: CliIo = proce
     io.stdout.write(
       `Initialised node home ${dir}\n` +
         files.map((file) => `  ${join(dir, file)}\n`).join('') +
-        `  chain id ${home.genesis.chain_id}, ${home.genesis.shard_layout.V0.num_shards} shard(s), ` +
+        `  chain id ${home.genesis.chain_id}, protocol version ${home.genesis.protocol_version}, ` +
+        `${home.genesis.shard_layout.V0.num_shards} shard(s), ` +
         `validator ${home.validatorKey.account_id} ${home.validatorKey.public_key}\n` +
         `Start it with: shadebox node --home ${dir}${flags.mpc ? ' --mpc' : ''}\n`,
     );

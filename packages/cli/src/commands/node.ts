@@ -17,6 +17,11 @@ import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
+import {
+  PROTOCOL_VERSION_HELP,
+  protocolVersionFlag,
+  protocolVersionWarnings,
+} from '../protocol-version-flag.js';
 import { type RunningService, runNode } from '../run-node.js';
 import {
   accountIdFlag,
@@ -68,7 +73,7 @@ Options:
   --manual          make no blocks on its own: only on request (RPC sandbox_produce_blocks or
                     sandbox_fast_forward, see docs/dev-controls.md)
   --num-shards N    shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
-${CHAIN_ID_HELP}${DEV_ACCOUNT_HELP}${ETH_WALLET_CONTRACT_HELP}  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
+${CHAIN_ID_HELP}${PROTOCOL_VERSION_HELP}${DEV_ACCOUNT_HELP}${ETH_WALLET_CONTRACT_HELP}  --mpc             chain signatures: deploy the signer contract (NEAR's interface) as signer.test.near and
                     the agent contract as agent.test.near (owner test.near) when absent, and run the MPC
                     responder that answers sign requests; root keys are kept in the home (mpc_keys.json;
                     a new home's and --memory's derive from --seed). See docs/chain-signatures.md
@@ -115,6 +120,7 @@ const OPTIONS = {
   manual: { type: 'boolean' },
   'num-shards': { type: 'string' },
   'chain-id': { type: 'string' },
+  'protocol-version': { type: 'string' },
   accounts: { type: 'string' },
   seed: { type: 'string' },
   quiet: { type: 'boolean' },
@@ -189,6 +195,11 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
     start.chainId = chainId;
     start.genesisContracts = await genesisContractsFor(chainId);
   }
+  const protocolVersion =
+    flags['protocol-version'] === undefined
+      ? undefined
+      : await protocolVersionFlag(COMMAND, flags['protocol-version']);
+  if (protocolVersion !== undefined) start.protocolVersion = protocolVersion;
   start.devAccounts = devAccountsFromFlags(COMMAND, flags.accounts, flags.seed);
   if (flags['eth-wallet-contract'] !== undefined)
     start.ethWalletContract = ethWalletContractFlag(COMMAND, flags['eth-wallet-contract'], io.cwd);
@@ -240,6 +251,7 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
           ]
         : []),
       ...chainIdWarnings(chainId, node),
+      ...protocolVersionWarnings(protocolVersion, node),
     ],
   });
 }

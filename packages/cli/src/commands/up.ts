@@ -17,6 +17,11 @@ import { TEE_HELP, TEE_OPTIONS, teePlanFromFlags } from '../dstack/stack-tee.js'
 import { EVM_HELP, EVM_OPTIONS, EvmUnavailableError, evmPlanFromFlags } from '../evm/evm-flags.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { resolveLogLevel } from '../log-level.js';
+import {
+  PROTOCOL_VERSION_HELP,
+  protocolVersionFlag,
+  protocolVersionWarnings,
+} from '../protocol-version-flag.js';
 import { resetStackHome } from '../reset-stack-home.js';
 import { runNode } from '../run-node.js';
 import {
@@ -38,6 +43,7 @@ const DEFAULT_RPC_PORT = 3030;
 export const UP_HELP = `Usage: shadebox up [--home DIR | --memory] [--reset] [--host H] [--rpc-port P] [--archival]
                    [--archival-port P] [--agent-port P] [--mpc-contract-id ID]
                    [--block-time MS | --manual | --yield-block-time MS] [--num-shards N] [--chain-id ID]
+                   [--protocol-version N]
                    [--accounts N] [--seed TEXT] [--quiet] [--eth-wallet-contract FILE]
                    [--signer-wasm FILE | --signer-from URL[#ACCOUNT]]
                    [--agent-contract v1|v2 [--whitelist-all] | --agent-contract-wasm FILE
@@ -118,7 +124,7 @@ ${TEE_HELP}  --mpc-contract-id ID
   --manual       make blocks only on request (sandbox_produce_blocks, sandbox_fast_forward, see
                  docs/dev-controls.md), once the stack is set up as with --block-time
   --num-shards N shards of a new chain, 1 to ${MAX_SHARDS} (default 1; an existing chain keeps its own)
-${CHAIN_ID_HELP}  --yield-block-time MS
+${CHAIN_ID_HELP}${PROTOCOL_VERSION_HELP}  --yield-block-time MS
                  while a sign request (a yielded promise) waits for the MPC's answer and there is nothing
                  else to do, make one block every MS milliseconds (default 600, NEAR's block time): an
                  unanswered request times out after 200 blocks, as on NEAR (see 'shadebox node --help')
@@ -167,6 +173,7 @@ const OPTIONS = {
   manual: { type: 'boolean' },
   'num-shards': { type: 'string' },
   'chain-id': { type: 'string' },
+  'protocol-version': { type: 'string' },
   accounts: { type: 'string' },
   seed: { type: 'string' },
   quiet: { type: 'boolean' },
@@ -306,6 +313,11 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     start.chainId = chainId;
     start.genesisContracts = await genesisContractsFor(chainId);
   }
+  const protocolVersion =
+    flags['protocol-version'] === undefined
+      ? undefined
+      : await protocolVersionFlag(COMMAND, flags['protocol-version']);
+  if (protocolVersion !== undefined) start.protocolVersion = protocolVersion;
   start.devAccounts = devAccountsFromFlags(COMMAND, flags.accounts, flags.seed);
   if (flags['yield-block-time'] !== undefined)
     start.yieldBlockTimeMs = yieldBlockTimeFlag(COMMAND, flags['yield-block-time']);
@@ -355,6 +367,7 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
           ]
         : []),
       ...chainIdWarnings(chainId, node),
+      ...protocolVersionWarnings(protocolVersion, node),
     ],
     services: async (node, log) => {
       const { startStackServices } = await import('../stack-services.js');

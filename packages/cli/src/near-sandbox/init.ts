@@ -12,6 +12,7 @@ import { randomInt } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
+import { protocolVersionFlag } from '../protocol-version-flag.js';
 import { ethWalletContractFlag } from '../shared-flags.js';
 import { UsageError } from '../usage-error.js';
 import {
@@ -55,6 +56,9 @@ export async function initCommand(home: string, args: ParsedArgs): Promise<numbe
       throw new UsageError(COMMAND, `invalid value '${numShardsText}' for --num-shards`, '--num-shards');
     }
   }
+  const protocolVersionText = flagValue(args, 'protocol-version');
+  const protocolVersion =
+    protocolVersionText === undefined ? undefined : await protocolVersionFlag(COMMAND, protocolVersionText);
   const ethWalletText = flagValue(args, 'eth-wallet-contract');
   const ethWalletContract =
     ethWalletText === undefined ? undefined : ethWalletContractFlag(COMMAND, ethWalletText, process.cwd());
@@ -83,6 +87,7 @@ export async function initCommand(home: string, args: ParsedArgs): Promise<numbe
     const written = await initHome(home, {
       chainId,
       numShards,
+      protocolVersion,
       ethWalletContract,
       accountId,
       validatorSecretKey,

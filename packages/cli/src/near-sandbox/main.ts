@@ -5,7 +5,7 @@
  *
  *   near-sandbox --version | --help
  *   near-sandbox --home DIR init [--fast] [--chain-id ID] [--account-id ID] [--test-seed SEED] [--num-shards N]
- *                                [--eth-wallet-contract FILE]
+ *                                [--protocol-version N] [--eth-wallet-contract FILE]
  *   near-sandbox --home DIR run [--rpc-addr HOST:PORT] [--network-addr HOST:PORT] [--archive] [neard flags]
  *   near-sandbox --home DIR view-state dump-state [--stream]
  *
@@ -17,7 +17,8 @@ import { cliVersion } from '../version.js';
 import { runAsProcess, sandboxHome, withUsageErrors } from './command-runner.js';
 import { COMMAND, parseNeardArgs } from './neard-args.js';
 
-/** The protocol version the node runs (the node's PROTOCOL_VERSION; a test keeps them equal). */
+/** The protocol version of a new chain (the node's PROTOCOL_VERSION, mainnet's; a test keeps them equal).
+ * `--version` names it; `init --protocol-version 87` makes a chain of nearcore 2.14's rules. */
 export const SANDBOX_PROTOCOL_VERSION = 86;
 
 export const NEAR_SANDBOX_HELP = `Usage: near-sandbox [--home DIR] <COMMAND> [options]
@@ -31,6 +32,8 @@ Commands:
                   --account-id ID   the validator and genesis account (default test.near)
                   --test-seed SEED  derive the validator key from SEED, as neard does
                   --num-shards N    shards of the chain (default 1)
+                  --protocol-version N  protocol version of the chain, 83 to 87 (default 86, as
+                                    NEAR mainnet; 87 as NEAR testnet, nearcore 2.14)
                   --eth-wallet-contract FILE  hold this ETH wallet contract as a global contract from
                                     genesis; a transfer to a 0x… account creates it using that contract
   run           run the node in the foreground until SIGINT/SIGTERM

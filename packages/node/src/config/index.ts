@@ -12,4 +12,5 @@ export * from './home-lock.js';
 export * from './init-home.js';
 export * from './node-config.js';
 export * from './protocol-config-view.js';
+export * from './protocol-version.js';
 export * from './runtime-config.js';
