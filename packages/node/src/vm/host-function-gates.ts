@@ -12,6 +12,7 @@ export type HostFunctionSwitches = Pick<
   | 'gasKeyHostFns'
   | 'p256VerifyHostFn'
   | 'sha3HostFns'
+  | 'mlDsaVerifyHostFn'
   | 'yieldWithIdHostFns'
   | 'chainIdHostFn'
 >;
@@ -25,7 +26,11 @@ const GATES: Readonly<Record<string, keyof HostFunctionSwitches>> = {
   promise_batch_action_add_gas_key_with_function_call: 'gasKeyHostFns',
   promise_batch_action_transfer_to_gas_key: 'gasKeyHostFns',
   p256_verify: 'p256VerifyHostFn',
+  // nearcore 2.14's `sha3_host_fns` (2.13 called it `sha3_256_host_fn`) and `ml_dsa_verify_host_fn`: on from 87
   sha3_256: 'sha3HostFns',
+  sha3_384: 'sha3HostFns',
+  sha3_512: 'sha3HostFns',
+  ml_dsa_verify: 'mlDsaVerifyHostFn',
   promise_yield_create_with_id: 'yieldWithIdHostFns',
   promise_yield_resume_with_yield_id: 'yieldWithIdHostFns',
   chain_id: 'chainIdHostFn',

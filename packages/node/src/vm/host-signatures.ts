@@ -54,6 +54,11 @@ export const HOST_SIGNATURES: Readonly<Record<string, { params: string; result: 
   bls12381_p1_decompress: sig(3, I),
   bls12381_p2_decompress: sig(3, I),
   chain_id: sig(1),
+  // protocol 87 (nearcore 2.14): FIPS 202 hashes behind `sha3_host_fns`, ML-DSA-65 behind `ml_dsa_verify_host_fn`
+  sha3_256: sig(3),
+  sha3_384: sig(3),
+  sha3_512: sig(3),
+  ml_dsa_verify: sig(6, I),
   // miscellaneous
   value_return: sig(2),
   panic: sig(0),

@@ -13,7 +13,8 @@
  * the three NEP-616 functions came with `DeterministicAccountIds`, stable at protocol 82, so they are linked at
  * every version from 83 to 86 (runtime/runtime/src/function_call.rs at 4e3dacc726952f259a9757978ae975c29715ce75
  * makes a contract's receipts `ActionReceiptV2`, which carries `refund_to`, from that feature on). The
- * nightly-only functions (`sha3_256`, … behind `sha3_host_fns`, protocol 156) are not linked at 85 or 86.
+ * functions behind `sha3_host_fns` and `ml_dsa_verify_host_fn` are not linked at 85 or 86 (nearcore 2.14 turns
+ * them on at 87; see below).
  * This test fails when a name or a signature differs from what our linker offers (host-signatures.ts and
  * imports/).
  *
@@ -131,12 +132,27 @@ const NEARCORE_IMPORTS_PV85: Readonly<Record<string, string>> = {
   validator_total_stake: 'I->',
 };
 
-function offeredByOurLinker(): Record<string, string> {
-  const config = vmConfigFrom(loadRuntimeConfig());
+/**
+ * What nearcore 2.14 adds at protocol 87 (core/parameters/res/runtime_configs/87.yaml at
+ * 0d8e7e07f19fcea9bc39aaa51cb97ce8730c7383 turns on `sha3_host_fns` and `ml_dsa_verify_host_fn`): the FIPS 202
+ * hashes with sha256's signature and ML-DSA-65 verification with ed25519_verify's. (`universal_accounts` adds
+ * the NEP-655 functions at 87 too; they join this list with their implementation.)
+ */
+const NEARCORE_IMPORTS_ADDED_PV87: Readonly<Record<string, string>> = {
+  sha3_256: 'III->',
+  sha3_384: 'III->',
+  sha3_512: 'III->',
+  ml_dsa_verify: 'IIIIII->I',
+};
+
+/** Every host function our linker defines at `version`, with its signature. */
+function offeredByOurLinker(version?: number): Record<string, string> {
+  const config = vmConfigFrom(loadRuntimeConfig(version));
   const functions = hostFunctions(new VMLogic(config), config);
   const offered: Record<string, string> = {};
   for (const [name, sig] of Object.entries(HOST_SIGNATURES)) {
-    if (typeof functions[name] === 'function') offered[name] = `${sig.params}->${sig.result}`;
+    if (typeof functions[name] === 'function' && hostFunctionEnabled(name, config.hostFunctionSwitches))
+      offered[name] = `${sig.params}->${sig.result}`;
   }
   return offered;
 }
@@ -147,7 +163,14 @@ describe('the host functions linked at protocol 85 and 86 (nearcore imports.rs)'
   });
 
   it('offers every name nearcore links, with its signature, and nothing else', () => {
-    assert.deepEqual(offeredByOurLinker(), NEARCORE_IMPORTS_PV85);
+    for (const version of [85, 86]) assert.deepEqual(offeredByOurLinker(version), NEARCORE_IMPORTS_PV85);
+  });
+
+  it('offers at 87 the same plus the SHA3 and ML-DSA functions of nearcore 2.14', () => {
+    const offered = offeredByOurLinker(87);
+    for (const name of ['universal_state_init_to_account_id', 'promise_batch_action_universal_state_init'])
+      delete offered[name];
+    assert.deepEqual(offered, { ...NEARCORE_IMPORTS_PV85, ...NEARCORE_IMPORTS_ADDED_PV87 });
   });
 
   it('has a host function behind every signature it declares', () => {

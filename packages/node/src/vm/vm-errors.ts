@@ -257,6 +257,9 @@ export const hostError = {
     new HostError('BLS12381InvalidInput', `BLS12-381 invalid input: ${msg}`, { msg }),
   p256VerifyInvalidInput: (msg: string) =>
     new HostError('P256VerifyInvalidInput', `P256 signature verification error: ${msg}`, { msg }),
+  // The Display text follows the P256/ED25519 ones; no stored nearcore source shows this variant's.
+  mlDsaVerifyInvalidInput: (msg: string) =>
+    new HostError('MlDsaVerifyInvalidInput', `ML-DSA signature verification error: ${msg}`, { msg }),
   yieldPayloadLength: (length: bigint, limit: bigint) =>
     new HostError(
       'YieldPayloadLength',

@@ -4,4 +4,5 @@ export * from './bls12-381.js';
 export * from './ecrecover.js';
 export * from './ed25519-verify.js';
 export * from './hashes.js';
+export * from './ml-dsa-verify.js';
 export * from './p256-verify.js';

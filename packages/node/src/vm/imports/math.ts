@@ -26,6 +26,20 @@ export function mathImports(vm: VMLogic) {
     };
   }
 
+  /** The FIPS 202 hashes of protocol 87: as nearcore's `sha3_*`, no `base` charge, only their own costs. */
+  function sha3(
+    base: CostName,
+    perByte: CostName,
+    fn: (data: Uint8Array) => Uint8Array,
+  ): (len: bigint, ptr: bigint, registerId: bigint) => void {
+    return (len, ptr, registerId) => {
+      vm.gas.payBase(c[base]);
+      const value = vm.memoryOrRegister(ptr, len);
+      vm.gas.payPer(c[perByte], BigInt(value.length));
+      vm.registers.set(registerId, fn(value));
+    };
+  }
+
   function signatureCheck(
     base: CostName,
     perByte: CostName,
@@ -95,6 +109,9 @@ export function mathImports(vm: VMLogic) {
     sha256: hash('sha256_base', 'sha256_byte', crypto.sha256),
     keccak256: hash('keccak256_base', 'keccak256_byte', crypto.keccak256),
     keccak512: hash('keccak512_base', 'keccak512_byte', crypto.keccak512),
+    sha3_256: sha3('sha3_256_base', 'sha3_256_byte', crypto.sha3_256),
+    sha3_384: sha3('sha3_384_base', 'sha3_384_byte', crypto.sha3_384),
+    sha3_512: sha3('sha3_512_base', 'sha3_512_byte', crypto.sha3_512),
     ripemd160(len: bigint, ptr: bigint, registerId: bigint): void {
       vm.payBase();
       vm.gas.payBase(c.ripemd160_base);
@@ -127,6 +144,24 @@ export function mathImports(vm: VMLogic) {
     },
     ed25519_verify: signatureCheck('ed25519_verify_base', 'ed25519_verify_byte', crypto.ed25519Verify),
     p256_verify: signatureCheck('p256_verify_base', 'p256_verify_byte', crypto.p256Verify),
+    /** nearcore's order: its base, the signature read and its length checked, the message read and paid per
+     * byte, the key read and its length checked, then the verification (1 or 0). No `base` charge. */
+    ml_dsa_verify(
+      sigLen: bigint,
+      sigPtr: bigint,
+      msgLen: bigint,
+      msgPtr: bigint,
+      pkLen: bigint,
+      pkPtr: bigint,
+    ): bigint {
+      vm.gas.payBase(c.ml_dsa_verify_base);
+      const sig = vm.memoryOrRegister(sigPtr, sigLen);
+      crypto.checkMlDsaSignatureLength(sig);
+      const msg = vm.memoryOrRegister(msgPtr, msgLen);
+      vm.gas.payPer(c.ml_dsa_verify_byte, BigInt(msg.length));
+      const pk = vm.memoryOrRegister(pkPtr, pkLen);
+      return crypto.mlDsaVerify(sig, msg, pk) ? 1n : 0n;
+    },
     alt_bn128_g1_multiexp(len: bigint, ptr: bigint, registerId: bigint): void {
       vm.registers.set(registerId, crypto.altBn128G1Multiexp(g1Multiexp(len, ptr)));
     },
