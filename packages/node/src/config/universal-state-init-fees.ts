@@ -13,7 +13,8 @@ import type { Fee, FeeTable } from './fees.js';
 
 type UniversalStateInitAction = Extract<Action, { type: 'UniversalStateInit' }>;
 
-function universalFees(fees: FeeTable): { base: Fee; entry: Fee; byte: Fee } {
+/** The three fees of the action (the host function `promise_batch_action_universal_state_init` charges them). */
+export function universalStateInitFees(fees: FeeTable): { base: Fee; entry: Fee; byte: Fee } {
   const table = fees as Partial<Record<string, Fee>>;
   return {
     base: table.universal_state_init_base ?? fees.deterministic_state_init_base,
@@ -28,7 +29,7 @@ export function universalStateInitActionFee(
   pick: (f: Fee) => bigint,
 ): bigint {
   const counts = universalStateInitCounts(action.stateInit);
-  const f = universalFees(fees);
+  const f = universalStateInitFees(fees);
   return (
     pick(f.base) +
     pick(f.entry) * BigInt(counts.numEntries) +

@@ -15,6 +15,7 @@ export type HostFunctionSwitches = Pick<
   | 'mlDsaVerifyHostFn'
   | 'yieldWithIdHostFns'
   | 'chainIdHostFn'
+  | 'universalAccounts'
 >;
 
 const GATES: Readonly<Record<string, keyof HostFunctionSwitches>> = {
@@ -34,6 +35,9 @@ const GATES: Readonly<Record<string, keyof HostFunctionSwitches>> = {
   promise_yield_create_with_id: 'yieldWithIdHostFns',
   promise_yield_resume_with_yield_id: 'yieldWithIdHostFns',
   chain_id: 'chainIdHostFn',
+  // NEP-655 (nearcore 2.14 `universal_accounts`, on from 87)
+  universal_state_init_to_account_id: 'universalAccounts',
+  promise_batch_action_universal_state_init: 'universalAccounts',
 };
 
 /** Whether `name` is defined under `switches` (always, for a host function no switch gates). */

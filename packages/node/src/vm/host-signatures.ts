@@ -95,6 +95,9 @@ export const HOST_SIGNATURES: Readonly<Record<string, { params: string; result: 
   promise_batch_action_state_init: sig(4, I),
   promise_batch_action_state_init_by_account_id: sig(4, I),
   set_state_init_data_entry: sig(6),
+  // NEP-655, protocol 87 (behind `universal_accounts`)
+  universal_state_init_to_account_id: sig(3),
+  promise_batch_action_universal_state_init: sig(4),
   promise_yield_create: sig(7, I),
   promise_yield_resume: sig(4, 'i'),
   promise_yield_create_with_id: sig(9, I),

@@ -10,6 +10,7 @@ import { miscImports } from './misc.js';
 import { promiseImports } from './promises.js';
 import { stateInitImports } from './state-init.js';
 import { storageImports } from './storage.js';
+import { universalStateInitImports } from './universal-state-init.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: host functions take and return Wasm values of several types.
 export type HostFunction = (...args: any[]) => any;
@@ -21,6 +22,7 @@ export function hostFunctions(vm: VMLogic, config: VMConfig): Record<string, Hos
     ...storageImports(vm),
     ...promiseImports(vm),
     ...stateInitImports(vm),
+    ...universalStateInitImports(vm),
     ...mathImports(vm),
     gas: (opcodes: number) => vm.gas.payPer(config.regularOpCost, BigInt(opcodes >>> 0)),
   };
