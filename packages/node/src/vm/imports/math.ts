@@ -1,6 +1,8 @@
 /**
- * Host functions for hashing, signatures and curve arithmetic (nearcore logic.rs "math API"). Each pays
- * `base`, its own base cost, then per byte, block or element; the cryptography is in host-crypto/.
+ * Host functions for hashing, signatures and curve arithmetic (nearcore logic.rs "math API"). Each pays its
+ * own base cost, then per byte, block or element — not the generic `base`, which nearcore's math functions
+ * leave out (their doc comments list it; the code and the logic tests' cost counts do not); the cryptography
+ * is in host-crypto/.
  */
 
 import type { ExtCosts } from '../ext-costs.js';
@@ -13,21 +15,6 @@ export function mathImports(vm: VMLogic) {
   const c = vm.costs;
 
   function hash(
-    base: CostName,
-    perByte: CostName,
-    fn: (data: Uint8Array) => Uint8Array,
-  ): (len: bigint, ptr: bigint, registerId: bigint) => void {
-    return (len, ptr, registerId) => {
-      vm.payBase();
-      vm.gas.payBase(c[base]);
-      const value = vm.memoryOrRegister(ptr, len);
-      vm.gas.payPer(c[perByte], BigInt(value.length));
-      vm.registers.set(registerId, fn(value));
-    };
-  }
-
-  /** The FIPS 202 hashes of protocol 87: as nearcore's `sha3_*`, no `base` charge, only their own costs. */
-  function sha3(
     base: CostName,
     perByte: CostName,
     fn: (data: Uint8Array) => Uint8Array,
@@ -53,7 +40,6 @@ export function mathImports(vm: VMLogic) {
       pkLen: bigint,
       pkPtr: bigint,
     ): bigint => {
-      vm.payBase();
       vm.gas.payBase(c[base]);
       const sig = vm.memoryOrRegister(sigPtr, sigLen);
       const msg = vm.memoryOrRegister(msgPtr, msgLen);
@@ -66,7 +52,6 @@ export function mathImports(vm: VMLogic) {
   /** alt_bn128: the input must split into whole items (checked before the per-element charge). */
   function bn(base: CostName, element: CostName, itemSize: number) {
     return (len: bigint, ptr: bigint): Uint8Array => {
-      vm.payBase();
       vm.gas.payBase(c[base]);
       const data = vm.memoryOrRegister(ptr, len);
       vm.gas.payPer(c[element], crypto.altBn128ElementCount(data, itemSize));
@@ -82,7 +67,6 @@ export function mathImports(vm: VMLogic) {
     fn: (data: Uint8Array) => crypto.BlsResult,
   ) {
     return (len: bigint, ptr: bigint, registerId?: bigint): bigint => {
-      vm.payBase();
       vm.gas.payBase(c[base]);
       const data = vm.memoryOrRegister(ptr, len);
       vm.gas.payPer(c[element], crypto.bls12381ElementCount(data.length, itemSize));
@@ -109,11 +93,10 @@ export function mathImports(vm: VMLogic) {
     sha256: hash('sha256_base', 'sha256_byte', crypto.sha256),
     keccak256: hash('keccak256_base', 'keccak256_byte', crypto.keccak256),
     keccak512: hash('keccak512_base', 'keccak512_byte', crypto.keccak512),
-    sha3_256: sha3('sha3_256_base', 'sha3_256_byte', crypto.sha3_256),
-    sha3_384: sha3('sha3_384_base', 'sha3_384_byte', crypto.sha3_384),
-    sha3_512: sha3('sha3_512_base', 'sha3_512_byte', crypto.sha3_512),
+    sha3_256: hash('sha3_256_base', 'sha3_256_byte', crypto.sha3_256),
+    sha3_384: hash('sha3_384_base', 'sha3_384_byte', crypto.sha3_384),
+    sha3_512: hash('sha3_512_base', 'sha3_512_byte', crypto.sha3_512),
     ripemd160(len: bigint, ptr: bigint, registerId: bigint): void {
-      vm.payBase();
       vm.gas.payBase(c.ripemd160_base);
       const value = vm.memoryOrRegister(ptr, len);
       vm.gas.payPer(c.ripemd160_block, crypto.ripemd160Blocks(value.length));
@@ -128,7 +111,6 @@ export function mathImports(vm: VMLogic) {
       malleabilityFlag: bigint,
       registerId: bigint,
     ): bigint {
-      vm.payBase();
       vm.gas.payBase(c.ecrecover_base);
       const sig = vm.memoryOrRegister(sigPtr, sigLen);
       const hashBytes = vm.memoryOrRegister(hashPtr, hashLen);
@@ -145,7 +127,7 @@ export function mathImports(vm: VMLogic) {
     ed25519_verify: signatureCheck('ed25519_verify_base', 'ed25519_verify_byte', crypto.ed25519Verify),
     p256_verify: signatureCheck('p256_verify_base', 'p256_verify_byte', crypto.p256Verify),
     /** nearcore's order: its base, the signature read and its length checked, the message read and paid per
-     * byte, the key read and its length checked, then the verification (1 or 0). No `base` charge. */
+     * byte, the key read and its length checked, then the verification (1 or 0). */
     ml_dsa_verify(
       sigLen: bigint,
       sigPtr: bigint,
