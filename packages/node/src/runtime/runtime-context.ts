@@ -24,6 +24,9 @@ export interface RuntimeLimits {
   protocolVersion?: number;
   /** `max_universal_state_init_keys`: the access keys one UniversalStateInit may commit to. */
   maxUniversalStateInitKeys?: number;
+  /** `max_state_init_entries`: storage entries the state-init actions of one new receipt may carry in total
+   * (1_500 from 87; absent: no limit). */
+  maxStateInitEntries?: number;
 }
 
 export interface RuntimeParams extends FeeContext, StorageUsageConfig {

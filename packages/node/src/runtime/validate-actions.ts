@@ -3,7 +3,13 @@
  * an `ActionsValidationError` variant.
  */
 import { ShadeboxError } from '@shadebox/errors';
-import { type Action, isValidAccountId, publicKeyToString } from '@shadebox/primitives';
+import {
+  type Action,
+  isValidAccountId,
+  publicKeyToString,
+  universalStateInitCounts,
+} from '@shadebox/primitives';
+import { type ProtocolFeature, protocolFeatureEnabled } from '../config/protocol-version.js';
 import { jsonText, u64Json } from './errors.js';
 import type { RuntimeLimits } from './runtime-context.js';
 import { validateGasKeyPermission } from './validate-gas-key.js';
@@ -45,6 +51,24 @@ function fail(json: unknown): never {
   throw new ActionsValidationError(json);
 }
 
+/** Whether a protocol-87 rule applies: the limits name the chain's version (none: the rules before 87). */
+function enabled(feature: ProtocolFeature, limits: RuntimeLimits): boolean {
+  return limits.protocolVersion !== undefined && protocolFeatureEnabled(feature, limits.protocolVersion);
+}
+
+/** nearcore's `Action::num_state_init_entries`: the storage entries of the state inits, delegates' included. */
+function stateInitEntries(actions: Action[]): number {
+  let total = 0;
+  for (const action of actions) {
+    if (action.type === 'DeterministicStateInit') total += action.stateInit.data.length;
+    else if (action.type === 'UniversalStateInit')
+      total += universalStateInitCounts(action.stateInit).numEntries;
+    else if (action.type === 'Delegate' || action.type === 'DelegateV2')
+      total += stateInitEntries(action.signedDelegateAction.delegateAction.actions);
+  }
+  return total;
+}
+
 /** `receiverId`: the receiver of the actions (a DeterministicStateInit must be sent to its derived id). */
 export function validateActions(limits: RuntimeLimits, actions: Action[], receiverId?: string): void {
   if (actions.length > limits.maxActionsPerReceipt) {
@@ -67,6 +91,19 @@ export function validateActions(limits: RuntimeLimits, actions: Action[], receiv
         limit: limits.maxDeployActionsPerReceipt,
       },
     });
+  }
+  // nearcore's `validate_number_of_state_init_entries` (#16408; `max_state_init_entries` 1_500 from 87,
+  // unlimited before): new receipts and transactions only, as the deploy count.
+  if (limits.maxStateInitEntries !== undefined) {
+    const entries = stateInitEntries(actions);
+    if (entries > limits.maxStateInitEntries) {
+      fail({
+        TotalNumberOfStateInitEntriesExceeded: {
+          number_of_state_init_entries: entries,
+          limit: limits.maxStateInitEntries,
+        },
+      });
+    }
   }
   let delegates = 0;
   actions.forEach((action, i) => {
@@ -97,6 +134,9 @@ function validateAction(limits: RuntimeLimits, action: Action, receiverId?: stri
       return;
     case 'FunctionCall': {
       if (action.gas === 0n) fail('FunctionCallZeroAttachedGas');
+      // RejectEmptyMethodName (87): before, an empty name reached the VM and failed there (MethodEmptyName).
+      if (action.methodName === '' && enabled('RejectEmptyMethodName', limits))
+        fail('FunctionCallEmptyMethodName');
       const nameLength = Buffer.byteLength(action.methodName);
       if (nameLength > limits.maxLengthMethodName) {
         fail({
@@ -151,15 +191,29 @@ function validateAction(limits: RuntimeLimits, action: Action, receiverId?: stri
         fail({ InvalidAccountId: { account_id: action.beneficiaryId } });
       return;
     case 'Delegate':
-    case 'DelegateV2':
+    case 'DelegateV2': {
+      // RejectDelegateV2 (87): meta transactions signed with a gas key are refused in new receipts (those
+      // already in flight still execute; this node validates new ones only).
+      if (action.type === 'DelegateV2' && enabled('RejectDelegateV2', limits)) {
+        fail({
+          RemovedProtocolFeature: { protocol_feature: 'DelegateV2', version: limits.protocolVersion },
+        });
+      }
+      const inner = action.signedDelegateAction.delegateAction.actions;
+      // RejectWithdrawFromGasKeyInDelegate (87), after nearcore's count of the inner actions (which the
+      // inner validation below makes first when it fails).
+      if (
+        inner.length <= limits.maxActionsPerReceipt &&
+        enabled('RejectWithdrawFromGasKeyInDelegate', limits) &&
+        inner.some((a) => a.type === 'WithdrawFromGasKey')
+      ) {
+        fail('WithdrawFromGasKeyNotAllowedInDelegate');
+      }
       // The inner actions cannot contain another Delegate: decoding already rejects that. They are checked
       // against the delegate action's receiver (FixDelegatedDeterministicStateInit, protocol 85).
-      validateActions(
-        limits,
-        action.signedDelegateAction.delegateAction.actions,
-        action.signedDelegateAction.delegateAction.receiverId,
-      );
+      validateActions(limits, inner, action.signedDelegateAction.delegateAction.receiverId);
       return;
+    }
     case 'DeterministicStateInit': {
       const error = stateInitValidationError(limits, action, receiverId);
       if (error) fail(error);
