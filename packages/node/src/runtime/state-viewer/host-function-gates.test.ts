@@ -38,10 +38,11 @@ describe('host functions a protocol version leaves out', () => {
   it('are not defined while their switch is off (a LinkError as for an unknown name)', async () => {
     const code = await wat(CHAIN_ID);
     for (const version of [83, 84]) {
-      assert.deepEqual(viewAt(version, code), {
-        error:
-          'wasm execution failed with error: LinkError { msg: "unknown import: `env::chain_id` has not been defined" }',
-      });
+      const out = viewAt(version, code);
+      assert.equal(
+        'error' in out ? out.error : undefined,
+        'wasm execution failed with error: LinkError { msg: "unknown import: `env::chain_id` has not been defined" }',
+      );
     }
     for (const version of [85, 86]) assert.ok('result' in viewAt(version, code), `${version}`);
   });
