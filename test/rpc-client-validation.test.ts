@@ -16,6 +16,8 @@ import {
   changes,
   chunk,
   experimentalChanges,
+  experimentalLightClientBlockProof,
+  experimentalLightClientProof,
   experimentalChangesInBlock,
   experimentalGenesisConfig,
   experimentalProtocolConfig,
@@ -24,8 +26,10 @@ import {
   gasPrice,
   genesisConfig,
   health,
+  lightClientProof,
   NearRpcClient,
   networkInfo,
+  nextLightClientBlock,
   query,
   sendTx,
   status,
@@ -216,6 +220,10 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
       'EXPERIMENTAL_changes',
       'EXPERIMENTAL_changes_in_block',
       'block_effects',
+      'next_light_client_block',
+      'light_client_proof',
+      'EXPERIMENTAL_light_client_proof',
+      'EXPERIMENTAL_light_client_block_proof',
     ];
     // The `sandbox_*` developer methods are not in @near-js/jsonrpc-client; test/rpc-sandbox.test.ts covers them.
     // Nor is `maintenance_windows` (either name) in the installed client: test/maintenance-windows.test.ts;
@@ -236,6 +244,10 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
       'EXPERIMENTAL_view_access_key_list',
       'EXPERIMENTAL_call_function',
       'EXPERIMENTAL_receipt_to_tx',
+      // 2.14's chunk-execution proof methods, not in the installed client: rpc/methods/light-client.test.ts.
+      'EXPERIMENTAL_light_client_chunk_execution_proof',
+      'EXPERIMENTAL_light_client_execution_outcome_proof',
+      'EXPERIMENTAL_light_client_state_proof',
     ]);
     const served = Object.keys(METHODS).filter((m) => !m.startsWith('sandbox_') && !notInClient.has(m));
     assert.deepEqual(served.sort(), covered.sort());
@@ -257,6 +269,33 @@ describe('@near-js/jsonrpc-client with response validation', { timeout: 120_000 
         return true;
       },
     );
+  });
+
+  test('the light-client methods: next block, outcome proofs and block proofs', async () => {
+    // The proofs are checked by rpc/methods/light-client.test.ts's verifier; here, the client's schemas.
+    const genesis = await block(client, { blockId: 0 });
+    const next = await nextLightClientBlock(client, { lastBlockHash: genesis.header.hash });
+    assert.ok(next.innerLite.height > 0);
+    const head = await block(client, { finality: 'final' });
+    const proof = await lightClientProof(client, {
+      type: 'transaction',
+      transactionHash: txs.transfer.hash,
+      senderId: txs.transfer.signerId,
+      lightClientHead: head.header.hash,
+    });
+    assert.ok(proof.blockProof.length > 0);
+    const same = await experimentalLightClientProof(client, {
+      type: 'transaction',
+      transactionHash: txs.transfer.hash,
+      senderId: txs.transfer.signerId,
+      lightClientHead: head.header.hash,
+    });
+    assert.deepEqual(same, proof);
+    const blockProof = await experimentalLightClientBlockProof(client, {
+      blockHash: genesis.header.hash,
+      lightClientHead: head.header.hash,
+    });
+    assert.equal(blockProof.blockHeaderLite.innerLite.height, 0);
   });
 
   test('status, health, network_info', async () => {
