@@ -166,8 +166,8 @@ describe('gas-key actions', () => {
   });
 
   it('still refuses the variants not represented here', () => {
-    // 14 is DelegateV2 (delegate-action-v2.ts); 15 is past the last variant.
-    assert.throws(() => decodeAction(Uint8Array.of(15)), /invalid Action variant 15/);
+    // 14 is DelegateV2 (delegate-action-v2.ts), 15 UniversalStateInit; 16 is past the last variant.
+    assert.throws(() => decodeAction(Uint8Array.of(16)), /invalid Action variant 16/);
   });
 });
 
