@@ -88,12 +88,20 @@ export function applyActionReceipt(
   const accountId = receipt.receiverId;
   const isRefund = isRefundReceipt(receipt);
   // The data this receipt waited for becomes its promise results, and leaves the state.
+  let inputSize = 0;
   const promiseResults: PromiseResult[] = actionReceipt.inputDataIds.map((dataId) => {
     const received = getReceivedData(state, accountId, dataId);
     if (!received) throw new Error(`received data ${base58Encode(dataId)} should be in the state`);
     removeReceivedData(state, accountId, dataId);
+    // Borsh `ReceivedData { data: Option<Vec<u8>> }`: the option's tag, and the length and bytes of data.
+    inputSize += received.data === null ? 1 : 5 + received.data.length;
     return received.data === null ? { kind: 'Failed' } : { kind: 'Successful', data: received.data };
   });
+  // ReceiptPromiseInputSizeLimit (87): inputs over `max_receipt_total_input_size` are dropped and the receipt
+  // fails before any action runs (nearcore 2.14 runtime/runtime/src/lib.rs `apply_action_receipt`).
+  const inputsTooLarge =
+    protocolFeatureEnabled('ReceiptPromiseInputSizeLimit', params.protocolVersion) &&
+    inputSize > params.maxReceiptTotalInputSize;
   const receiptHash = base58Encode(receipt.receiptId);
   state.commit({ type: 'action_receipt_processing_started', receipt_hash: receiptHash });
   const existing = getAccount(state, accountId);
@@ -103,11 +111,15 @@ export function applyActionReceipt(
   result.gasBurnt = receiptExec;
   result.gasUsed = receiptExec;
 
-  let failure: ActionFailure | undefined;
+  let failure: ActionFailure | undefined = inputsTooLarge
+    ? new ActionFailure({
+        TotalPromiseInputSizeExceeded: { size: inputSize, limit: params.maxReceiptTotalInputSize },
+      })
+    : undefined;
   const actions = actionReceipt.actions;
   // The account acting: the predecessor, until an action creates the receiver, which then acts on itself.
   let actorId = receipt.predecessorId;
-  for (let i = 0; i < actions.length; i++) {
+  for (let i = 0; i < actions.length && !inputsTooLarge; i++) {
     const action = actions[i];
     const fee = execFee(params, action, accountId);
     result.gasBurnt += fee;

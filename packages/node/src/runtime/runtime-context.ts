@@ -49,6 +49,9 @@ export interface RuntimeParams extends FeeContext, StorageUsageConfig {
   yieldTimeoutLength: bigint;
   maxLengthReturnedData: number;
   maxReceiptSize: number;
+  /** `max_receipt_total_input_size`: bytes of borsh `ReceivedData` one receipt's promise inputs may total
+   * (ReceiptPromiseInputSizeLimit, 4_194_944 from 87). */
+  maxReceiptTotalInputSize: number;
   maxNumberInputDataDependencies: number;
   /** The protocol version the chain runs (its genesis `protocol_version`). */
   protocolVersion: number;

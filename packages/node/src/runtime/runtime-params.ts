@@ -45,6 +45,7 @@ export function runtimeParamsFrom(config: RuntimeConfig, chainId = 'localnet'): 
     yieldTimeoutLength: BigInt(limits.yieldTimeoutLengthInBlocks),
     maxLengthReturnedData: limits.maxLengthReturnedData,
     maxReceiptSize: limits.maxReceiptSize,
+    maxReceiptTotalInputSize: limits.maxReceiptTotalInputSize,
     maxNumberInputDataDependencies: limits.maxNumberInputDataDependencies,
     protocolVersion: config.protocolVersion,
   };
