@@ -10,7 +10,19 @@ import { accessKeyStorageUsage, type StorageUsageConfig } from '../state/storage
 import { setAccessKey, setAccount, setGasKeyNonce } from '../state/typed-state.js';
 
 export type StateRecordJson =
-  | { Account: { account_id: string; account: { amount: string; locked: string; code_hash?: string } } }
+  | {
+      Account: {
+        account_id: string;
+        account: {
+          amount: string;
+          locked: string;
+          code_hash?: string;
+          /** NEP-655: `"uninitialized"` for a universal account waiting for its state init (a state dump's). */
+          state?: 'initialized' | 'uninitialized';
+          bootstrap_nonce?: number;
+        };
+      };
+    }
   | { AccessKey: { account_id: string; public_key: string; access_key: unknown } }
   | { Contract: { account_id: string; code: string } }
   | { Data: { account_id: string; data_key: string; value: string } }
@@ -34,6 +46,9 @@ export function applyGenesisRecords(
         locked: BigInt(account.locked),
         codeHash,
         storageUsage: 0n,
+        ...(account.state === 'uninitialized'
+          ? { uninitialized: { bootstrapNonce: BigInt(account.bootstrap_nonce ?? 0) } }
+          : {}),
       });
     } else if ('AccessKey' in record) {
       const { account_id, public_key, access_key } = record.AccessKey;

@@ -183,6 +183,7 @@ function checkRecords(
   const contracts = new Set<string>();
   const contractOwners: [string, string][] = [];
   const dataOwners: [string, string][] = [];
+  const uninitializedAccounts = new Set<string>();
   records.forEach((record, index) => {
     const at = `records[${index}]`;
     const kinds = isObject(record) ? Object.keys(record) : [];
@@ -227,7 +228,32 @@ function checkRecords(
         ) {
           c.issue(`${path}.account`, 'an account cannot have both a local and a global contract');
         }
+        // nearcore 2.14 (genesis_validate.rs, SerdeAccount): an uninitialized universal account carries its
+        // bootstrap nonce and nothing else; an initialized one has no bootstrap nonce.
+        const uninitialized = account.state === 'uninitialized';
+        if (account.state !== undefined && account.state !== 'initialized' && !uninitialized) {
+          c.issue(
+            `${path}.account.state`,
+            `expected "initialized" or "uninitialized", got ${show(account.state)}`,
+          );
+        }
+        if (uninitialized) {
+          if (account.bootstrap_nonce === undefined)
+            c.issue(`${path}.account.bootstrap_nonce`, 'an uninitialized account needs its bootstrap_nonce');
+          else c.u64(account.bootstrap_nonce, `${path}.account.bootstrap_nonce`);
+          if (locked !== null && locked > 0n)
+            c.issue(`${path}.account.locked`, 'an uninitialized account cannot have a locked balance');
+          if (
+            hasLocalCode ||
+            account.global_contract_hash !== undefined ||
+            account.global_contract_account_id !== undefined
+          )
+            c.issue(`${path}.account`, 'an uninitialized account cannot have a contract');
+        } else if (account.bootstrap_nonce !== undefined) {
+          c.issue(`${path}.account.bootstrap_nonce`, 'only an uninitialized account has a bootstrap_nonce');
+        }
         if (!idOk) return;
+        if (uninitialized) uninitializedAccounts.add(id);
         if (accounts.has(id)) c.issue(`${path}.account_id`, `duplicate account id ${id} in genesis records`);
         accounts.add(id);
         if (amount !== null && locked !== null) {
@@ -319,6 +345,11 @@ function checkRecords(
   }
   for (const [id, path] of dataOwners) {
     if (!accounts.has(id)) c.issue(`${path}.account_id`, `data account ${id} does not exist`);
+  }
+  // Genesis applies an uninitialized account as owning no state: a key, contract or data of its own is refused.
+  for (const [id, path] of [...keyOwners, ...contractOwners, ...dataOwners]) {
+    if (uninitializedAccounts.has(id))
+      c.issue(`${path}.account_id`, `account ${id} is uninitialized and cannot own state records`);
   }
   return { supply: supply.value, staked, balancesOk: supply.balancesOk };
 }

@@ -35,6 +35,10 @@ export interface AccountRecordValue {
   version?: 'V1' | 'V2';
   global_contract_hash?: string;
   global_contract_account_id?: string;
+  /** NEP-655: an uninitialized universal account (a state dump's); omitted when initialized. */
+  state?: 'initialized' | 'uninitialized';
+  /** The nonce an uninitialized account's self-signed state init follows; present exactly when uninitialized. */
+  bootstrap_nonce?: number;
 }
 
 export type AccessKeyPermission =
