@@ -156,7 +156,13 @@ export function parseModule(bytes: Uint8Array, limit: LimitConfig): ParsedModule
     dataSection: null,
   };
   let functionBudget = limit.maxFunctionsNumberPerContract;
-  let localBudget = limit.maxLocalsPerContract;
+  // min_contract_size_per_local (87, 2): at most one local per that many bytes of code, beside the absolute
+  // max_locals_per_contract (nearcore 2.14 near-vm-runner prepare: TooManyLocals either way).
+  const perLocal = limit.minContractSizePerLocal;
+  let localBudget =
+    perLocal === undefined || perLocal === 0
+      ? limit.maxLocalsPerContract
+      : Math.min(limit.maxLocalsPerContract, Math.floor(bytes.length / perLocal));
   let lastOrder = -1;
   let definedFuncs = 0;
   while (!r.eof) {
