@@ -11,6 +11,8 @@ import {
   isNearDeterministicAccount,
   isNearImplicitAccount,
   isUniversalAccount,
+  type PublicKey,
+  publicKeyTrieIdLength,
 } from '@shadebox/primitives';
 import {
   gasKeyPermissionExecFee,
@@ -80,6 +82,9 @@ export interface FeeContext {
   ethImplicitAccounts: boolean;
   /** NEP-655 (protocol 87): a transfer to a missing `0u…` id creates it, and pays `create_account` for it. */
   universalAccounts?: boolean;
+  /** `fix_ml_dsa_cost_charging` (87): gas-key execution fees priced on the key's stored length (`trie_id_len`,
+   * 33 bytes for an ML-DSA-65 key) instead of its wire length (1 + 1,952); send fees keep the wire length. */
+  fixMlDsaCostCharging?: boolean;
 }
 
 export function feeContextFrom(config: RuntimeConfig): FeeContext {
@@ -88,7 +93,14 @@ export function feeContextFrom(config: RuntimeConfig): FeeContext {
     minGasPurchasePrice: config.minGasPurchasePrice,
     ethImplicitAccounts: config.wasm.ethImplicitAccounts,
     universalAccounts: protocolFeatureEnabled('UniversalAccounts', config.protocolVersion),
+    fixMlDsaCostCharging: config.fixMlDsaCostCharging,
   };
+}
+
+/** The key length a gas-key execution fee is priced on (`FixMlDsaCostCharging`; the same for ed25519 and
+ * secp256k1 keys, whose stored and wire lengths agree). */
+function gasKeyExecKeyLen(ctx: FeeContext, publicKey: PublicKey): bigint {
+  return ctx.fixMlDsaCostCharging ? BigInt(publicKeyTrieIdLength(publicKey)) : trieIdLen(publicKey);
 }
 
 /** The send fee of `fee`: `send_sir` when the sender is the receiver, else `send_not_sir`. */
@@ -184,12 +196,17 @@ function gasKeyExecFee(ctx: FeeContext, action: Action, receiverId: string): big
     const fee = gasKeyTransferExecFee(
       ctx.fees,
       BigInt(Buffer.byteLength(receiverId)),
-      trieIdLen(action.publicKey),
+      gasKeyExecKeyLen(ctx, action.publicKey),
     );
     return fee.base + fee.perByte;
   }
   if (action.type === 'AddKey') {
-    return gasKeyPermissionExecFee(ctx.fees, action.accessKey.permission, receiverId, action.publicKey);
+    return gasKeyPermissionExecFee(
+      ctx.fees,
+      action.accessKey.permission,
+      receiverId,
+      gasKeyExecKeyLen(ctx, action.publicKey),
+    );
   }
   return 0n;
 }

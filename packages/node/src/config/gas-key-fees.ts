@@ -79,20 +79,16 @@ export function gasKeyPermissionSendFee(
   return gasKeyInfo(permission) ? gasKeyAddKeySendFee(fees, sir) : 0n;
 }
 
-/** What adding `permission` to `accountId` costs beyond an ordinary key when executed. */
+/** What adding `permission` to `accountId` costs beyond an ordinary key when executed; `publicKeyLen` is the
+ * key length the fee is priced on (fees.ts: the wire length before 87, the stored length from 87). */
 export function gasKeyPermissionExecFee(
   fees: FeeTable,
   permission: AccessKeyPermission,
   accountId: string,
-  publicKey: PublicKey,
+  publicKeyLen: bigint,
 ): bigint {
   const info = gasKeyInfo(permission);
   if (!info) return 0n;
-  const f = gasKeyAddKeyExecFee(
-    fees,
-    BigInt(Buffer.byteLength(accountId)),
-    trieIdLen(publicKey),
-    info.numNonces,
-  );
+  const f = gasKeyAddKeyExecFee(fees, BigInt(Buffer.byteLength(accountId)), publicKeyLen, info.numNonces);
   return f.base + f.perByte;
 }
