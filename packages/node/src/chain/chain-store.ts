@@ -10,6 +10,7 @@ import type { StateChangeCause } from '../state/state-update.js';
 import type { KeyValueStore } from '../store/key-value-store.js';
 import { Col, heightKey, metaKey } from './columns.js';
 import { type FinalityPointers, finalityOf } from './doomslug-finality.js';
+import { parseReceiptOrigin, type ReceiptOriginRecord } from './receipt-origins.js';
 import { RecentRecords, type RecentRecordsLimits } from './recent-records.js';
 import type { BlockRecord, ChunkRecord, OutcomeRecord, ReceiptRecord, TransactionRecord } from './records.js';
 
@@ -262,6 +263,13 @@ export class ChainStore extends EventEmitter<{
     if (cached) return cached;
     const raw = this.store.get(Col.Receipt, id);
     return raw ? (JSON.parse(utf8d.decode(raw)) as ReceiptRecord) : undefined;
+  }
+
+  /** Where receipt `id` came from (chain/receipt-origins.ts), unless the block that created it is below the
+   * served horizon. */
+  receiptOrigin(id: Uint8Array): ReceiptOriginRecord | undefined {
+    const record = parseReceiptOrigin(this.store.get(Col.ReceiptToTx, id));
+    return record && record.height >= this.servedFrom ? record : undefined;
   }
 
   /** The state changes block `height` made, in order, each with its shard, key and value (base64, null when

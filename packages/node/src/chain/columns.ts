@@ -22,6 +22,10 @@ export const Col = {
   Meta: 9,
   /** height (u64 BE) -> the state changes of that block (for the `changes` RPC). */
   StateChanges: 10,
+  /** receipt id -> where it came from (chain/receipt-origins.ts): nearcore's `ReceiptToTx`. */
+  ReceiptToTx: 11,
+  /** height (u64 BE) -> the ids of the receipts that block mapped in ReceiptToTx (what its collection deletes). */
+  ReceiptToTxByHeight: 12,
 } as const;
 
 export function heightKey(height: number): Uint8Array {

@@ -1,6 +1,7 @@
 /**
  * Garbage collection of a regular (non-archival) node, as nearcore's `clear_data`: everything a block wrote —
- * its block record, chunks, transactions, receipts, outcomes, state changes, outgoing-receipt list — and the
+ * its block record, chunks, transactions, receipts, outcomes, state changes, outgoing-receipt list, the
+ * receipt-to-transaction entries of the receipts it created (chain/receipt-origins.ts) — and the
  * state versions only heights below the horizon need, for blocks older than `gc_num_epochs_to_keep` epochs.
  *
  * The horizon (nearcore's `gc_stop_height`) is the first height of the epoch `gc_num_epochs_to_keep - 1`
@@ -31,6 +32,7 @@ import { WriteBatch } from '../store/key-value-store.js';
 import type { Chain } from './chain.js';
 import { EARLIEST_KEY } from './chain-store.js';
 import { Col, heightKey } from './columns.js';
+import { deleteReceiptOrigins } from './receipt-origins.js';
 import type { BlockRecord, ChunkRecord, OutcomeRecord } from './records.js';
 
 export interface GarbageCollectorOptions {
@@ -210,6 +212,7 @@ export class GarbageCollector {
     const key = heightKey(height);
     batch.delete(Col.StateChanges, key);
     batch.delete(Col.OutgoingReceipts, key);
+    deleteReceiptOrigins(batch, store, height);
     if (height === this.chain.genesisHeight) return;
     const hash = store.get(Col.BlockHeight, key);
     const raw = hash && store.get(Col.Block, hash);

@@ -1,8 +1,8 @@
 /**
  * `sandbox_revert`: everything the blocks above a height wrote, as deletions in one store batch. For each
  * reverted block: its block record and height index, its chunks, the transactions it included, the outcomes
- * of what it executed, the receipts those produced, the receipts it left in flight, its state changes and
- * every state version it wrote. Receipts produced at or below the target height (executed by a reverted
+ * of what it executed, the receipts those produced, the receipts it left in flight, its state changes, the
+ * receipt-to-transaction entries of the receipts it created and every state version it wrote. Receipts produced at or below the target height (executed by a reverted
  * block) stay: the target block still refers to them. `Chain.rewindTo` commits the batch with the new head.
  */
 import { base58Decode } from '@shadebox/primitives';
@@ -10,6 +10,7 @@ import { HEIGHT_BYTES, readInvertedHeight, versionKey } from '../state/versioned
 import { WriteBatch } from '../store/key-value-store.js';
 import type { Chain } from './chain.js';
 import { Col, heightKey } from './columns.js';
+import { deleteReceiptOrigins } from './receipt-origins.js';
 
 /** The deletions that take the chain from its head back to `height` (an existing block below the head). */
 export function revertBatch(chain: Chain, height: number): WriteBatch {
@@ -24,6 +25,7 @@ export function revertBatch(chain: Chain, height: number): WriteBatch {
     batch.delete(Col.BlockHeight, heightKey(h));
     batch.delete(Col.OutgoingReceipts, heightKey(h));
     batch.delete(Col.StateChanges, heightKey(h));
+    deleteReceiptOrigins(batch, chain.store, h);
     for (const chunkHash of block.chunkHashes) {
       const chunk = chain.chunk(chunkHash);
       batch.delete(Col.Chunk, base58Decode(chunkHash));

@@ -1,7 +1,8 @@
 /**
  * Writes everything a produced block changes into one batch: the state versions of each shard, its outcomes,
  * receipts, transactions and chunks, the block record (with its RPC view serialised), the receipts the next
- * block executes, the state changes and the new head. The caller commits the batch (one store transaction).
+ * block executes, the state changes, where each receipt it created came from (chain/receipt-origins.ts) and the
+ * new head. The caller commits the batch (one store transaction).
  */
 
 import {
@@ -33,6 +34,7 @@ import type { FinalityPointers } from './doomslug-finality.js';
 import { stringifyJson, stringifyRecord } from './json.js';
 import { merkleRoot, merklize } from './merkle.js';
 import { outcomeHash, outcomeView } from './outcome-views.js';
+import { writeReceiptOrigins } from './receipt-origins.js';
 import type {
   BlockRecord,
   ChunkExtra,
@@ -191,6 +193,11 @@ export function writeBlock(
   batch.put(Col.BlockHeight, heightKey(height), hashBytes);
   batch.put(Col.OutgoingReceipts, heightKey(height), outgoing.toBytes());
   batch.put(Col.StateChanges, heightKey(height), utf8.encode(JSON.stringify(stateChanges)));
+  writeReceiptOrigins(
+    batch,
+    height,
+    results.map((r) => r.receiptOrigins),
+  );
   batch.put(Col.Meta, HEAD_KEY, heightKey(height));
   return { record, cache };
 }

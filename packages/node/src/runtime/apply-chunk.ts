@@ -13,6 +13,7 @@ import {
   type Receipt,
   type SignedTransaction,
 } from '@shadebox/primitives';
+import type { CreatedReceiptOrigin } from '../chain/receipt-origins.js';
 import { protocolFeatureEnabled } from '../config/protocol-version.js';
 import {
   getPendingDataCount,
@@ -86,6 +87,9 @@ export interface ChunkResult {
   outcomes: Outcome[];
   /** Receipts created by this chunk, executed by the next block. */
   outgoingReceipts: Receipt[];
+  /** Where each receipt this chunk created came from (local ones included): nearcore's `ReceiptToTx` entries
+   * (chain/receipt-origins.ts). */
+  receiptOrigins: CreatedReceiptOrigin[];
   gasUsed: bigint;
   balanceBurnt: bigint;
   validatorProposals: ValidatorProposal[];
@@ -105,6 +109,7 @@ export function applyChunk(
     dropped: [],
     outcomes: [],
     outgoingReceipts: [],
+    receiptOrigins: [],
     gasUsed: 0n,
     balanceBurnt: 0n,
     validatorProposals: [],
@@ -157,6 +162,11 @@ export function applyChunk(
       };
       state.commit({ type: 'transaction_processing', tx_hash: b58(tx.hash) });
       out.transactions.push(tx);
+      out.receiptOrigins.push({
+        receiptId,
+        receiverId: t.receiverId,
+        origin: { kind: 'transaction', txHash: tx.hash, senderId: t.signerId },
+      });
       out.outcomes.push({
         id: tx.hash,
         executorId: t.signerId,
@@ -196,7 +206,10 @@ function applyReceipt(
   const inner = receipt.receipt;
   const receiptHash = b58(receipt.receiptId);
   if (inner.kind === 'GlobalContractDistribution') {
+    const before = out.outgoingReceipts.length;
     applyGlobalContractDistribution(block, state, receipt as DistributionReceipt, out.outgoingReceipts);
+    // The forward to the next shard descends from the distribution receipt.
+    for (const forwarded of out.outgoingReceipts.slice(before)) noteCreatedBy(out, forwarded, receipt);
     return;
   }
   if (inner.kind === 'Data') {
@@ -267,6 +280,7 @@ function executeActionReceipt(
     created.receiptId = createReceiptIdFromReceiptId(receipt.receiptId, block.height, index);
     if (created.receipt.kind === 'Action') receiptIds.push(created.receiptId);
     out.outgoingReceipts.push(created);
+    noteCreatedBy(out, created, receipt);
   });
   const status = exec.status;
   out.outcomes.push({
@@ -307,13 +321,17 @@ function resolveYieldTimeouts(block: BlockContext, state: StateUpdate, out: Chun
     // A timed-out yield frees the id it was created with (`YieldWithId`).
     removeYieldIdMappingsOfDataId(state, entry.accountId, entry.dataId);
     if (hasPromiseYieldReceipt(state, entry.accountId, entry.dataId)) {
-      out.outgoingReceipts.push({
+      const resume: Receipt = {
         predecessorId: entry.accountId,
         receiverId: entry.accountId,
         receiptId: createReceiptIdFromReceiptId(entry.dataId, block.height, created++),
         priority: 0n,
         receipt: { kind: 'Data', dataId: entry.dataId, data: null, isPromiseResume: true },
-      });
+      };
+      out.outgoingReceipts.push(resume);
+      // nearcore maps the timeout's resume to the yield receipt it wakes.
+      const yielded = getPromiseYieldReceipt(state, entry.accountId, entry.dataId);
+      if (yielded) noteCreatedBy(out, resume, yielded);
     }
     removePromiseYieldTimeout(state, indices.firstIndex);
     indices.firstIndex += 1n;
@@ -322,6 +340,15 @@ function resolveYieldTimeouts(block: BlockContext, state: StateUpdate, out: Chun
     setPromiseYieldIndices(state, indices);
     state.commit({ type: 'updated_delayed_receipts' });
   }
+}
+
+/** Records that `parent`'s execution created `child` (a `FromReceipt` origin). */
+function noteCreatedBy(out: ChunkResult, child: Receipt, parent: Receipt): void {
+  out.receiptOrigins.push({
+    receiptId: child.receiptId,
+    receiverId: child.receiverId,
+    origin: { kind: 'receipt', parentReceiptId: parent.receiptId, parentPredecessorId: parent.predecessorId },
+  });
 }
 
 const b58 = (bytes: Uint8Array) => base58Encode(bytes);

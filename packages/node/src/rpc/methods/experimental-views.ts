@@ -123,6 +123,10 @@ function methodError(err: unknown, requestType: RequestType): unknown {
         info,
         `Account ${info?.requested_account_id} does not exist while viewing`,
       );
+    case 'TOO_MANY_ACCESS_KEYS':
+      // `RpcViewAccessKeyListError` has no such variant: its `From<RpcQueryError>` turns it into
+      // `InternalError { error_message: format!("Unexpected query error: {unexpected:?}") }`.
+      return methodInternalError(`Unexpected query error: ${tooManyAccessKeysDebug(info ?? {})}`);
     case 'UNKNOWN_GAS_KEY':
       return handlerError(
         'UNKNOWN_GAS_KEY',
@@ -142,6 +146,15 @@ function methodInternalError(message: string) {
     -32000,
     'Server error',
     `The node reached its limits. Try again later. More details: ${message}`,
+  );
+}
+
+/** `{:?}` of `RpcQueryError::TooManyAccessKeys`: near-account-id's derived `AccountId("…")`, a `CryptoHash` as
+ * base58. */
+function tooManyAccessKeysDebug(info: Record<string, unknown>): string {
+  return (
+    `TooManyAccessKeys { requested_account_id: AccountId(${JSON.stringify(info.requested_account_id)}), ` +
+    `limit: ${info.limit}, block_height: ${info.block_height}, block_hash: ${info.block_hash} }`
   );
 }
 

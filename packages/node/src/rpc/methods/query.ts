@@ -90,8 +90,14 @@ export function runQuery(ctx: RpcContext, { ref, requestType, accountId, fields 
       const page = fields.page!;
       // nearcore's `TrieViewer::view_state`: a request with `limit` or `after_key_base64` is paginated.
       const paginated = page.limit !== undefined || page.afterKey !== undefined;
+      // The viewer's two refusals of a page (`ProofUnsupportedWithPagination`, `AfterKeyOutsidePrefix`), before
+      // the account is looked up: nearcore's `from_view_state_error` makes both `QueryError::InternalError`.
       if (paginated && page.includeProof) {
         throw queryInternalError('include_proof is not supported for a paginated view_state request');
+      }
+      const prefixBytes = Buffer.from(fields.prefix!);
+      if (page.afterKey && !Buffer.from(page.afterKey).subarray(0, prefixBytes.length).equals(prefixBytes)) {
+        throw queryInternalError('after_key_base64 must start with prefix_base64');
       }
       if (!accountBytes) throw unknownAccount(accountId, at);
       const account = decodeAccount(accountBytes);

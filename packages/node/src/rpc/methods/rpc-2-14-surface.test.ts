@@ -218,8 +218,26 @@ describe('nearcore 2.14 RPC surface', { timeout: 120_000 }, () => {
       keys,
       whole.values.map((v: Json) => v.key),
     );
-    const e = await error('query', { ...base, limit: 7, include_proof: true });
-    assert.equal(e.cause.name, 'INTERNAL_ERROR');
+    // The viewer's refusals of a page are `QueryError::InternalError` in nearcore's runtime adapter
+    // (`from_view_state_error`), checked before the account is looked up.
+    for (const refused of [
+      { ...base, limit: 7, include_proof: true },
+      { ...base, prefix_base64: b64('k1'), after_key_base64: b64('j') },
+      { ...base, account_id: 'nobody.test.near', prefix_base64: b64('k1'), after_key_base64: b64('k') },
+    ]) {
+      const { status, json } = await call('query', refused);
+      assert.equal(status, 500);
+      assert.equal(json.error.name, 'INTERNAL_ERROR');
+      assert.equal(json.error.cause.name, 'INTERNAL_ERROR');
+      assert.match(json.error.data, /^The node reached its limits\. Try again later\. More details: /);
+      await validates('RpcQueryErrorSchema', json.error.cause);
+    }
+    // after_key_base64 inside the prefix is a page.
+    const inside = await result('query', { ...base, prefix_base64: b64('k1'), after_key_base64: b64('k12') });
+    assert.deepEqual(
+      inside.values.map((v: Json) => Buffer.from(v.key, 'base64').toString()),
+      ['k13', 'k14', 'k15', 'k16', 'k17', 'k18', 'k19'],
+    );
   });
 
   /** The EXPERIMENTAL_ method and its `query` form at a finality and at a block id: the same answer. */
@@ -351,6 +369,17 @@ describe('nearcore 2.14 RPC surface', { timeout: 120_000 }, () => {
     );
     await validates('RpcViewAccountErrorSchema', unknownBlock.json.error.cause);
     // The params are the request struct's: no request_type needed, and a bad one is the struct's error.
+    // TOO_MANY_ACCESS_KEYS is not a variant of `RpcViewAccessKeyListError`: its `From<RpcQueryError>` makes it
+    // an INTERNAL_ERROR "Unexpected query error: {:?}".
+    const tooMany = await call('EXPERIMENTAL_view_access_key_list', { ...at, account_id: 'keys.test.near' });
+    assert.equal(tooMany.status, 500);
+    assert.deepEqual(tooMany.json.error.cause, {
+      name: 'INTERNAL_ERROR',
+      info: {
+        error_message: `Unexpected query error: TooManyAccessKeys { requested_account_id: AccountId("keys.test.near"), limit: 100, block_height: ${legacy.block_height}, block_hash: ${legacy.block_hash} }`,
+      },
+    });
+    await validates('RpcViewAccessKeyListErrorSchema', tooMany.json.error.cause);
     const bad = await error('EXPERIMENTAL_view_account', null);
     assert.equal(bad.data, 'Failed parsing args: invalid type: null, expected struct RpcViewAccountRequest');
   });
@@ -383,6 +412,16 @@ describe('nearcore 2.14 RPC surface', { timeout: 120_000 }, () => {
     await validates('RpcReceiptToTxErrorSchema', missing.cause);
     const parse = await error('EXPERIMENTAL_receipt_to_tx', {});
     assert.equal(parse.data, 'Failed parsing args: missing field `receipt_id`');
+  });
+
+  test('EXPERIMENTAL_view_gas_key and _list are not 2.14 methods: a gas key is an access key', async () => {
+    // nearcore dropped them when gas keys became access-key permissions (#14866 and after): 2.14's
+    // QueryRequest has no ViewGasKey(List); view_access_key(_list) show a gas key, view_gas_key_nonces its nonces.
+    for (const method of ['EXPERIMENTAL_view_gas_key', 'EXPERIMENTAL_view_gas_key_list']) {
+      const { status, json } = await call(method, { finality: 'final', account_id: 'keys.test.near' });
+      assert.equal(status, 400);
+      assert.deepEqual(json.error.cause, { name: 'METHOD_NOT_FOUND', info: { method_name: method } });
+    }
   });
 
   test('the twins answer what their EXPERIMENTAL names answer', async () => {
