@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { base58Decode } from '@shadebox/primitives';
 import { ACTION_COST_INDEX } from './gas-profile.js';
-import { buildVMLogic, type TestVMLogic, u128le } from './test-support/vm-logic-builder.js';
+import { buildVMLogic, type TestVMLogic, testVMConfig, u128le } from './test-support/vm-logic-builder.js';
 import { HostError } from './vm-errors.js';
 
 const PK = Uint8Array.of(0, ...base58Decode('5do5nkAEVhL8iteDvXNgxi4pWK78Y7DDadX11ArFNyrf'));
@@ -244,5 +244,47 @@ describe('gas_key_host_fns', () => {
       assert.equal(logic.host[name], undefined, name);
     }
     assert.equal(typeof buildVMLogic().host.promise_batch_action_transfer_to_gas_key, 'function');
+  });
+});
+
+describe('FixMlDsaCostCharging (protocol 87): gas-key execution fees on the stored key length', () => {
+  // An ML-DSA-65 key: 1 + 1,952 bytes on the wire, stored as its 1 + 32-byte hash handle.
+  const ML_DSA_KEY = Uint8Array.of(2, ...new Uint8Array(1952).fill(9));
+
+  function transferGas(fix: boolean): { burnt: bigint; used: bigint } {
+    const base = testVMConfig();
+    const { logic, index } = withReceipt({
+      config: { feeContext: { ...base.feeContext, fixMlDsaCostCharging: fix } },
+    });
+    const pk = logic.memWrite(ML_DSA_KEY);
+    const amount = logic.memWrite(u128le(1n));
+    return delta(logic, () =>
+      logic.call('promise_batch_action_transfer_to_gas_key', index, pk.len, pk.ptr, amount.ptr),
+    );
+  }
+
+  it('reserves the exec per-byte fee on 33 key bytes instead of 1,953; the burnt send fee is unchanged', () => {
+    const before = transferGas(false);
+    const after = transferGas(true);
+    assert.equal(after.burnt, before.burnt);
+    assert.equal(before.used - after.used, 101_435_400n * (1953n - 33n));
+  });
+
+  it('prices an added gas key the same way', () => {
+    const gas = (fix: boolean) => {
+      const base = testVMConfig();
+      const { logic, index } = withReceipt({
+        config: { feeContext: { ...base.feeContext, fixMlDsaCostCharging: fix } },
+      });
+      const pk = logic.memWrite(ML_DSA_KEY);
+      return delta(logic, () =>
+        logic.call('promise_batch_action_add_gas_key_with_full_access', index, pk.len, pk.ptr, 3n),
+      );
+    };
+    const before = gas(false);
+    const after = gas(true);
+    assert.equal(after.burnt, before.burnt);
+    // Each of the 3 nonce records' keys holds the public key: 1,920 bytes fewer each at the gas_key_byte rate.
+    assert.equal(before.used - after.used, 101_435_400n * (1953n - 33n) * 3n);
   });
 });

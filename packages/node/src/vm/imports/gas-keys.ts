@@ -9,7 +9,7 @@
  * InvalidPublicKey only after the fees are paid; a nonce count above u16 fails with IntegerOverflow.
  */
 
-import type { Action } from '@shadebox/primitives';
+import { type Action, type PublicKey, publicKeyTrieIdLength } from '@shadebox/primitives';
 import {
   gasKeyAddKeyExecFee,
   gasKeyAddKeySendFee,
@@ -32,6 +32,18 @@ export function gasKeyImports(vm: VMLogic, receiptOf: ReceiptOf): Record<string,
     return BigInt(Buffer.byteLength(vm.receipts.receiverOf(index)));
   }
 
+  /** The key length an execution (storage) fee is priced on: from `fix_ml_dsa_cost_charging` (87) the key's
+   * on-trie length (33 bytes for ML-DSA-65), before it and for a key that does not decode the bytes passed in,
+   * as nearcore's `gas_key_exec_pk_len`. Send fees stay on the bytes passed in. */
+  function execKeyLen(publicKey: { decode(): PublicKey }, pkLen: bigint): bigint {
+    if (!vm.config.feeContext.fixMlDsaCostCharging) return pkLen;
+    try {
+      return BigInt(publicKeyTrieIdLength(publicKey.decode()));
+    } catch {
+      return pkLen;
+    }
+  }
+
   /** u64 → u16 as nearcore's `NonceIndex::try_from`, IntegerOverflow above. */
   function nonceCount(numNonces: bigint): number {
     if (numNonces > 0xffffn) throw hostError.integerOverflow();
@@ -39,9 +51,9 @@ export function gasKeyImports(vm: VMLogic, receiptOf: ReceiptOf): Record<string,
   }
 
   /** The fees of adding a gas key's nonces: send part burnt, execution part reserved. */
-  function payAddGasKeyFees(index: number, sir: boolean, pkLen: bigint, numNonces: number): void {
+  function payAddGasKeyFees(index: number, sir: boolean, execPkLen: bigint, numNonces: number): void {
     const send = gasKeyAddKeySendFee(fees, sir);
-    const exec = gasKeyAddKeyExecFee(fees, receiverIdLen(index), pkLen, numNonces);
+    const exec = gasKeyAddKeyExecFee(fees, receiverIdLen(index), execPkLen, numNonces);
     // Booked in the gas profile as nearcore's pay_gas_key_add_key_fees: the send part under the nonce writes,
     // the per-byte reservation (nothing burnt) under the gas-key bytes.
     vm.gas.deductAction(ACTION_COST_INDEX.gas_key_nonce_write_base, send, send + exec.base);
@@ -61,7 +73,7 @@ export function gasKeyImports(vm: VMLogic, receiptOf: ReceiptOf): Record<string,
       const amount = vm.readU128(amountPtr);
       const { index, sir } = receiptOf(promiseIdx);
       const send = gasKeyTransferSendFee(fees, sir, pkLen);
-      const exec = gasKeyTransferExecFee(fees, receiverIdLen(index), pkLen);
+      const exec = gasKeyTransferExecFee(fees, receiverIdLen(index), execKeyLen(publicKey, pkLen));
       vm.gas.deductAction(ACTION_COST_INDEX.gas_key_transfer_base, send.base, send.base + exec.base);
       vm.gas.deductAction(ACTION_COST_INDEX.gas_key_byte, send.perByte, send.perByte + exec.perByte);
       vm.deductBalance(amount);
@@ -80,7 +92,7 @@ export function gasKeyImports(vm: VMLogic, receiptOf: ReceiptOf): Record<string,
       const n = nonceCount(numNonces);
       const { index, sir } = receiptOf(promiseIdx);
       vm.payActionBase(fees.add_full_access_key, sir);
-      payAddGasKeyFees(index, sir, pkLen, n);
+      payAddGasKeyFees(index, sir, execKeyLen(publicKey, pkLen), n);
       vm.receipts.append(index, {
         type: 'AddKey',
         publicKey: publicKey.decode(),
@@ -113,7 +125,7 @@ export function gasKeyImports(vm: VMLogic, receiptOf: ReceiptOf): Record<string,
       for (const name of names) bytes += BigInt(name.length) + 1n;
       vm.payActionBase(fees.add_function_call_key_base, sir);
       vm.payActionPerByte(fees.add_function_call_key_byte, bytes, sir);
-      payAddGasKeyFees(index, sir, pkLen, n);
+      payAddGasKeyFees(index, sir, execKeyLen(publicKey, pkLen), n);
       const key = publicKey.decode();
       const methodNames = names.map(methodNameText);
       vm.receipts.append(index, {
