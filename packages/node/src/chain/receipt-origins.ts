@@ -16,19 +16,11 @@
  * mapped; an entry below the served horizon is not served (the GC view of a node with an archival endpoint).
  */
 import { base58Decode, base58Encode } from '@shadebox/primitives';
+import type { CreatedReceiptOrigin } from '../runtime/receipt-origin.js';
 import type { KeyValueStore, WriteBatch } from '../store/key-value-store.js';
 import { Col, heightKey } from './columns.js';
 
-export type ReceiptOrigin =
-  | { kind: 'transaction'; txHash: Uint8Array; senderId: string }
-  | { kind: 'receipt'; parentReceiptId: Uint8Array; parentPredecessorId: string };
-
-/** One mapped receipt, as a chunk's application reports it. */
-export interface CreatedReceiptOrigin {
-  receiptId: Uint8Array;
-  receiverId: string;
-  origin: ReceiptOrigin;
-}
+export type { CreatedReceiptOrigin, ReceiptOrigin } from '../runtime/receipt-origin.js';
 
 /** The stored entry (JSON): nearcore's `ReceiptToTxInfoV1` plus the height of the block that created it. */
 export interface ReceiptOriginRecord {

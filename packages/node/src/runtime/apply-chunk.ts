@@ -13,7 +13,6 @@ import {
   type Receipt,
   type SignedTransaction,
 } from '@shadebox/primitives';
-import type { CreatedReceiptOrigin } from '../chain/receipt-origins.js';
 import { protocolFeatureEnabled } from '../config/protocol-version.js';
 import {
   getPendingDataCount,
@@ -45,6 +44,7 @@ import type { AccountContractView, ValidatorProposal } from './action-result.js'
 import { applyActionReceipt } from './apply-action-receipt.js';
 import { InvalidTxError } from './errors.js';
 import { applyGlobalContractDistribution, type DistributionReceipt } from './global-contract-distribution.js';
+import type { CreatedReceiptOrigin } from './receipt-origin.js';
 import { isRefundReceipt } from './refund-receipts.js';
 import type { BlockContext, RuntimeParams } from './runtime-context.js';
 import { applyValidatorAccountsUpdate, type ValidatorAccountsUpdate } from './validator-accounts-update.js';
@@ -88,7 +88,7 @@ export interface ChunkResult {
   /** Receipts created by this chunk, executed by the next block. */
   outgoingReceipts: Receipt[];
   /** Where each receipt this chunk created came from (local ones included): nearcore's `ReceiptToTx` entries
-   * (chain/receipt-origins.ts). */
+   * (runtime/receipt-origin.ts; stored by chain/receipt-origins.ts). */
   receiptOrigins: CreatedReceiptOrigin[];
   gasUsed: bigint;
   balanceBurnt: bigint;
