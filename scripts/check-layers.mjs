@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Checks that every import in the repo respects the layering (docs/architecture.md, "Layers and imports"):
 //  (a) inside packages/node/src, a layer imports only itself and the layers before it:
-//      config -> store -> state -> vm -> runtime -> chain -> rpc; files outside these folders (start-node.ts,
+//      config -> store -> trie -> state -> vm -> runtime -> chain -> rpc; files outside these folders (start-node.ts,
 //      index.ts, logger.ts) wire everything and no layer imports them;
 //  (b) packages talk only through their package names and exports: no `@shadebox/x/<path>` that x does not
 //      export, no relative path out of a package, and the end-to-end tests (test/, bench/) do not reach into a
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 /** The node's layers, in nearcore's crate order (core/parameters ... chain/jsonrpc). */
-export const NODE_LAYERS = ['config', 'store', 'state', 'vm', 'runtime', 'chain', 'rpc'];
+export const NODE_LAYERS = ['config', 'store', 'trie', 'state', 'vm', 'runtime', 'chain', 'rpc'];
 
 /**
  * Which workspace packages each package's own code may import. Test code (`*.test.*`, `*.bench.*`,

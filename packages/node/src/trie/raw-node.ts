@@ -1,0 +1,200 @@
+/**
+ * Trie nodes as nearcore stores and hashes them (`core/store/src/trie/raw_node.rs`): the borsh encoding of
+ * `RawTrieNodeWithSize { node: RawTrieNode, memory_usage: u64 }`, where
+ *   0 Leaf(key, value)             u32 LE key length ‖ HP key ‖ ValueRef
+ *   1 BranchNoValue(children)      Children
+ *   2 BranchWithValue(value, ch.)  ValueRef ‖ Children          (the value before the children)
+ *   3 Extension(key, child)        u32 LE key length ‖ HP key ‖ child hash (32)
+ * Children = u16 LE bitmap (bit i: child i present) ‖ the 32-byte hash of each present child, in order;
+ * ValueRef = u32 LE length ‖ sha256(value). A node's hash is sha256 of these bytes (memory_usage included);
+ * values are never inlined, a node only references them by length and hash.
+ */
+import { sha256 } from '@shadebox/primitives';
+import { TrieNodeDecodeError } from './trie-errors.js';
+
+/** `ValueRef`: a value as a node references it. */
+export interface ValueRef {
+  length: number;
+  /** sha256 of the value. */
+  hash: Uint8Array;
+}
+
+/** A branch's 16 children: the hash of each present child, `null` where there is none. */
+export type Children = (Uint8Array | null)[];
+
+export type RawTrieNode =
+  /** `key` is the HP encoding (leaf flag set) of the rest of the path. */
+  | { kind: 'leaf'; key: Uint8Array; value: ValueRef }
+  /** BranchNoValue when `value` is null, BranchWithValue otherwise. */
+  | { kind: 'branch'; children: Children; value: ValueRef | null }
+  /** `key` is the HP encoding (leaf flag clear) of the shared path. */
+  | { kind: 'extension'; key: Uint8Array; child: Uint8Array };
+
+export interface RawTrieNodeWithSize {
+  node: RawTrieNode;
+  /** The memory usage of the node's whole subtree (memory-usage.ts); part of the hashed bytes. */
+  memoryUsage: number;
+}
+
+export const LEAF_TAG = 0;
+export const BRANCH_NO_VALUE_TAG = 1;
+export const BRANCH_WITH_VALUE_TAG = 2;
+export const EXTENSION_TAG = 3;
+
+const HASH = 32;
+const VALUE_REF = 4 + HASH;
+
+/** A branch's children, all absent. */
+export function emptyChildren(): Children {
+  return [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+}
+
+/** The length of a node's encoding. */
+export function encodedNodeLength(node: RawTrieNode): number {
+  switch (node.kind) {
+    case 'leaf':
+      return 1 + 4 + node.key.length + VALUE_REF + 8;
+    case 'extension':
+      return 1 + 4 + node.key.length + HASH + 8;
+    case 'branch': {
+      let count = 0;
+      for (let i = 0; i < 16; i++) if (node.children[i] !== null) count++;
+      return 1 + (node.value === null ? 0 : VALUE_REF) + 2 + count * HASH + 8;
+    }
+  }
+}
+
+/** The borsh bytes of `RawTrieNodeWithSize`. */
+export function encodeRawNode(node: RawTrieNode, memoryUsage: number): Uint8Array {
+  const out = new Uint8Array(encodedNodeLength(node));
+  const view = new DataView(out.buffer);
+  let o = 0;
+  switch (node.kind) {
+    case 'leaf':
+    case 'extension': {
+      out[o++] = node.kind === 'leaf' ? LEAF_TAG : EXTENSION_TAG;
+      view.setUint32(o, node.key.length, true);
+      o += 4;
+      out.set(node.key, o);
+      o += node.key.length;
+      if (node.kind === 'leaf') {
+        view.setUint32(o, node.value.length, true);
+        out.set(node.value.hash, o + 4);
+        o += VALUE_REF;
+      } else {
+        out.set(node.child, o);
+        o += HASH;
+      }
+      break;
+    }
+    case 'branch': {
+      if (node.value === null) out[o++] = BRANCH_NO_VALUE_TAG;
+      else {
+        out[o++] = BRANCH_WITH_VALUE_TAG;
+        view.setUint32(o, node.value.length, true);
+        out.set(node.value.hash, o + 4);
+        o += VALUE_REF;
+      }
+      let bitmap = 0;
+      for (let i = 0; i < 16; i++) if (node.children[i] !== null) bitmap |= 1 << i;
+      view.setUint16(o, bitmap, true);
+      o += 2;
+      for (let i = 0; i < 16; i++) {
+        const child = node.children[i];
+        if (child !== null) {
+          out.set(child, o);
+          o += HASH;
+        }
+      }
+      break;
+    }
+  }
+  writeU64(view, o, memoryUsage);
+  return out;
+}
+
+/** Decodes `RawTrieNodeWithSize`; throws `TrieNodeDecodeError` on truncated input or trailing bytes. */
+export function decodeRawNode(bytes: Uint8Array): RawTrieNodeWithSize {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let o = 0;
+  const need = (n: number): void => {
+    if (o + n > bytes.length) throw new TrieNodeDecodeError(`truncated at byte ${o} of ${bytes.length}`);
+  };
+  const valueRef = (): ValueRef => {
+    need(VALUE_REF);
+    const length = view.getUint32(o, true);
+    const hash = bytes.subarray(o + 4, o + VALUE_REF);
+    o += VALUE_REF;
+    return { length, hash };
+  };
+  const hash = (): Uint8Array => {
+    need(HASH);
+    const h = bytes.subarray(o, o + HASH);
+    o += HASH;
+    return h;
+  };
+  const key = (): Uint8Array => {
+    need(4);
+    const length = view.getUint32(o, true);
+    o += 4;
+    need(length);
+    const k = bytes.subarray(o, o + length);
+    o += length;
+    return k;
+  };
+  const children = (): Children => {
+    need(2);
+    const bitmap = view.getUint16(o, true);
+    o += 2;
+    const out = emptyChildren();
+    for (let i = 0; i < 16; i++) if ((bitmap & (1 << i)) !== 0) out[i] = hash();
+    return out;
+  };
+  need(1);
+  const tag = bytes[o++];
+  let node: RawTrieNode;
+  switch (tag) {
+    case LEAF_TAG: {
+      const k = key();
+      node = { kind: 'leaf', key: k, value: valueRef() };
+      break;
+    }
+    case BRANCH_NO_VALUE_TAG:
+      node = { kind: 'branch', children: children(), value: null };
+      break;
+    case BRANCH_WITH_VALUE_TAG: {
+      const value = valueRef();
+      node = { kind: 'branch', children: children(), value };
+      break;
+    }
+    case EXTENSION_TAG: {
+      const k = key();
+      node = { kind: 'extension', key: k, child: hash() };
+      break;
+    }
+    default:
+      throw new TrieNodeDecodeError(`unknown node tag ${tag}`);
+  }
+  need(8);
+  const memoryUsage = readU64(view, o);
+  o += 8;
+  if (o !== bytes.length) throw new TrieNodeDecodeError(`${bytes.length - o} bytes after the node`);
+  return { node, memoryUsage };
+}
+
+/** A node's hash: sha256 of its encoding (nearcore's `RawTrieNodeWithSize::hash`). */
+export function rawNodeHash(node: RawTrieNode, memoryUsage: number): Uint8Array {
+  return sha256(encodeRawNode(node, memoryUsage));
+}
+
+function writeU64(view: DataView, offset: number, value: number): void {
+  view.setUint32(offset, value % 0x1_0000_0000, true);
+  view.setUint32(offset + 4, Math.floor(value / 0x1_0000_0000), true);
+}
+
+function readU64(view: DataView, offset: number): number {
+  const high = view.getUint32(offset + 4, true);
+  // A subtree's memory usage is far below 2^53 (about 50 bytes per node); larger is not a node we wrote.
+  if (high >= 0x20_0000) throw new TrieNodeDecodeError('memory_usage above 2^53');
+  return high * 0x1_0000_0000 + view.getUint32(offset, true);
+}

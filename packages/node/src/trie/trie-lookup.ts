@@ -1,0 +1,66 @@
+/**
+ * Looking a key up from a root, reporting every node retrieved on the way (nearcore's
+ * `lookup_from_state_column` / `memtrie_lookup`, which walk the same nodes): 0 nodes for the empty root; a
+ * leaf reached with another key, or a branch without the next child, is retrieved (and counted) before the
+ * walk stops. These are the nodes trie-node gas counts for `storage_write` and `storage_remove`; the old
+ * value, when there is one, counts once more when it is dereferenced.
+ */
+import { decodeNibbles, nibbleAt } from './nibbles.js';
+import { decodeRawNode, type ValueRef } from './raw-node.js';
+import { getOrThrow, isEmptyRoot, type TrieStorage } from './trie-storage.js';
+
+/** Called for each node (or value) retrieved, in order. */
+export type TrieVisitor = (hash: Uint8Array, bytes: Uint8Array) => void;
+
+/** The value reference stored under `key`, or null; `visit` sees each node on the path, root first. */
+export function lookupValueRef(
+  storage: TrieStorage,
+  root: Uint8Array,
+  key: Uint8Array,
+  visit?: TrieVisitor,
+): ValueRef | null {
+  if (isEmptyRoot(root)) return null;
+  const keyLength = key.length * 2;
+  let hash = root;
+  let pos = 0;
+  for (;;) {
+    const bytes = getOrThrow(storage, hash);
+    visit?.(hash, bytes);
+    const { node } = decodeRawNode(bytes);
+    switch (node.kind) {
+      case 'leaf': {
+        const rest = decodeNibbles(node.key);
+        if (rest.length !== keyLength - pos) return null;
+        for (let i = 0; i < rest.length; i++) if (rest[i] !== nibbleAt(key, pos + i)) return null;
+        return node.value;
+      }
+      case 'extension': {
+        const path = decodeNibbles(node.key);
+        if (path.length > keyLength - pos) return null;
+        for (let i = 0; i < path.length; i++) if (path[i] !== nibbleAt(key, pos + i)) return null;
+        pos += path.length;
+        hash = node.child;
+        break;
+      }
+      case 'branch': {
+        if (pos === keyLength) return node.value;
+        const child = node.children[nibbleAt(key, pos)];
+        if (child === null) return null;
+        pos += 1;
+        hash = child;
+        break;
+      }
+    }
+  }
+}
+
+/** The hashes of the nodes on `key`'s path (what a lookup retrieves) and the value reference found. */
+export function keyPath(
+  storage: TrieStorage,
+  root: Uint8Array,
+  key: Uint8Array,
+): { nodes: Uint8Array[]; value: ValueRef | null } {
+  const nodes: Uint8Array[] = [];
+  const value = lookupValueRef(storage, root, key, (hash) => nodes.push(hash));
+  return { nodes, value };
+}
