@@ -119,7 +119,8 @@ export function openApiDocument(basePath = '/api/agent'): Record<string, unknown
             accountId: { type: 'string' },
             lastError: {
               type: 'string',
-              description: 'while booting: why the last attempt of the current stage failed (secrets redacted)',
+              description:
+                'while booting: why the last attempt of the current stage failed (secrets redacted)',
             },
           },
         },
