@@ -1,5 +1,6 @@
 // The state trie as nearcore keeps it: node encoding and hashing, canonical updates, lookups with trie-node
 // counting, a recorder, proofs in view_state's order and their verification.
+export * from './hash-map.js';
 export * from './memory-usage.js';
 export * from './nibbles.js';
 export * from './raw-node.js';

@@ -115,71 +115,62 @@ export function encodeRawNode(node: RawTrieNode, memoryUsage: number): Uint8Arra
 
 /** Decodes `RawTrieNodeWithSize`; throws `TrieNodeDecodeError` on truncated input or trailing bytes. */
 export function decodeRawNode(bytes: Uint8Array): RawTrieNodeWithSize {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let o = 0;
-  const need = (n: number): void => {
-    if (o + n > bytes.length) throw new TrieNodeDecodeError(`truncated at byte ${o} of ${bytes.length}`);
-  };
-  const valueRef = (): ValueRef => {
-    need(VALUE_REF);
-    const length = view.getUint32(o, true);
-    const hash = bytes.subarray(o + 4, o + VALUE_REF);
-    o += VALUE_REF;
-    return { length, hash };
-  };
-  const hash = (): Uint8Array => {
-    need(HASH);
-    const h = bytes.subarray(o, o + HASH);
-    o += HASH;
-    return h;
-  };
-  const key = (): Uint8Array => {
-    need(4);
-    const length = view.getUint32(o, true);
+  const length = bytes.length;
+  if (length < 1) throw truncated(0, length);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, length);
+  const tag = bytes[0];
+  let o = 1;
+  let node: RawTrieNode;
+  if (tag === LEAF_TAG || tag === EXTENSION_TAG) {
+    if (o + 4 > length) throw truncated(o, length);
+    const keyLength = view.getUint32(o, true);
     o += 4;
-    need(length);
-    const k = bytes.subarray(o, o + length);
-    o += length;
-    return k;
-  };
-  const children = (): Children => {
-    need(2);
+    if (o + keyLength > length) throw truncated(o, length);
+    const key = bytes.subarray(o, o + keyLength);
+    o += keyLength;
+    if (tag === LEAF_TAG) {
+      if (o + VALUE_REF > length) throw truncated(o, length);
+      node = {
+        kind: 'leaf',
+        key,
+        value: { length: view.getUint32(o, true), hash: bytes.subarray(o + 4, o + VALUE_REF) },
+      };
+      o += VALUE_REF;
+    } else {
+      if (o + HASH > length) throw truncated(o, length);
+      node = { kind: 'extension', key, child: bytes.subarray(o, o + HASH) };
+      o += HASH;
+    }
+  } else if (tag === BRANCH_NO_VALUE_TAG || tag === BRANCH_WITH_VALUE_TAG) {
+    let value: ValueRef | null = null;
+    if (tag === BRANCH_WITH_VALUE_TAG) {
+      if (o + VALUE_REF > length) throw truncated(o, length);
+      value = { length: view.getUint32(o, true), hash: bytes.subarray(o + 4, o + VALUE_REF) };
+      o += VALUE_REF;
+    }
+    if (o + 2 > length) throw truncated(o, length);
     const bitmap = view.getUint16(o, true);
     o += 2;
-    const out = emptyChildren();
-    for (let i = 0; i < 16; i++) if ((bitmap & (1 << i)) !== 0) out[i] = hash();
-    return out;
-  };
-  need(1);
-  const tag = bytes[o++];
-  let node: RawTrieNode;
-  switch (tag) {
-    case LEAF_TAG: {
-      const k = key();
-      node = { kind: 'leaf', key: k, value: valueRef() };
-      break;
+    const children = emptyChildren();
+    for (let i = 0; i < 16; i++) {
+      if ((bitmap & (1 << i)) === 0) continue;
+      if (o + HASH > length) throw truncated(o, length);
+      children[i] = bytes.subarray(o, o + HASH);
+      o += HASH;
     }
-    case BRANCH_NO_VALUE_TAG:
-      node = { kind: 'branch', children: children(), value: null };
-      break;
-    case BRANCH_WITH_VALUE_TAG: {
-      const value = valueRef();
-      node = { kind: 'branch', children: children(), value };
-      break;
-    }
-    case EXTENSION_TAG: {
-      const k = key();
-      node = { kind: 'extension', key: k, child: hash() };
-      break;
-    }
-    default:
-      throw new TrieNodeDecodeError(`unknown node tag ${tag}`);
+    node = { kind: 'branch', children, value };
+  } else {
+    throw new TrieNodeDecodeError(`unknown node tag ${tag}`);
   }
-  need(8);
+  if (o + 8 > length) throw truncated(o, length);
   const memoryUsage = readU64(view, o);
   o += 8;
-  if (o !== bytes.length) throw new TrieNodeDecodeError(`${bytes.length - o} bytes after the node`);
+  if (o !== length) throw new TrieNodeDecodeError(`${length - o} bytes after the node`);
   return { node, memoryUsage };
+}
+
+function truncated(at: number, length: number): TrieNodeDecodeError {
+  return new TrieNodeDecodeError(`truncated at byte ${at} of ${length}`);
 }
 
 /** A node's hash: sha256 of its encoding (nearcore's `RawTrieNodeWithSize::hash`). */

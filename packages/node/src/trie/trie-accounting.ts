@@ -4,7 +4,7 @@
  * A node or value hash seen for the first time in the chunk is a db read (charged as `TOUCHING_TRIE_NODE`),
  * one seen before a mem read (`READ_CACHED_TRIE_NODE`). Only contract storage operations track through it.
  */
-import { hashKey } from './trie-storage.js';
+import { CryptoHashMap } from './hash-map.js';
 
 /** nearcore's `TrieNodesCount`. */
 export interface TrieNodesCount {
@@ -13,16 +13,15 @@ export interface TrieNodesCount {
 }
 
 export class TrieAccountingCache {
-  readonly #seen = new Set<string>();
+  readonly #seen = new CryptoHashMap<true>();
   #dbReads = 0;
   #memReads = 0;
 
   /** Counts one retrieval of the node or value `hash`. */
   track(hash: Uint8Array): void {
-    const key = hashKey(hash);
-    if (this.#seen.has(key)) this.#memReads++;
+    if (this.#seen.has(hash)) this.#memReads++;
     else {
-      this.#seen.add(key);
+      this.#seen.set(hash, true);
       this.#dbReads++;
     }
   }

@@ -5,13 +5,13 @@
  * the length of each contract code read. Receipts are limited on the growth of the upper bound
  * (`per_receipt_storage_proof_size_limit`), chunks on its total (`main_storage_proof_size_soft_limit`).
  */
-import { hashKey } from './trie-storage.js';
+import { CryptoHashMap } from './hash-map.js';
 
 /** What nearcore adds to the upper bound for every `storage_remove`. */
 export const REMOVAL_UPPER_BOUND_BYTES = 2000;
 
 export class TrieRecorder {
-  readonly #recorded = new Map<string, { hash: Uint8Array; bytes: Uint8Array }>();
+  readonly #recorded = new CryptoHashMap<Uint8Array>();
   #size = 0;
   #upperBound = 0;
   #removals = 0;
@@ -22,9 +22,8 @@ export class TrieRecorder {
 
   /** Records a node or value read from the trie; a hash already recorded adds nothing. */
   record(hash: Uint8Array, bytes: Uint8Array): void {
-    const key = hashKey(hash);
-    if (this.#recorded.has(key)) return;
-    this.#recorded.set(key, { hash, bytes });
+    if (this.#recorded.has(hash)) return;
+    this.#recorded.set(hash, bytes);
     this.#size += bytes.length;
     this.#upperBound += bytes.length;
   }
@@ -40,7 +39,7 @@ export class TrieRecorder {
   }
 
   has(hash: Uint8Array): boolean {
-    return this.#recorded.has(hashKey(hash));
+    return this.#recorded.has(hash);
   }
 
   /** How many distinct nodes and values were recorded. */
@@ -72,6 +71,6 @@ export class TrieRecorder {
 
   /** The recorded bytes, sorted as nearcore's `recorded_storage` sorts them (bytewise). */
   recordedNodes(): Uint8Array[] {
-    return [...this.#recorded.values()].map((r) => r.bytes).sort((a, b) => Buffer.compare(a, b));
+    return [...this.#recorded.values()].sort((a, b) => Buffer.compare(a, b));
   }
 }

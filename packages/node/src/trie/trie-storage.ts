@@ -6,6 +6,7 @@
  * leaves the history it must prove (GC).
  */
 import { base58Encode } from '@shadebox/primitives';
+import { CryptoHashMap } from './hash-map.js';
 import { MissingTrieNodeError } from './trie-errors.js';
 
 /** `Trie::EMPTY_ROOT` = `CryptoHash::default()`: 32 zero bytes, the root of the trie without keys. */
@@ -46,11 +47,6 @@ export interface TrieChanges {
   deletions: TrieRefcountSubtraction[];
 }
 
-/** A hash as a Map key (one char per byte: cheaper than hex or base58). */
-export function hashKey(hash: Uint8Array): string {
-  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('latin1');
-}
-
 /** `get`, throwing `MissingTrieNodeError` when the storage has nothing under `hash`. */
 export function getOrThrow(storage: TrieStorage, hash: Uint8Array): Uint8Array {
   const bytes = storage.get(hash);
@@ -60,10 +56,10 @@ export function getOrThrow(storage: TrieStorage, hash: Uint8Array): Uint8Array {
 
 /** Nodes and values in memory, reference counted (for tests, benches and proof verification). */
 export class MemoryTrieStorage implements TrieStorage {
-  readonly #entries = new Map<string, { bytes: Uint8Array; rc: number }>();
+  readonly #entries = new CryptoHashMap<{ bytes: Uint8Array; rc: number }>();
 
   get(hash: Uint8Array): Uint8Array | undefined {
-    return this.#entries.get(hashKey(hash))?.bytes;
+    return this.#entries.get(hash)?.bytes;
   }
 
   /** How many distinct nodes and values are stored. */
@@ -74,9 +70,8 @@ export class MemoryTrieStorage implements TrieStorage {
   /** Adds the references a change created (do this when its block is written). */
   applyInsertions(changes: TrieChanges): void {
     for (const { hash, bytes, rc } of changes.insertions) {
-      const key = hashKey(hash);
-      const entry = this.#entries.get(key);
-      if (entry === undefined) this.#entries.set(key, { bytes, rc });
+      const entry = this.#entries.get(hash);
+      if (entry === undefined) this.#entries.set(hash, { bytes, rc });
       else entry.rc += rc;
     }
   }
@@ -84,11 +79,10 @@ export class MemoryTrieStorage implements TrieStorage {
   /** Drops the references a change removed (do this when the old state may be forgotten). */
   applyDeletions(changes: TrieChanges): void {
     for (const { hash, rc } of changes.deletions) {
-      const key = hashKey(hash);
-      const entry = this.#entries.get(key);
+      const entry = this.#entries.get(hash);
       if (entry === undefined) continue;
       entry.rc -= rc;
-      if (entry.rc <= 0) this.#entries.delete(key);
+      if (entry.rc <= 0) this.#entries.delete(hash);
     }
   }
 
@@ -100,9 +94,8 @@ export class MemoryTrieStorage implements TrieStorage {
 
   /** Stores raw node or value bytes by their hash with one reference (proof verification). */
   putRaw(hash: Uint8Array, bytes: Uint8Array): void {
-    const key = hashKey(hash);
-    const entry = this.#entries.get(key);
-    if (entry === undefined) this.#entries.set(key, { bytes, rc: 1 });
+    const entry = this.#entries.get(hash);
+    if (entry === undefined) this.#entries.set(hash, { bytes, rc: 1 });
     else entry.rc += 1;
   }
 }

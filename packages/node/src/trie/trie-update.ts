@@ -9,6 +9,7 @@
  * untouched subtrees keep their hashes and are never loaded.
  */
 import { sha256 } from '@shadebox/primitives';
+import { CryptoHashMap } from './hash-map.js';
 import { branchMemoryUsageDirect, extensionMemoryUsageDirect, leafMemoryUsage } from './memory-usage.js';
 import { decodeNibbles, encodedLength, encodeNibbles, nibbleAt } from './nibbles.js';
 import { decodeRawNode, encodeRawNode, type RawTrieNode, type ValueRef } from './raw-node.js';
@@ -17,7 +18,6 @@ import type { TrieRecorder } from './trie-recorder.js';
 import {
   EMPTY_ROOT,
   getOrThrow,
-  hashKey,
   isEmptyRoot,
   type TrieChanges,
   type TrieRefcountAddition,
@@ -83,13 +83,20 @@ export function applyTrieChanges(
 function sortChanges(changes: Iterable<TrieChange>): TrieChange[] {
   const all = [...changes];
   // Array.prototype.sort is stable: equal keys keep their order, so the last one of a run is the latest.
-  all.sort((a, b) => Buffer.compare(a.key, b.key));
+  all.sort((a, b) => compareBytes(a.key, b.key));
   const out: TrieChange[] = [];
   for (let i = 0; i < all.length; i++) {
-    if (i + 1 < all.length && Buffer.compare(all[i].key, all[i + 1].key) === 0) continue;
+    if (i + 1 < all.length && compareBytes(all[i].key, all[i + 1].key) === 0) continue;
     out.push(all[i]);
   }
   return out;
+}
+
+/** Bytewise order; a JS loop beats a native call per comparison for keys this short. */
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
 }
 
 function emptyNode(): UpdatedNode {
@@ -133,7 +140,7 @@ function commonPrefix(key: Uint8Array, from: number, nibbles: Uint8Array): numbe
 class TrieUpdateArena {
   readonly nodes: UpdatedNode[] = [];
   /** Reference-count deltas by hash key; `bytes` is kept for what may be inserted. */
-  readonly #deltas = new Map<string, { hash: Uint8Array; bytes: Uint8Array | undefined; rc: number }>();
+  readonly #deltas = new CryptoHashMap<{ hash: Uint8Array; bytes: Uint8Array | undefined; rc: number }>();
 
   constructor(
     readonly storage: TrieStorage,
@@ -146,9 +153,8 @@ class TrieUpdateArena {
   }
 
   #delta(hash: Uint8Array, bytes: Uint8Array | undefined, rc: number): void {
-    const key = hashKey(hash);
-    const entry = this.#deltas.get(key);
-    if (entry === undefined) this.#deltas.set(key, { hash, bytes, rc });
+    const entry = this.#deltas.get(hash);
+    if (entry === undefined) this.#deltas.set(hash, { hash, bytes, rc });
     else {
       entry.rc += rc;
       if (entry.bytes === undefined) entry.bytes = bytes;
