@@ -108,6 +108,29 @@ describe('applyTrieChanges: small tries (reference doc §3.4, nearcore test_trie
     assert.equal(insertion.upperBound, insertion.size);
   });
 
+  it('a delete that leaves a branch one child squashes at once, reading the sibling, even if a later key re-grows it', () => {
+    // Branch{1: leaf "\x11", 2: leaf "\x12"} under nothing else: deleting "\x11" then adding "\x13" in one batch.
+    const storage = new MemoryTrieStorage();
+    const root = commit(storage, EMPTY_ROOT, [
+      { key: new Uint8Array([0x11]), value: text('x') },
+      { key: new Uint8Array([0x12]), value: text('y') },
+    ]);
+    const recorder = new TrieRecorder();
+    const result = new Trie(storage, root, { recorder }).update([
+      { key: new Uint8Array([0x13]), value: text('z') },
+      { key: new Uint8Array([0x11]), value: null },
+    ]);
+    // Extension(1) → Branch, the deleted leaf, and the sibling read by the squash (as nearcore, key by key).
+    assert.equal(recorder.count, 4);
+    assert.deepEqual(
+      result.newRoot,
+      referenceRoot([
+        [new Uint8Array([0x12]), text('y')],
+        [new Uint8Array([0x13]), text('z')],
+      ]).root,
+    );
+  });
+
   it('no changes keep the root and read nothing', () => {
     const storage = new CountingStorage(new MemoryTrieStorage());
     const result = applyTrieChanges(storage, EMPTY_ROOT, []);
@@ -116,7 +139,7 @@ describe('applyTrieChanges: small tries (reference doc §3.4, nearcore test_trie
   });
 });
 
-describe('applyTrieChanges: the canonical shape', () => {
+describe('applyTrieChanges: the canonical shape at genesis scale (3,000 keys)', () => {
   const state = randomState(7, 3000);
   const entries = [...state.values()];
   const expected = referenceRoot(entries);
