@@ -98,7 +98,7 @@ describe('check-layers', () => {
     assert.equal(run.status, 1);
     assert.match(
       run.stderr,
-      /^packages\/node\/src\/vm\/vm-logic\.ts:2: \[node layers\] vm may not import runtime \(order: config -> store -> state -> vm -> runtime -> chain -> rpc\) \('\.\.\/runtime\/fees\.js'\)$/m,
+      /^packages\/node\/src\/vm\/vm-logic\.ts:2: \[node layers\] vm may not import runtime \(order: config -> store -> trie -> state -> vm -> runtime -> chain -> rpc\) \('\.\.\/runtime\/fees\.js'\)$/m,
     );
     assert.match(run.stderr, /^check-layers: 9 violation\(s\) in \d+ files/m);
   });
