@@ -156,6 +156,8 @@ describe('shadebox up: the local EVM chain', () => {
 
     const anvil = linux ? anvilOf(cli.child.pid!) : undefined;
     if (linux) assert.ok(anvil, 'anvil runs under up');
+    // The agent registers after the ready line; stop only once it has said so.
+    await cli.stdoutIncludes('"agent-ready"');
     const exit = await cli.stop('SIGTERM');
     assert.equal(exit.code, 0, exit.stderr);
     assert.equal(exit.stdout.split('\n').length, 3, 'the ready and agent-ready lines, nothing else');

@@ -118,7 +118,8 @@ describe('BatchSpin', () => {
 
   it('wakes as soon as another thread posts', async () => {
     const posted = new Int32Array(new SharedArrayBuffer(4));
-    const spin = new BatchSpin(posted, 200);
+    // A limit far above the poster's 20 ms, so that a slow machine cannot make the spin give up first.
+    const spin = new BatchSpin(posted, 10_000);
     // The pool posted two messages; the first takes a whole window (110 ms on the real clock): busy.
     Atomics.add(posted, 0, 2);
     spin.batchBegins();
@@ -126,7 +127,7 @@ describe('BatchSpin', () => {
     while (performance.now() < busyUntil) {}
     spin.batchEnds();
     assert.equal(spin.stats.spunMs, 0, 'the second message was already posted');
-    // The second one is handled; another thread posts a third 20 ms later, far before the 200 ms limit.
+    // The second one is handled; another thread posts a third 20 ms later, far before the limit.
     const poster = new Worker(
       `const { parentPort, workerData } = require('node:worker_threads');
        parentPort.once('message', () => setTimeout(() => Atomics.add(new Int32Array(workerData), 0, 1), 20));`,
@@ -135,12 +136,11 @@ describe('BatchSpin', () => {
     await new Promise((resolve) => poster.once('online', resolve));
     spin.batchBegins();
     poster.postMessage('go');
-    const started = performance.now();
     spin.batchEnds();
-    const waited = performance.now() - started;
     await poster.terminate();
+    // Caught, not timed out: the spin ended because the third message was posted.
     assert.equal(spin.stats.caught, 1);
-    assert.ok(waited >= 15 && waited < 150, `woke after ${waited} ms`);
+    assert.equal(spin.stats.missed, 0);
   });
 
   it('reads SHADEBOX_VIEW_SPIN_US', () => {
