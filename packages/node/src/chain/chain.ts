@@ -29,6 +29,7 @@ import type { ValidatorAccountsUpdate } from '../runtime/validator-accounts-upda
 import { StateUpdate } from '../state/state-update.js';
 import { VersionedState } from '../state/versioned-state.js';
 import { type KeyValueStore, WriteBatch } from '../store/key-value-store.js';
+import type { Trie } from '../trie/index.js';
 import { approvalMessage } from './approval.js';
 import { BlockMerkleTree } from './block-merkle-tree.js';
 import {
@@ -48,6 +49,7 @@ import { stringifyJson } from './json.js';
 import { merkleRoot, merklizeHashes } from './merkle.js';
 import { applyStatePatch, type PatchRecord } from './patch-state.js';
 import type { BlockRecord } from './records.js';
+import { ShardTries } from './shard-tries.js';
 import { minimumStake, validatorAccountsUpdate } from './validator-stakes.js';
 import { writeBlock } from './write-block.js';
 
@@ -76,6 +78,8 @@ export interface ProducedBlock {
 
 export class Chain extends ChainStore {
   readonly state: VersionedState;
+  /** The shards' tries: state roots, trie-node gas and proofs (chain/shard-tries.ts). */
+  readonly tries: ShardTries;
   readonly genesis: GenesisConfig;
   readonly numShards: number;
   /** Bytes (keys and values) the batch of the last produced block wrote: the garbage collector's history
@@ -87,11 +91,14 @@ export class Chain extends ChainStore {
     super(options.store, options.genesis.genesis_height, options.cacheLimits);
     this.genesis = options.genesis;
     this.state = new VersionedState(options.store, Col.State);
+    this.tries = new ShardTries(options.store);
     this.numShards = options.genesis.shard_layout.V0.num_shards;
     this.now = options.now ?? (() => BigInt(Date.now()) * 1_000_000n);
     const head = this.storedHeadHeight();
-    if (head !== undefined) this.loadHead(head);
-    else this.writeGenesis();
+    if (head !== undefined) {
+      this.loadHead(head);
+      if (!this.tries.hasTries()) this.rebuildTries();
+    } else this.writeGenesis();
     this.loadEarliestHeight();
   }
 
@@ -116,6 +123,21 @@ export class Chain extends ChainStore {
   /** A read-only view of the state as of block `height`. */
   stateAt(height: number): StateUpdate {
     return new StateUpdate(this.state, height);
+  }
+
+  /** The post-state root of shard `shard` after block `block` (its chunk extra), as 32 bytes. */
+  stateRootOf(block: BlockRecord, shard: number): Uint8Array {
+    return base58Decode(block.chunkExtras[shard].stateRoot);
+  }
+
+  /**
+   * The trie of shard `shard` at the post-state of `block` (the root the next block's chunk carries as
+   * `prev_state_root`), over the stored nodes: for proofs. Its nodes are there while the block is within the
+   * GC window (always on an archival node); a lookup of a node that is not there throws
+   * `MissingTrieNodeError` (blocks of a home made before the tries were kept, below the rebuilt head).
+   */
+  trieAt(block: BlockRecord, shard: number): Trie {
+    return this.tries.trieAt(this.stateRootOf(block, shard));
   }
 
   /** One state key as of block `height` (the read path of queries: no overlay needed). */
@@ -156,15 +178,22 @@ export class Chain extends ChainStore {
     const byShard = (accountId: string) => this.shardOf(accountId);
     const results: ChunkResult[] = [];
     const updates: StateUpdate[] = [];
+    const prevRoots: Uint8Array[] = [];
     for (let shard = 0; shard < this.numShards; shard++) {
       const state = new StateUpdate(this.state, prev.height);
+      prevRoots.push(this.stateRootOf(prev, shard));
       const txs = transactions.filter((t) => byShard(t.signedTransaction.transaction.signerId) === shard);
       const receipts = this.incoming.flat().filter((r) => receiptShard(r, byShard) === shard);
       const update = stakeReturns && {
         stakeInfo: new Map([...stakeReturns.stakeInfo].filter(([id]) => byShard(id) === shard)),
         lastProposals: stakeReturns.lastProposals,
       };
-      const shardContext = { ...context, shardId: shard, numShards: this.numShards };
+      const shardContext: BlockContext = {
+        ...context,
+        shardId: shard,
+        numShards: this.numShards,
+        trie: this.tries.chunkTrie(prevRoots[shard]),
+      };
       results.push(applyChunk(this.params, shardContext, state, txs, receipts, update));
       const shardPatch = patch.filter((r) => byShard(r.accountId) === shard);
       if (shardPatch.length > 0) applyStatePatch(state, shardPatch, this.params, { type: 'migration' });
@@ -247,7 +276,14 @@ export class Chain extends ChainStore {
     const hash = base58Encode(hashBytes);
     merkleTree.insert(hashBytes);
 
+    // The shards' new roots: each chunk's net writes on the shard's previous root, nodes in this batch.
     const batch = new WriteBatch();
+    const writes = updates.map((u) => u.finish());
+    const trieUpdate = this.tries.update();
+    const stateRoots = writes.map((w, shard) =>
+      this.tries.applyChunk(batch, trieUpdate, height, shard, prevRoots[shard], w),
+    );
+    trieUpdate.writeTo(batch);
     const { record, cache } = writeBlock(batch, this.state, {
       hdr,
       hash,
@@ -255,10 +291,11 @@ export class Chain extends ChainStore {
       chunkBodies,
       results,
       updates,
+      writes,
+      stateRoots,
       merkleTree,
       epoch,
       finality,
-      prevChunkExtras: prev.chunkExtras,
       author: this.options.validatorAccountId,
       sign: (message) => this.sign(message),
     });
@@ -308,6 +345,7 @@ export class Chain extends ChainStore {
   private writeGenesis(): void {
     const batch = new WriteBatch();
     const record = writeGenesisBlock(batch, this.state, {
+      tries: this.tries,
       genesis: this.genesis,
       params: this.params,
       numShards: this.numShards,
@@ -320,6 +358,34 @@ export class Chain extends ChainStore {
     this.rememberBlock(record);
     this.incoming = [];
   }
+
+  /**
+   * A home made before the tries were kept: every shard's trie built once from the flat state at the head, and
+   * the head's chunk extras given those roots (the next block's chunks carry them as `prev_state_root`; the
+   * head's own hash commits only to its parent's roots). Older blocks keep the roots they were made with.
+   */
+  private rebuildTries(): void {
+    const head = this.headRecord;
+    const batch = new WriteBatch();
+    const roots = this.tries.rebuild(batch, this.state, head.height, this.numShards, (id) =>
+      this.shardOf(id),
+    );
+    const record: BlockRecord = {
+      ...head,
+      chunkExtras: head.chunkExtras.map((extra, shard) => ({
+        ...extra,
+        stateRoot: base58Encode(roots[shard]),
+      })),
+    };
+    batch.put(Col.Block, base58Decode(head.hash), utf8.encode(JSON.stringify(record)));
+    this.store.commit(batch);
+    this.forgetCached();
+    this.loadHead(head.height);
+    this.rebuiltTries = { height: head.height, roots: roots.map(base58Encode) };
+  }
+
+  /** Set when this open rebuilt the tries of an older home (start-node.ts logs it). */
+  rebuiltTries: { height: number; roots: string[] } | undefined;
 
   // ---- helpers -------------------------------------------------------------------------------------------
 

@@ -26,6 +26,10 @@ export const Col = {
   ReceiptToTx: 11,
   /** height (u64 BE) -> the ids of the receipts that block mapped in ReceiptToTx (what its collection deletes). */
   ReceiptToTxByHeight: 12,
+  /** node or value hash -> `rc (u32 LE) ‖ bytes`: the shards' trie nodes and values (chain/shard-tries.ts). */
+  TrieNodes: 13,
+  /** height (u64 BE) ‖ shard (u16 BE) -> that block's trie changes of the shard (hashes and counts). */
+  TrieChanges: 14,
 } as const;
 
 export function heightKey(height: number): Uint8Array {

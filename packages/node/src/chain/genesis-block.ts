@@ -19,6 +19,7 @@ import { setGlobalContractCode } from '../state/global-contract-state.js';
 import { StateUpdate } from '../state/state-update.js';
 import type { VersionedState } from '../state/versioned-state.js';
 import type { WriteBatch } from '../store/key-value-store.js';
+import { EMPTY_ROOT } from '../trie/index.js';
 import { BlockMerkleTree } from './block-merkle-tree.js';
 import {
   type BlockHeaderFields,
@@ -35,10 +36,13 @@ import { applyGenesisRecords, type StateRecordJson } from './genesis-state.js';
 import { stringifyJson, stringifyRecord } from './json.js';
 import { merkleRoot, merklizeHashes } from './merkle.js';
 import type { BlockRecord, ChunkExtra, ChunkRecord } from './records.js';
+import type { ShardTries } from './shard-tries.js';
 
 const utf8 = new TextEncoder();
 
 export interface GenesisBlockInputs {
+  /** Where the shards' tries go: the genesis roots are the tries of the genesis records. */
+  tries: ShardTries;
   genesis: GenesisConfig;
   params: RuntimeParams;
   numShards: number;
@@ -71,6 +75,7 @@ export function writeGenesisBlock(
   const { genesis: g, numShards, author } = inputs;
   const height = g.genesis_height;
   const chunkExtras: ChunkExtra[] = [];
+  const trieUpdate = inputs.tries.update();
   for (let shard = 0; shard < numShards; shard++) {
     const update = new StateUpdate(undefined, -1);
     const records = (g.records as StateRecordJson[]).filter(
@@ -84,9 +89,9 @@ export function writeGenesisBlock(
     }
     const writes = update.finish();
     state.write(batch, height, writes);
-    const digest = sha256(utf8.encode(JSON.stringify(writes.map(([k, v]) => [b64(k), v && b64(v)]))));
+    const root = inputs.tries.applyChunk(batch, trieUpdate, height, shard, EMPTY_ROOT, writes);
     chunkExtras.push({
-      stateRoot: base58Encode(digest),
+      stateRoot: base58Encode(root),
       outcomeRoot: ZERO_HASH_B58,
       gasUsed: '0',
       balanceBurnt: '0',
@@ -94,6 +99,8 @@ export function writeGenesisBlock(
       validatorProposals: [],
     });
   }
+  trieUpdate.writeTo(batch);
+  inputs.tries.markPresent(batch);
   const timestampNs = parseGenesisTime(g.genesis_time);
   const chunkFields: ChunkHeaderFields[] = chunkExtras.map((extra, shard) => ({
     prevBlockHash: ZERO_HASH_B58,

@@ -54,12 +54,14 @@ export interface BlockToWrite {
   results: ChunkResult[];
   /** Each shard's state overlay after its chunk. */
   updates: StateUpdate[];
+  /** Each shard's net writes (`updates[shard].finish()`). */
+  writes: Array<Array<[Uint8Array, Uint8Array | null]>>;
+  /** Each shard's trie root after its chunk (chain/shard-tries.ts): the chunk extra's `state_root`. */
+  stateRoots: Uint8Array[];
   merkleTree: BlockMerkleTree;
   epoch: { epochId: string; nextEpochId: string };
   /** The block's Doomslug finality pointers (chain/doomslug-finality.ts), kept with it. */
   finality: FinalityPointers;
-  /** The chunk extras of the previous block (their state roots chain into this block's). */
-  prevChunkExtras: readonly ChunkExtra[] | undefined;
   /** The block producer's account. */
   author: string;
   /** Signs with the block producer's key. */
@@ -84,8 +86,7 @@ export function writeBlock(
 
   for (let shard = 0; shard < numShards; shard++) {
     const result = results[shard];
-    const writes = b.updates[shard].finish();
-    state.write(batch, height, writes);
+    state.write(batch, height, b.writes[shard]);
     for (const change of b.updates[shard].changes) {
       stateChanges.push({
         shard,
@@ -133,10 +134,8 @@ export function writeBlock(
       cache.receipts.push([r.receiptId, rr, receiptBytes.length]);
       writeReceipt(outgoing, r);
     }
-    const prevExtra = b.prevChunkExtras?.[shard];
-    const digest = sha256(utf8.encode(stringifyJson(stateChanges.filter((c) => c.shard === shard))));
     chunkExtras.push({
-      stateRoot: base58Encode(combineHash(base58Decode(prevExtra?.stateRoot ?? ZERO_HASH_B58), digest)),
+      stateRoot: base58Encode(b.stateRoots[shard]),
       outcomeRoot: base58Encode(outcomeRoot),
       gasUsed: result.gasUsed.toString(),
       balanceBurnt: result.balanceBurnt.toString(),

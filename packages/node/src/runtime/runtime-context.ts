@@ -4,6 +4,7 @@
 
 import type { FeeContext } from '../config/fees.js';
 import type { StorageUsageConfig } from '../state/storage-usage.js';
+import type { Trie } from '../trie/index.js';
 import type { ContractCache } from '../vm/contract-cache.js';
 import type { VMConfig } from '../vm/vm-logic.js';
 
@@ -79,4 +80,10 @@ export interface BlockContext {
    * 0 and 1 when absent. */
   shardId?: number;
   numShards?: number;
+  /** The shard's trie at the chunk's `prev_state_root` (the root after the shard's previous chunk), with the
+   * chunk's accounting cache (`trie.accounting`: trie-node gas, TOUCHING vs READ_CACHED) and recorder
+   * (`trie.recorder`: the storage proof's size), both fresh for each chunk and shared by all its receipts, never
+   * rolled back. Lookups on it see the state before the chunk; the chunk's own writes are in its `StateUpdate`.
+   * Absent when no trie is kept (views, tests that apply a chunk alone). */
+  trie?: Trie;
 }
