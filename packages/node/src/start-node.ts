@@ -195,6 +195,13 @@ async function startLocked(
     await store.close();
     throw error;
   }
+  if (chain.rebuiltTries) {
+    const { height, roots } = chain.rebuiltTries;
+    log.info(
+      { height, stateRoots: roots },
+      `state trie rebuilt from the flat state at height ${height} (a home made before the trie was kept; blocks below keep their old state roots)`,
+    );
+  }
   const archive = options.archive ?? home.config.archive;
   const withArchivalEndpoint = options.archivalRpcPort !== undefined;
   const gc = archive

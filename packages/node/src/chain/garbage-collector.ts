@@ -11,7 +11,9 @@
  * own that also advances the earliest served height recorded in Meta (`earliest`), so a crash at any moment
  * leaves either the heights and the old horizon, or neither and the new one. Once the heights are gone, the
  * state versions below the horizon go (`VersionedState.prune`, at most `stateDeletionsPerStep` deletions per
- * block); reads below the horizon answer as garbage collected whatever is left of them.
+ * block); reads below the horizon answer as garbage collected whatever is left of them. Trie nodes go with
+ * their block: collecting a height applies that block's trie deletions (chain/shard-tries.ts), so the tries of
+ * the kept blocks stay whole and nothing else does.
  *
  * A collected block leaves a header stub in the Block column (`{height, hash, collected}`) and its height
  * index entry (height → hash), about 150 bytes a block, so that `query` can answer GARBAGE_COLLECTED_BLOCK
@@ -179,7 +181,14 @@ export class GarbageCollector {
     if (tail < target) {
       const end = Math.min(target, tail + this.heightsPerStep);
       const batch = new WriteBatch();
-      for (let h = tail; h < end; h++) this.collectHeight(batch, h);
+      // Trie nodes: each collected block's deletions (the nodes of the state before it that it made
+      // unreachable), as nearcore's GC applies a canonical block's TrieChanges deletions.
+      const trieUpdate = this.chain.tries.update();
+      for (let h = tail; h < end; h++) {
+        this.collectHeight(batch, h);
+        this.chain.tries.collect(batch, trieUpdate, h, this.chain.numShards);
+      }
+      trieUpdate.writeTo(batch);
       batch.put(Col.Meta, EARLIEST_KEY, heightKey(end));
       this.chain.store.commit(batch);
       this.chain.setEarliestHeight(end);

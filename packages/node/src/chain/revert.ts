@@ -2,7 +2,8 @@
  * `sandbox_revert`: everything the blocks above a height wrote, as deletions in one store batch. For each
  * reverted block: its block record and height index, its chunks, the transactions it included, the outcomes
  * of what it executed, the receipts those produced, the receipts it left in flight, its state changes, the
- * receipt-to-transaction entries of the receipts it created and every state version it wrote. Receipts produced at or below the target height (executed by a reverted
+ * receipt-to-transaction entries of the receipts it created, every state version it wrote and the trie nodes it
+ * inserted (its trie changes' insertions taken back). Receipts produced at or below the target height (executed by a reverted
  * block) stay: the target block still refers to them. `Chain.rewindTo` commits the batch with the new head.
  */
 import { base58Decode } from '@shadebox/primitives';
@@ -17,8 +18,10 @@ export function revertBatch(chain: Chain, height: number): WriteBatch {
   const batch = new WriteBatch();
   const outcomeIds: Uint8Array[] = [];
   let stateChangesComplete = true;
+  const trieUpdate = chain.tries.update();
 
   for (let h = chain.head.height; h > height; h--) {
+    chain.tries.revert(batch, trieUpdate, h, chain.numShards);
     const block = chain.blockByHeight(h);
     if (!block) continue;
     batch.delete(Col.Block, base58Decode(block.hash));
@@ -50,6 +53,8 @@ export function revertBatch(chain: Chain, height: number): WriteBatch {
       batch.delete(Col.State, versionKey(new Uint8Array(Buffer.from(change.key, 'base64')), h));
     }
   }
+
+  trieUpdate.writeTo(batch);
 
   // Outcomes of what the reverted blocks executed, and the receipts those produced (local receipts executed
   // in the same block included), followed transitively.
