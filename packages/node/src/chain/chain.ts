@@ -66,6 +66,9 @@ export interface ChainOptions {
   now?: () => bigint;
   /** Bounds of the in-memory caches of parsed records (chain-store.ts). Default DEFAULT_CHAIN_CACHE_LIMITS. */
   cacheLimits?: ChainCacheLimits;
+  /** Opened only to read (dump-state, on a store the node may be writing): nothing is committed, so an older
+   * home's trie is not rebuilt. */
+  readOnly?: boolean;
 }
 
 export interface ProducedBlock {
@@ -97,7 +100,7 @@ export class Chain extends ChainStore {
     const head = this.storedHeadHeight();
     if (head !== undefined) {
       this.loadHead(head);
-      if (!this.tries.hasTries()) this.rebuildTries();
+      if (!this.tries.hasTries() && !options.readOnly) this.rebuildTries();
     } else this.writeGenesis();
     this.loadEarliestHeight();
   }

@@ -116,6 +116,7 @@ export async function dumpHomeState(home: Home & { dir: string }): Promise<State
       params: runtimeParamsFrom(loadRuntimeConfig(home.genesis.protocol_version), home.genesis.chain_id),
       validatorKey: KeyPair.fromString(home.validatorKey.secret_key),
       validatorAccountId: home.validatorKey.account_id,
+      readOnly: true,
     });
     const head = chain.head;
     const records = stateRecordsAt(chain, head.height);

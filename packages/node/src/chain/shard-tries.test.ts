@@ -36,6 +36,7 @@ import {
 } from '../trie/index.js';
 import { Chain } from './chain.js';
 import { Col } from './columns.js';
+import { stateRecordsAt } from './dump-state.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { revertBatch } from './revert.js';
 import { TRIE_META_KEY } from './shard-tries.js';
@@ -268,5 +269,18 @@ describe('the chain state roots are the shards trie roots', () => {
     sender3.nonce = sender2.nonce;
     runActivity(rebuilt, sender3, 2, 'z');
     assert.equal(openChain(store, home).rebuiltTries, undefined);
+  });
+
+  it('a chain started from a state dump has the dumped block roots as its genesis roots', () => {
+    const home = createEphemeralHome({ epochLength: 10 });
+    const chain = openChain(openMemoryStore(), home);
+    runActivity(chain, new Sender(chain, home), 4, 'd');
+    const records = stateRecordsAt(chain, chain.head.height);
+    const dumped = { ...home, genesis: { ...home.genesis, genesis_height: chain.head.height, records } };
+    const restarted = openChain(openMemoryStore(), dumped);
+    assert.deepEqual(
+      restarted.head.chunkExtras.map((e) => e.stateRoot),
+      chain.head.chunkExtras.map((e) => e.stateRoot),
+    );
   });
 });
