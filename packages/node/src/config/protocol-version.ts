@@ -79,6 +79,8 @@ export const PROTOCOL_FEATURES = Object.freeze({
   UniqueChunkTransactions: 85,
   /** A module that fails to load is charged the loading fee and aborts (was a zero-gas nop). */
   FixContractLoadingError: 86,
+  /** The per-receipt storage-proof limit counts from the receipt's start, not each function call's. */
+  EnforcePerReceiptStorageProofLimit: 86,
   // Protocol 87 (nearcore 2.14, version.rs at 0d8e7e07f19f). nearcore 2.14 lists FixContractLoadingError at
   // 87; 2.13.1 shipped it at 86, which mainnet runs, so it stays at 86 here (docs/deviations.md).
   RejectEmptyMethodName: 87,
@@ -86,6 +88,7 @@ export const PROTOCOL_FEATURES = Object.freeze({
   RejectWithdrawFromGasKeyInDelegate: 87,
   /** `burnt_gas_reward` 3/10 → 0: contracts no longer earn part of the gas they burn. */
   RemoveGasRewards: 87,
+  /** The per-receipt storage-proof limit is checked after every action (`ReceiptStorageProofSizeExceeded`). */
   EnforceStorageProofLimitForAllActions: 87,
   /** `max_receipt_total_input_size`: the promise inputs of one receipt are bounded. */
   ReceiptPromiseInputSizeLimit: 87,

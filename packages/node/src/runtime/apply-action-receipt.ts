@@ -117,6 +117,19 @@ export function applyActionReceipt(
       })
     : undefined;
   const actions = actionReceipt.actions;
+  // The storage proof this receipt may record (nearcore lib.rs `apply_action_receipt`): from 86 function calls
+  // count it from the receipt's start, from 87 it is also checked after every action.
+  const recorder = block.trie?.recorder;
+  const proofSizeBefore =
+    recorder && protocolFeatureEnabled('EnforcePerReceiptStorageProofLimit', params.protocolVersion)
+      ? recorder.upperBound
+      : undefined;
+  const proofLimitForAllActions = protocolFeatureEnabled(
+    'EnforceStorageProofLimitForAllActions',
+    params.protocolVersion,
+  )
+    ? Number(params.vm.config.limits.perReceiptStorageProofSizeLimit)
+    : undefined;
   // The account acting: the predecessor, until an action creates the receiver, which then acts on itself.
   let actorId = receipt.predecessorId;
   for (let i = 0; i < actions.length && !inputsTooLarge; i++) {
@@ -133,6 +146,7 @@ export function applyActionReceipt(
       account,
       result,
       actionIndex: i,
+      storageProofSizeBeforeReceipt: proofSizeBefore,
     };
     result.contracts.push(accountContractView(account.current));
     try {
@@ -147,6 +161,13 @@ export function applyActionReceipt(
       checkActorPermissions(action, account.current, actorId, accountId);
       const existedBefore = account.current !== undefined;
       applyAction(ctx, i, promiseResults);
+      if (
+        recorder &&
+        proofSizeBefore !== undefined &&
+        proofLimitForAllActions !== undefined &&
+        recorder.upperBound - proofSizeBefore > proofLimitForAllActions
+      )
+        throw new ActionFailure({ ReceiptStorageProofSizeExceeded: { limit: proofLimitForAllActions } });
       // A deterministic or universal account created by its state init, or a universal one a transfer created,
       // does not act on itself (NEP-616, NEP-655): the id commits to its state, nobody else may add to it.
       if (

@@ -2,7 +2,15 @@
  * The VM's window on the state for one account (nearcore runtime/src/ext.rs `RuntimeExt`): its contract data,
  * the validators' stakes and its waiting yields. Writes go to the receipt's pending state layer, so a failed
  * receipt drops them with everything else.
+ *
+ * With the chunk's trie (chunk-trie.ts), contract storage counts trie nodes as nearcore's does: a key the chunk
+ * already wrote or removed is answered from the overlay and touches nothing; otherwise a write or removal
+ * looks the key up in the pre-chunk trie (every node on the path, then the old value, tracked by the chunk's
+ * accounting cache and recorder) and charges what it counted; a read or `has_key` in `FlatStorage` mode takes
+ * the value from the flat state, records the path for the proof without counting it, and a read's value
+ * counts once dereferenced (for free: see storage.ts).
  */
+
 import {
   hasPromiseYieldReceipt,
   hasPromiseYieldStatus,
@@ -15,15 +23,60 @@ import {
   removeYieldIdMappingsOfDataId,
   setYieldIdMapping,
 } from '../state/yield-id-state.js';
-import type { External } from '../vm/vm-context.js';
+import type { ValueRef } from '../trie/raw-node.js';
+import { lookupValueRef } from '../trie/trie-lookup.js';
+import type { External, StorageAccessTracker, StorageValuePtr } from '../vm/vm-context.js';
+import { type ChunkTrie, recordedProofSize } from './chunk-trie.js';
 
 export function contractExternal(
   state: StateUpdate,
   accountId: string,
   validatorStakes: ReadonlyMap<string, bigint>,
-  options: { readOnly?: boolean } = {},
+  options: { readOnly?: boolean; chunkTrie?: ChunkTrie } = {},
 ): External {
-  return new ContractExternal(state, accountId, validatorStakes, options.readOnly === true);
+  return new ContractExternal(
+    state,
+    accountId,
+    validatorStakes,
+    options.readOnly === true,
+    options.chunkTrie,
+  );
+}
+
+/** A value already in memory (the overlay or the flat state): dereferencing it touches no trie node. */
+class MemoryValue implements StorageValuePtr {
+  constructor(private readonly value: Uint8Array) {}
+  get length(): number {
+    return this.value.length;
+  }
+  deref(): Uint8Array {
+    return this.value;
+  }
+}
+
+/** A value in the trie: dereferencing it counts its hash in the chunk's accounting and records it. */
+class TrieValue implements StorageValuePtr {
+  constructor(
+    private readonly chunkTrie: ChunkTrie,
+    private readonly ref: ValueRef,
+  ) {}
+  get length(): number {
+    return this.ref.length;
+  }
+  deref(tracker: StorageAccessTracker): Uint8Array {
+    const { trie } = this.chunkTrie;
+    const accounting = trie.accounting!;
+    const start = accounting.getCounts();
+    const value = trie.derefValue(this.ref);
+    chargeCounts(tracker, accounting.countsSince(start));
+    return value;
+  }
+}
+
+/** nearcore's `commit_counts_since`: first-time nodes, then cached ones. */
+function chargeCounts(tracker: StorageAccessTracker, counts: { dbReads: number; memReads: number }): void {
+  tracker.trieNodesTouched(counts.dbReads);
+  tracker.cachedTrieNodesRead(counts.memReads);
 }
 
 /** One object per call, its methods on the prototype: a call makes no closures. */
@@ -33,26 +86,110 @@ class ContractExternal implements External {
     private readonly accountId: string,
     private readonly validatorStakes: ReadonlyMap<string, bigint>,
     private readonly readOnly: boolean,
+    private readonly chunkTrie: ChunkTrie | undefined,
   ) {}
 
   private writable(): void {
     if (this.readOnly) throw new Error('contract storage is read-only in view calls');
   }
 
-  storageGet(key: Uint8Array): Uint8Array | undefined {
-    return this.state.contractData(this.accountId, key);
+  storageGet(tracker: StorageAccessTracker, key: Uint8Array): StorageValuePtr | undefined {
+    const stateKey = contractDataKey(this.accountId, key);
+    const chunkTrie = this.chunkTrie;
+    if (chunkTrie === undefined || this.state.inOverlay(stateKey)) {
+      const value = this.state.get(stateKey);
+      return value === undefined ? undefined : new MemoryValue(value);
+    }
+    const ref = this.lookUpForRead(tracker, chunkTrie, stateKey);
+    return ref === null ? undefined : new TrieValue(chunkTrie, ref);
   }
-  storageHas(key: Uint8Array): boolean {
-    return this.state.contractData(this.accountId, key) !== undefined;
+  storageHas(tracker: StorageAccessTracker, key: Uint8Array): boolean {
+    const stateKey = contractDataKey(this.accountId, key);
+    const chunkTrie = this.chunkTrie;
+    if (chunkTrie === undefined || this.state.inOverlay(stateKey)) return this.state.has(stateKey);
+    return this.lookUpForRead(tracker, chunkTrie, stateKey) !== null;
   }
-  storageSet(key: Uint8Array, value: Uint8Array): void {
+  storageSet(tracker: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | undefined {
     this.writable();
-    this.state.set(contractDataKey(this.accountId, key), value);
+    const stateKey = contractDataKey(this.accountId, key);
+    const evicted = this.lookUpForWrite(tracker, stateKey, 'write');
+    this.state.set(stateKey, value);
+    return evicted;
   }
-  storageRemove(key: Uint8Array): void {
+  storageRemove(tracker: StorageAccessTracker, key: Uint8Array): Uint8Array | undefined {
     this.writable();
-    this.state.remove(contractDataKey(this.accountId, key));
+    const stateKey = contractDataKey(this.accountId, key);
+    const removed = this.lookUpForWrite(tracker, stateKey, 'remove');
+    // nearcore adds 2000 bytes to the proof's upper bound for every removal of contract data, found or not.
+    this.chunkTrie?.trie.recorder?.recordKeyRemoval();
+    this.state.remove(stateKey);
+    return removed;
   }
+  recordedStorageSize(): number {
+    return recordedProofSize(this.chunkTrie);
+  }
+  storageProofSizeBeforeReceipt(): number {
+    return this.chunkTrie?.sizeBeforeReceipt ?? this.recordedStorageSize();
+  }
+
+  /**
+   * The old value of a write or removal (ext.rs `storage_set` / `storage_remove`): from the overlay when the
+   * chunk already has the key, else by a lookup in the trie (`MemOrTrie`: every node counted), the old value's
+   * bytes charged, the value dereferenced (counted once more), then the nodes charged.
+   */
+  private lookUpForWrite(
+    tracker: StorageAccessTracker,
+    stateKey: Uint8Array,
+    op: 'write' | 'remove',
+  ): Uint8Array | undefined {
+    const chargeBytes = (length: number) =>
+      op === 'write' ? tracker.derefWriteEvictedValueBytes(length) : tracker.derefRemovedValueBytes(length);
+    const chunkTrie = this.chunkTrie;
+    if (chunkTrie === undefined || this.state.inOverlay(stateKey)) {
+      const old = this.state.get(stateKey);
+      if (old !== undefined) chargeBytes(old.length);
+      return old;
+    }
+    const { trie } = chunkTrie;
+    const accounting = trie.accounting!;
+    const start = accounting.getCounts();
+    const ref = trie.getRef(stateKey);
+    let old: Uint8Array | undefined;
+    if (ref !== null) {
+      chargeBytes(ref.length);
+      old = trie.derefValue(ref);
+    }
+    chargeCounts(tracker, accounting.countsSince(start));
+    return old;
+  }
+
+  /**
+   * A read's or `has_key`'s lookup of a key the chunk has not written. `FlatStorage`: the flat state answers and
+   * nothing is counted, but the path is recorded for the proof (nearcore's `lookup_from_flat_storage`); `Trie`
+   * mode: every node counted and charged, as a write's.
+   */
+  private lookUpForRead(
+    tracker: StorageAccessTracker,
+    chunkTrie: ChunkTrie,
+    stateKey: Uint8Array,
+  ): ValueRef | null {
+    const { trie } = chunkTrie;
+    if (chunkTrie.storageGetMode === 'Trie') {
+      const accounting = trie.accounting!;
+      const start = accounting.getCounts();
+      const ref = trie.getRef(stateKey);
+      chargeCounts(tracker, accounting.countsSince(start));
+      return ref;
+    }
+    const recorder = trie.recorder;
+    return lookupValueRef(
+      trie.storage,
+      trie.root,
+      stateKey,
+      recorder === undefined ? undefined : (hash, bytes) => recorder.record(hash, bytes),
+    );
+  }
+
   validatorStake(id: string): bigint | undefined {
     return this.validatorStakes.get(id);
   }

@@ -56,6 +56,13 @@ export class StateUpdate {
     return this.get(contractDataKey(accountId, key));
   }
 
+  /** Whether this chunk already wrote or removed `key` (pending or committed): nearcore's `TrieUpdate` answers
+   * such a key from its overlay, without a trie lookup (contract storage pays no trie nodes for it). */
+  inOverlay(key: Uint8Array): boolean {
+    const k = asMapKey(key);
+    return this.pending.has(k) || this.block.has(k);
+  }
+
   has(key: Uint8Array): boolean {
     return this.get(key) !== undefined;
   }

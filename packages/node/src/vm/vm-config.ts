@@ -22,5 +22,6 @@ export function vmConfigFrom(config: RuntimeConfig): VMConfig {
     fixContractLoadingError: config.wasm.fixContractLoadingError,
     vmKind: config.wasm.vmKind,
     gasKeyHostFns: config.wasm.gasKeyHostFns,
+    storageGetMode: config.wasm.storageGetMode,
   };
 }

@@ -36,12 +36,41 @@ export interface VMContext {
   accountContract?: AccountContract;
 }
 
+/**
+ * What a storage operation of the External charges while it runs (nearcore's `StorageAccessTracker`, which the
+ * VM's gas counter implements): the old value's bytes of a write or removal, then the trie nodes the operation
+ * retrieved, first-time ones (`TOUCHING_TRIE_NODE`) before cached ones (`READ_CACHED_TRIE_NODE`). Each charge
+ * may run out of gas, which ends the operation there.
+ */
+export interface StorageAccessTracker {
+  derefWriteEvictedValueBytes(length: number): void;
+  derefRemovedValueBytes(length: number): void;
+  trieNodesTouched(count: number): void;
+  cachedTrieNodesRead(count: number): void;
+}
+
+/** A value found by `storageGet`, read only when dereferenced (nearcore's `ValuePtr`): its length is known
+ * first, so a read pays for the bytes before they are fetched. */
+export interface StorageValuePtr {
+  readonly length: number;
+  /** The bytes; their retrieval counts as one more trie access, charged to `tracker`. */
+  deref(tracker: StorageAccessTracker): Uint8Array;
+}
+
 /** The contract storage and chain facts a call reaches through the host (nearcore's `External`). */
 export interface External {
-  storageGet(key: Uint8Array): Uint8Array | undefined;
-  storageSet(key: Uint8Array, value: Uint8Array): void;
-  storageRemove(key: Uint8Array): void;
-  storageHas(key: Uint8Array): boolean;
+  storageGet(tracker: StorageAccessTracker, key: Uint8Array): StorageValuePtr | undefined;
+  /** Writes `value`; returns the value it replaced (charging its bytes and the trie nodes on the way). */
+  storageSet(tracker: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | undefined;
+  /** Removes the key; returns the value removed (charging its bytes and the trie nodes on the way). */
+  storageRemove(tracker: StorageAccessTracker, key: Uint8Array): Uint8Array | undefined;
+  storageHas(tracker: StorageAccessTracker, key: Uint8Array): boolean;
+  /** nearcore's `get_recorded_storage_size`: the upper bound of the storage proof the chunk recorded so far
+   * (0 where nothing records). */
+  recordedStorageSize(): number;
+  /** What the per-receipt storage-proof limit counts from: the recorded size when the receipt started
+   * (`EnforcePerReceiptStorageProofLimit`, 86) or, before that, when this call started (`recordedStorageSize`). */
+  storageProofSizeBeforeReceipt(): number;
   validatorStake(accountId: string): bigint | undefined;
   validatorTotalStake(): bigint;
   /** Whether a yielded promise with this data id is waiting on the current account: its receipt is stored, or

@@ -267,7 +267,21 @@ export const hostError = {
       { length, limit },
     ),
   dataIdMalformed: () => new HostError('DataIdMalformed', 'yield resumption token is malformed'),
+  // `limit` is a `ByteSize`: nearcore prints it with bytesize 1.x's Display (decimal units, one decimal).
+  recordedStorageExceeded: (limit: number) =>
+    new HostError(
+      'RecordedStorageExceeded',
+      `Size of the recorded trie storage proof has exceeded the allowed limit (${byteSizeText(limit)})`,
+      { limit: byteSizeText(limit) },
+    ),
   yieldIdMalformed: () => new HostError('YieldIdMalformed', 'yield id is malformed'),
   contractCodeHashMalformed: () =>
     new HostError('ContractCodeHashMalformed', 'contract code hash is malformed'),
 };
+
+/** bytesize 1.x's `Display` of a byte count: `N B` below 1000, else one decimal and a decimal unit (`4.0 MB`). */
+export function byteSizeText(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const exp = Math.max(1, Math.floor(Math.log(bytes) / Math.log(1000)));
+  return `${(bytes / 1000 ** exp).toFixed(1)} ${'KMGTPE'[exp - 1]}B`;
+}

@@ -307,12 +307,12 @@ describe('storage (nearcore storage_read_write.rs, storage_usage.rs)', () => {
     logic.setRegister(1n, 'foo');
     logic.setRegister(2n, 'bar');
     assert.equal(logic.u64('storage_write', REGISTER, 1n, REGISTER, 2n, 0n), 0n);
-    assert.deepEqual(logic.ext.storageGet(utf8('foo')), utf8('bar'));
+    assert.deepEqual(logic.ext.storage.get(Buffer.from('foo').toString('hex')), utf8('bar'));
   });
 
   it('storage_read with the key in a register: the value lands in the register', () => {
     const logic = buildVMLogic();
-    logic.ext.storageSet(utf8('foo'), utf8('bar'));
+    logic.ext.storage.set(Buffer.from('foo').toString('hex'), utf8('bar'));
     logic.setRegister(1n, 'foo');
     assert.equal(logic.u64('storage_read', REGISTER, 1n, 0n), 1n);
     assert.deepEqual(logic.readRegister(0n), utf8('bar'));
@@ -326,12 +326,12 @@ describe('storage (nearcore storage_read_write.rs, storage_usage.rs)', () => {
     logic.setRegister(1n, 'foo');
     assert.equal(logic.u64('storage_remove', REGISTER, 1n, 0n), 1n);
     assert.deepEqual(logic.readRegister(0n), utf8('bar'));
-    assert.equal(logic.ext.storageHas(utf8('foo')), false);
+    assert.equal(logic.ext.storage.has(Buffer.from('foo').toString('hex')), false);
   });
 
   it('storage_has_key with the key in a register', () => {
     const logic = buildVMLogic();
-    logic.ext.storageSet(utf8('foo'), utf8('bar'));
+    logic.ext.storage.set(Buffer.from('foo').toString('hex'), utf8('bar'));
     logic.setRegister(1n, 'foo');
     assert.equal(logic.u64('storage_has_key', REGISTER, 1n), 1n);
   });

@@ -7,14 +7,15 @@
 import type { PublicKey } from '@shadebox/primitives';
 import { decodePublicKey, isValidAccountId } from '@shadebox/primitives';
 import { type Fee, type FeeContext, type FeeTable, sendFee } from '../config/fees.js';
-import type { LimitConfig, VmKind } from '../config/runtime-config.js';
+import type { LimitConfig, StorageGetMode, VmKind } from '../config/runtime-config.js';
 import type { ExtCosts } from './ext-costs.js';
 import { GasCounter } from './gas-counter.js';
 import { emptyGasProfile, type GasProfile, ProfileRecorder } from './gas-profile.js';
 import type { HostFunctionSwitches } from './host-function-gates.js';
 import { ReceiptManager } from './receipt-manager.js';
+import { RecordedStorageCounter } from './recorded-storage-counter.js';
 import { Registers } from './registers.js';
-import type { External, ReturnData, VMContext } from './vm-context.js';
+import type { External, ReturnData, StorageAccessTracker, VMContext } from './vm-context.js';
 import { hostError } from './vm-errors.js';
 
 export const U64_MAX = (1n << 64n) - 1n;
@@ -41,6 +42,9 @@ export interface VMConfig {
   vmKind?: VmKind;
   /** `gas_key_host_fns` (protocol 85): the gas-key batch actions are linked. Absent means on. */
   gasKeyHostFns?: boolean;
+  /** `storage_get_mode`: `FlatStorage` (every protocol 83-87, the default) reads contract storage without
+   * charging trie nodes; `Trie` charges a read's path as a write's. */
+  storageGetMode?: StorageGetMode;
 }
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
@@ -50,6 +54,15 @@ const VIEW_PROFILE: GasProfile = Object.freeze({
   ...emptyGasProfile(),
   actions: Object.freeze(emptyGasProfile().actions) as bigint[],
   ext: Object.freeze(emptyGasProfile().ext) as bigint[],
+});
+
+/** nearcore's `FreeGasCounter`: `storage_read` dereferences the value it found without paying for the
+ * access (the value's hash still counts in the chunk's trie accounting). */
+export const FREE_STORAGE_TRACKER: StorageAccessTracker = Object.freeze({
+  derefWriteEvictedValueBytes() {},
+  derefRemovedValueBytes() {},
+  trieNodesTouched() {},
+  cachedTrieNodesRead() {},
 });
 
 /**
@@ -80,6 +93,12 @@ export class VMLogic {
   /** How far the host itself wrote into the initial memory (the pool zeroes up to here, see memory-pool.ts). */
   hostDirtyEnd = 0;
 
+  /** The per-receipt storage-proof limit, observed after each storage operation. */
+  recordedStorage!: RecordedStorageCounter;
+  /** The gas counter as the External's storage operations charge it (nearcore's `StorageAccessTracker` of
+   * `GasCounter`), each charge booked under its host cost. */
+  readonly storageTracker: StorageAccessTracker;
+
   /** The call's gas profile, and the cost table that tells it which host cost a charge is for. */
   readonly profiler: ProfileRecorder;
   private readonly taggedCosts: ExtCosts;
@@ -87,6 +106,15 @@ export class VMLogic {
   constructor(readonly config: VMConfig) {
     this.profiler = new ProfileRecorder(config.fees);
     this.taggedCosts = this.profiler.taggedCosts(config.extCosts);
+    const costs = this.taggedCosts;
+    this.storageTracker = {
+      derefWriteEvictedValueBytes: (length) =>
+        this.gas.payPer(costs.storage_write_evicted_byte, BigInt(length)),
+      derefRemovedValueBytes: (length) =>
+        this.gas.payPer(costs.storage_remove_ret_value_byte, BigInt(length)),
+      trieNodesTouched: (count) => this.gas.payPer(costs.touching_trie_node, BigInt(count)),
+      cachedTrieNodesRead: (count) => this.gas.payPer(costs.read_cached_trie_node, BigInt(count)),
+    };
   }
 
   begin(ctx: VMContext, ext: External, actionHash: Uint8Array): void {
@@ -103,6 +131,10 @@ export class VMLogic {
     );
     this.registers = new Registers(this.gas, this.taggedCosts, this.config.limits);
     this.receipts = new ReceiptManager(actionHash, ctx.blockHeight);
+    this.recordedStorage = new RecordedStorageCounter(
+      ext.storageProofSizeBeforeReceipt(),
+      Number(this.config.limits.perReceiptStorageProofSizeLimit),
+    );
     this.promises = [];
     this.logs = [];
     this.totalLogLength = 0n;

@@ -19,4 +19,7 @@ export interface ActionContext {
   result: ActionResult;
   /** Index of this action in the receipt. */
   actionIndex: number;
+  /** The recorded storage proof's size when the receipt started (`EnforcePerReceiptStorageProofLimit`, 86):
+   * what a function call's storage-proof limit counts from; absent before 86 (each call counts from its start). */
+  storageProofSizeBeforeReceipt?: number;
 }

@@ -71,7 +71,13 @@ export function functionCall(
       accountContract: accountContractOf(account),
     },
     config: params.vm.config,
-    ext: contractExternal(ctx.state, accountId, block.validatorStakes),
+    ext: contractExternal(ctx.state, accountId, block.validatorStakes, {
+      chunkTrie: block.trie?.accounting && {
+        trie: block.trie,
+        storageGetMode: params.vm.config.storageGetMode ?? 'FlatStorage',
+        sizeBeforeReceipt: ctx.storageProofSizeBeforeReceipt,
+      },
+    }),
     actionHash,
     cache: params.vm.cache,
   });

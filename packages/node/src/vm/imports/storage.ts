@@ -3,12 +3,18 @@
  * removal: a new key adds key + value + `num_extra_bytes_record`, an overwrite the difference in value length,
  * a removal takes the whole record away. The old value goes to the register when there was one.
  *
- * Trie-node costs (`touching_trie_node`, `read_cached_trie_node`) depend on the shape of nearcore's Merkle
- * trie, which this node does not keep; they are not charged (docs/deviations.md).
+ * The charges come in nearcore's order, which decides what a call that runs out of gas has paid: the host
+ * function's base and byte costs, then, inside the External, the old value's bytes and the trie nodes the
+ * lookup retrieved (`TOUCHING_TRIE_NODE`, then `READ_CACHED_TRIE_NODE`: runtime/contract-external.ts), then the
+ * storage-proof limit, then the register. Reads and `has_key` pay no trie nodes (flat storage); a read pays
+ * `storage_large_read_overhead_*` for a value over 4000 bytes (the largest value flat storage inlines).
  */
 
 import { hostError } from '../vm-errors.js';
-import type { VMLogic } from '../vm-logic.js';
+import { FREE_STORAGE_TRACKER, type VMLogic } from '../vm-logic.js';
+
+/** nearcore's `INLINE_DISK_VALUE_THRESHOLD`. */
+const INLINE_DISK_VALUE_THRESHOLD = 4000;
 
 function readKey(vm: VMLogic, len: bigint, ptr: bigint): Uint8Array {
   const key = vm.memoryOrRegister(ptr, len);
@@ -38,9 +44,8 @@ export function storageImports(vm: VMLogic) {
         throw hostError.valueLengthExceeded(BigInt(value.length), valueLimit);
       vm.gas.payPer(costs.storage_write_key_byte, BigInt(key.length));
       vm.gas.payPer(costs.storage_write_value_byte, BigInt(value.length));
-      const evicted = vm.ext.storageGet(key);
-      if (evicted) vm.gas.payPer(costs.storage_write_evicted_byte, BigInt(evicted.length));
-      vm.ext.storageSet(key, value);
+      const evicted = vm.ext.storageSet(vm.storageTracker, key, value);
+      vm.recordedStorage.observe(vm.ext.recordedStorageSize());
       if (evicted) {
         vm.storageUsage = vm.storageUsage - BigInt(evicted.length) + BigInt(value.length);
         vm.registers.set(registerId, evicted);
@@ -54,9 +59,18 @@ export function storageImports(vm: VMLogic) {
       vm.gas.payBase(costs.storage_read_base);
       const key = readKey(vm, keyLen, keyPtr);
       vm.gas.payPer(costs.storage_read_key_byte, BigInt(key.length));
-      const value = vm.ext.storageGet(key);
+      const found = vm.ext.storageGet(vm.storageTracker, key);
+      let value: Uint8Array | undefined;
+      if (found) {
+        vm.gas.payPer(costs.storage_read_value_byte, BigInt(found.length));
+        if (found.length > INLINE_DISK_VALUE_THRESHOLD) {
+          vm.gas.payBase(costs.storage_large_read_overhead_base);
+          vm.gas.payPer(costs.storage_large_read_overhead_byte, BigInt(found.length));
+        }
+        value = found.deref(FREE_STORAGE_TRACKER);
+      }
+      vm.recordedStorage.observe(vm.ext.recordedStorageSize());
       if (!value) return 0n;
-      vm.gas.payPer(costs.storage_read_value_byte, BigInt(value.length));
       vm.registers.set(registerId, value);
       return 1n;
     },
@@ -66,10 +80,9 @@ export function storageImports(vm: VMLogic) {
       vm.gas.payBase(costs.storage_remove_base);
       const key = readKey(vm, keyLen, keyPtr);
       vm.gas.payPer(costs.storage_remove_key_byte, BigInt(key.length));
-      const removed = vm.ext.storageGet(key);
+      const removed = vm.ext.storageRemove(vm.storageTracker, key);
+      vm.recordedStorage.observe(vm.ext.recordedStorageSize());
       if (!removed) return 0n;
-      vm.gas.payPer(costs.storage_remove_ret_value_byte, BigInt(removed.length));
-      vm.ext.storageRemove(key);
       vm.storageUsage -= BigInt(key.length) + BigInt(removed.length) + extra;
       vm.registers.set(registerId, removed);
       return 1n;
@@ -79,7 +92,9 @@ export function storageImports(vm: VMLogic) {
       vm.gas.payBase(costs.storage_has_key_base);
       const key = readKey(vm, keyLen, keyPtr);
       vm.gas.payPer(costs.storage_has_key_byte, BigInt(key.length));
-      return vm.ext.storageHas(key) ? 1n : 0n;
+      const has = vm.ext.storageHas(vm.storageTracker, key);
+      vm.recordedStorage.observe(vm.ext.recordedStorageSize());
+      return has ? 1n : 0n;
     },
     storage_iter_prefix(): bigint {
       throw hostError.deprecated('storage_iter_prefix');

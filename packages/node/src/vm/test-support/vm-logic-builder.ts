@@ -16,7 +16,7 @@ import type { ExtCosts } from '../ext-costs.js';
 import { type HostFunction, hostFunctions } from '../imports/host-functions.js';
 import type { NewDataReceipt, NewReceipt } from '../receipt-manager.js';
 import { vmConfigFrom } from '../vm-config.js';
-import type { External, VMContext } from '../vm-context.js';
+import type { External, StorageAccessTracker, StorageValuePtr, VMContext } from '../vm-context.js';
 import { type VMConfig, VMLogic } from '../vm-logic.js';
 
 /** Size of the test memory: one Wasm page, as nearcore's `MockedMemory`. */
@@ -118,17 +118,35 @@ export class MemoryExternal implements External {
   readonly validators = new Map<string, bigint>();
   readonly pendingYields = new Set<string>();
 
-  storageGet(key: Uint8Array): Uint8Array | undefined {
-    return this.storage.get(hex(key));
+  /** What `recordedStorageSize` answers (a test sets it to exercise the storage-proof limit). */
+  recordedSize = 0;
+  sizeBeforeReceipt: number | undefined;
+
+  /** No trie: the old value's bytes are charged, no trie node is counted. */
+  storageGet(_tracker: StorageAccessTracker, key: Uint8Array): StorageValuePtr | undefined {
+    const value = this.storage.get(hex(key));
+    return value === undefined ? undefined : { length: value.length, deref: () => value };
   }
-  storageSet(key: Uint8Array, value: Uint8Array): void {
+  storageSet(tracker: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | undefined {
+    const old = this.storage.get(hex(key));
+    if (old !== undefined) tracker.derefWriteEvictedValueBytes(old.length);
     this.storage.set(hex(key), Uint8Array.from(value));
+    return old;
   }
-  storageRemove(key: Uint8Array): void {
+  storageRemove(tracker: StorageAccessTracker, key: Uint8Array): Uint8Array | undefined {
+    const old = this.storage.get(hex(key));
+    if (old !== undefined) tracker.derefRemovedValueBytes(old.length);
     this.storage.delete(hex(key));
+    return old;
   }
-  storageHas(key: Uint8Array): boolean {
+  storageHas(_tracker: StorageAccessTracker, key: Uint8Array): boolean {
     return this.storage.has(hex(key));
+  }
+  recordedStorageSize(): number {
+    return this.recordedSize;
+  }
+  storageProofSizeBeforeReceipt(): number {
+    return this.sizeBeforeReceipt ?? this.recordedSize;
   }
   validatorStake(accountId: string): bigint | undefined {
     return this.validators.get(accountId);
@@ -182,6 +200,8 @@ export interface VMLogicBuilderOptions {
   config?: Partial<VMConfig>;
   /** The external (storage, validators); a fresh empty one by default. */
   ext?: MemoryExternal;
+  /** An External of another kind the calls use instead of `ext` (the runtime's, over a trie). */
+  external?: External;
   /** 32 bytes the data ids of created promises derive from (default all zero). */
   actionHash?: Uint8Array;
 }
@@ -200,7 +220,7 @@ export class TestVMLogic {
     this.vm = new VMLogic(config);
     this.ext = options.ext ?? new MemoryExternal();
     this.context = testContext(options.context);
-    this.vm.begin(this.context, this.ext, options.actionHash ?? new Uint8Array(32));
+    this.vm.begin(this.context, options.external ?? this.ext, options.actionHash ?? new Uint8Array(32));
     this.vm.memory = new WebAssembly.Memory({ initial: TEST_MEMORY_SIZE / 65536 });
     this.host = hostFunctions(this.vm, config);
   }
