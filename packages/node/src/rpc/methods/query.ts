@@ -15,9 +15,11 @@ import {
   publicKeyToString,
   sha256,
 } from '@shadebox/primitives';
+import type { BlockRecord } from '../../chain/records.js';
 import { accountContractCode } from '../../runtime/account-contract-code.js';
 import { accountToView, decodeAccount } from '../../state/account.js';
 import { accessKeyKey, contractCodeKey, contractDataPrefix, keySuffix } from '../../state/state-keys.js';
+import { MissingTrieNodeError } from '../../trie/index.js';
 import { accountAt } from '../account-at-block.js';
 import { parseAccountErrorText } from '../account-id-error.js';
 import { type BlockReference, notFoundText, resolveBlock } from '../block-reference.js';
@@ -29,6 +31,7 @@ import { type ParsedQuery, parseQueryRequest, type QueryFields } from './query-r
 import { viewCall } from './view-call.js';
 import { viewGasKeyNonces } from './view-gas-key-nonces.js';
 import { viewGlobalContractCode } from './view-global-contract-code.js';
+import { provenContractState, provenStateView } from './view-state-proof.js';
 
 /** `trie_viewer_state_size_limit`: accounts with more contract state than this cannot be viewed whole. */
 export const STATE_VIEW_SIZE_LIMIT = 50_000n;
@@ -110,6 +113,8 @@ export function runQuery(ctx: RpcContext, { ref, requestType, accountId, fields 
           `State of contract ${accountId} is too large to be viewed`,
         );
       }
+      // With a proof, the values come from the shard's trie with the nodes that prove them (never paginated).
+      if (page.includeProof) return { ...viewStateWithProof(ctx, block, accountId, fields.prefix!), ...at };
       const base = contractDataPrefix(accountId);
       const prefix = new Uint8Array([...base, ...fields.prefix!]);
       let entries = state()
@@ -141,8 +146,6 @@ export function runQuery(ctx: RpcContext, { ref, requestType, accountId, fields 
       }));
       return {
         values,
-        // This node keeps no Merkle trie, so it has no nodes to prove with (docs/deviations.md).
-        ...(page.includeProof ? { proof: [] } : {}),
         ...(more ? { last_key: values[values.length - 1].key } : {}),
         ...at,
       };
@@ -165,6 +168,19 @@ export function runQuery(ctx: RpcContext, { ref, requestType, accountId, fields 
     case 'view_global_contract_code':
     case 'view_global_contract_code_by_account_id':
       return viewGlobalContractCode(ctx.chain, fields.globalContract!, at);
+  }
+}
+
+/** `view_state` with `include_proof` at `block`'s post-state (rpc/methods/view-state-proof.ts). A node the
+ * store no longer has (a block of a home made before the trie was kept, below where it was rebuilt) is a
+ * storage error, which nearcore's viewer turns into `QueryError::InternalError`. */
+function viewStateWithProof(ctx: RpcContext, block: BlockRecord, accountId: string, prefix: Uint8Array) {
+  try {
+    const trie = ctx.chain.trieAt(block, ctx.chain.shardOf(accountId));
+    return provenStateView(provenContractState(trie, accountId, prefix));
+  } catch (error) {
+    if (error instanceof MissingTrieNodeError) throw queryInternalError(`Storage error: ${error.message}`);
+    throw error;
   }
 }
 
