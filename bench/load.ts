@@ -4,7 +4,17 @@
  * start and finish inside the window count, so the rate is (completed in window) / (window length).
  *
  * It runs in the benchmark process, which does nothing else meanwhile; the server is always another process.
+ * `rawLoad` drives prepared JSON-RPC bodies through raw keep-alive sockets (raw-http.ts), for reads and views.
  */
+import { serverProbes } from './proc.js';
+import { RawHttpClients } from './raw-http.js';
+
+/** The settings every throughput metric takes from the command line. */
+export interface LoadSettings {
+  concurrency: number;
+  warmupMs: number;
+  durationMs: number;
+}
 
 export interface LoadOptions {
   /** Workers running at once (each holds one request in flight). */
@@ -56,6 +66,14 @@ export interface LoadResult {
    * profiles in every process), so a server's profile can be cut to it.
    */
   window: { startMonotonicUs: number; endMonotonicUs: number };
+}
+
+/** A view metric's result: the load over its distinct requests, and what it was measured on. */
+export interface ViewResult extends LoadResult {
+  contract: string;
+  distinctRequests: number;
+  /** Deploying and filling the contract, ms (not in the rate). */
+  setupMs: number;
 }
 
 /** The monotonic clock shared by every process of the machine, µs. */
@@ -161,4 +179,41 @@ export function median(values: number[]): number {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Drives prepared JSON-RPC `bodies` at `url` from `load.concurrency` keep-alive connections: the workers take
+ * the bodies in turn (one shared counter), so a body repeats only after all the others were sent. Each answer
+ * must be HTTP 200 with a `result`, which `validate` checks further (`index`: which body it answers); a
+ * throw counts the request as an error.
+ */
+export async function rawLoad(
+  url: string,
+  pid: number,
+  bodies: readonly string[],
+  load: LoadSettings,
+  validate?: (result: unknown, index: number) => void,
+): Promise<LoadResult> {
+  const clients = new RawHttpClients(url, load.concurrency);
+  const requests = bodies.map((b) => clients.jsonPost(b));
+  let next = 0;
+  try {
+    return await runClosedLoop({
+      ...load,
+      drainTimeoutMs: 5000,
+      probes: serverProbes(pid),
+      operation: async (worker) => {
+        const index = next;
+        next = (next + 1) % requests.length;
+        const { status, body } = await clients.request(worker, requests[index]);
+        const message = JSON.parse(body.toString('utf8')) as { result?: unknown; error?: unknown };
+        if (status !== 200 || message.result === undefined) {
+          throw new Error(`HTTP ${status}: ${JSON.stringify(message.error ?? message).slice(0, 200)}`);
+        }
+        validate?.(message.result, index);
+      },
+    });
+  } finally {
+    clients.close();
+  }
 }

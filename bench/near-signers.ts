@@ -1,8 +1,10 @@
 /**
- * NEAR signers for the benchmarks: `count` sub-accounts of the genesis account, each created and funded in
- * one transaction (CreateAccount + Transfer + AddKey of its own ed25519 key), each signing through its own
- * one-key `KeyPool` of @shadebox/near-client (nonces, block hash, signing and sending are near-client's).
+ * The NEAR side's setup, shared by the metrics: signers (sub-accounts of the genesis account, each with its own
+ * ed25519 key in a one-key `KeyPool` of @shadebox/near-client), contract accounts, batches of transactions sent
+ * in nonce order and awaited until final, and views.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   KeyPool,
   type Outcome,
@@ -10,8 +12,13 @@ import {
   type SignedTx,
   sendTransaction,
   txStatus,
+  viewFunction,
 } from '@shadebox/near-client';
-import { type Action, fullAccessKey, KeyPair, ONE_NEAR } from '@shadebox/primitives';
+import { type Action, fullAccessKey, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
+import { REPO_ROOT } from './shadebox-node.js';
+
+/** near-hello 0.5.1 (AssemblyScript), from the test clients (test-clients/). */
+export const NEAR_HELLO_WASM = join(REPO_ROOT, 'node_modules', 'near-hello', 'dist', 'main.wasm');
 
 /** One account signing with one key. */
 export type NearSigner = KeyPool;
@@ -59,31 +66,17 @@ export async function createSigners(
     accountId: `${prefix}${i}.${root.accountId}`,
     keyPair: KeyPair.fromRandom('ed25519'),
   }));
-  const creations: SignedTx[] = [];
-  for (const a of accounts) {
-    creations.push(
-      await funder.sign(a.accountId, [
+  const outcomes = await sendAllFinal(
+    client,
+    funder,
+    accounts.map((a) => ({
+      receiverId: a.accountId,
+      actions: [
         { type: 'CreateAccount' },
         { type: 'Transfer', deposit: 100n * ONE_NEAR },
         { type: 'AddKey', publicKey: a.keyPair.publicKey, accessKey: fullAccessKey() },
-      ]),
-    );
-  }
-  // Handed over one after another, in nonce order (concurrent requests could reach the pool out of order and
-  // a later nonce could be included first), then awaited together until final.
-  for (const tx of creations) await sendTransaction(client, tx.base64, 'NONE');
-  const outcomes = await Promise.all(
-    creations.map(async (tx) => {
-      const outcome = await txStatus(client, {
-        txHash: tx.hash,
-        senderAccountId: root.accountId,
-        waitUntil: 'FINAL',
-      });
-      if (outcome.status?.SuccessValue === undefined) {
-        throw new Error(`account creation failed: ${JSON.stringify(outcome.status).slice(0, 300)}`);
-      }
-      return outcome;
-    }),
+      ],
+    })),
   );
   const blockHash = outcomes[outcomes.length - 1].transaction_outcome.block_hash;
   return accounts.map((a) => {
@@ -91,4 +84,87 @@ export async function createSigners(
     signer.useBlockHash(blockHash);
     return signer;
   });
+}
+
+/**
+ * Signs every transaction of `txs` from `signer` (consecutive nonces), hands them over one after another in
+ * nonce order (concurrent requests could reach the pool out of order and a later nonce be included first), then
+ * awaits them together until final; throws unless every one succeeded.
+ */
+export async function sendAllFinal(
+  client: RpcClient,
+  signer: NearSigner,
+  txs: { receiverId: string; actions: Action[] }[],
+): Promise<Outcome[]> {
+  const signed: SignedTx[] = [];
+  for (const tx of txs) signed.push(await signer.sign(tx.receiverId, tx.actions));
+  for (const tx of signed) await sendTransaction(client, tx.base64, 'NONE');
+  const deadline = performance.now() + 300_000;
+  return Promise.all(
+    signed.map(async (tx) => {
+      let outcome: Outcome | undefined;
+      while (!outcome) {
+        try {
+          outcome = await txStatus(client, {
+            txHash: tx.hash,
+            senderAccountId: signer.accountId,
+            waitUntil: 'FINAL',
+          });
+        } catch (error) {
+          // The node answers a wait longer than its own limit (10 s, as nearcore) with a timeout: ask again.
+          if (!/timed out/i.test(String((error as Error).message)) || performance.now() > deadline)
+            throw error;
+        }
+      }
+      if (outcome.status?.SuccessValue === undefined) {
+        throw new Error(`transaction failed: ${JSON.stringify(outcome.status).slice(0, 300)}`);
+      }
+      return outcome;
+    }),
+  );
+}
+
+/**
+ * Creates `<name>.<root>` holding `code` (and `deposit` NEAR for its storage), calls `init` when given, and
+ * returns the account with a signer of its own full-access key.
+ */
+export async function deployContract(
+  client: RpcClient,
+  root: { accountId: string; secretKey: string },
+  name: string,
+  code: Uint8Array,
+  options: { deposit?: bigint; init?: { methodName: string; args: object } } = {},
+): Promise<{ accountId: string; signer: NearSigner }> {
+  const accountId = `${name}.${root.accountId}`;
+  const key = KeyPair.fromRandom('ed25519');
+  const init = options.init;
+  await sendFinal(rootSigner(client, root), accountId, [
+    { type: 'CreateAccount' },
+    { type: 'Transfer', deposit: (options.deposit ?? 10n) * ONE_NEAR },
+    { type: 'AddKey', publicKey: key.publicKey, accessKey: fullAccessKey() },
+    { type: 'DeployContract', code },
+    ...(init ? [functionCall(init.methodName, init.args, 0n, 100n * TGAS)] : []),
+  ]);
+  const signer = new KeyPool(client, accountId, [key]);
+  return { accountId, signer };
+}
+
+/** A FunctionCall action with JSON arguments. */
+export function functionCall(methodName: string, args: object, deposit = 0n, gas = 10n * TGAS): Action {
+  return {
+    type: 'FunctionCall',
+    methodName,
+    args: new TextEncoder().encode(JSON.stringify(args)),
+    gas,
+    deposit,
+  };
+}
+
+export const readWasm = (path: string) => new Uint8Array(readFileSync(path));
+
+/** A view call at `optimistic` whose result must be a string. */
+export async function viewString(client: RpcClient, contract: string, method: string, args: unknown) {
+  const value = await viewFunction(client, contract, method, args, { finality: 'optimistic' });
+  if (typeof value !== 'string') throw new Error(`${contract}.${method} answered ${JSON.stringify(value)}`);
+  return value;
 }

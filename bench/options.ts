@@ -5,51 +5,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cliAvailable, LAUNCHERS, type Launcher, REPO_ROOT } from './shadebox-node.js';
 
-export type Phase =
-  | 'cold'
-  | 'read'
-  | 'transfers'
-  | 'contracts'
-  | 'chainsig'
-  | 'agent'
-  | 'history'
-  | 'store-size'
-  | 'restart'
-  | 'sandbox'
-  | 'install';
-const PHASES: readonly Phase[] = [
-  'cold',
-  'read',
-  'transfers',
-  'contracts',
-  'chainsig',
-  'agent',
-  'history',
-  'store-size',
-  'restart',
-  'sandbox',
-  'install',
-];
-/**
- * What runs without --only: the Shadebox-only archival metrics take minutes and are opt-in, as is `install`
- * (a clone and a whole `npm install`).
- */
-const DEFAULT_PHASES: readonly Phase[] = [
-  'cold',
-  'read',
-  'transfers',
-  'contracts',
-  'chainsig',
-  'agent',
-  'sandbox',
-];
-/** The deadline without --deadline: longer when an archival metric (minutes of block making) is asked for. */
-const DEFAULT_DEADLINE_S = 200;
-/** Added when `install` is listed: the clone, `npm install` (at most 600 s) and removing the clone. */
-const INSTALL_S = 660;
-const ARCHIVAL_DEADLINE_S = 900;
-/** Added when the chainsig phase runs: it measures the production signer too (its own node and requests). */
-const CHAINSIG_PRODUCTION_S = 180;
+/** The deadline without --deadline. */
+const DEFAULT_DEADLINE_S = 420;
+
+export const PHASES = ['cold', 'read', 'transfers', 'contracts', 'ft', 'hello', 'sandbox', 'agent'] as const;
+export type Phase = (typeof PHASES)[number];
+/** The phases measured on a running server (one Shadebox, then one anvil). */
+export const SERVER_PHASES: readonly Phase[] = ['read', 'transfers', 'contracts', 'ft', 'hello'];
 
 export interface BenchOptions {
   concurrency: number;
@@ -69,23 +31,17 @@ export interface BenchOptions {
 export const USAGE = `usage: npm run bench -- [options]
   --duration <s>      measured window of each throughput metric (default 5)
   --warmup <s>        warmup before each window (default 1)
-  --concurrency <n>   connections for reads and view calls, signers for transfers and contract calls
-                      (default 32)
-  --cold-runs <n>     cold starts per server, the median is reported (default 10; from sources at most 5)
-  --only <list>       comma-separated subset of: cold,read,transfers,contracts,chainsig,agent,sandbox (the
-                      default; sandbox: the near-sandbox executable, init + run to the first GET /status,
-                      median of 10), the opt-in Shadebox-only archival metrics history,store-size,restart
-                      (minutes each), and install (npm install in a fresh clone of HEAD, about a minute)
+  --concurrency <n>   connections for reads and views, signers for transfers and contract calls (default 32)
+  --cold-runs <n>     cold starts of each server and of node -e 0, the median is reported (default 10)
+  --only <list>       comma-separated subset of ${PHASES.join(',')} (default: all)
   --no-anvil          measure Shadebox alone
   --launcher <l>      how the Shadebox server is started: cli (shadebox node --json, built dist/; the default
                       when packages/cli exists), cli-source (the same from sources via tsx) or script
                       (bench/shadebox-server.ts via tsx)
-  --profile           write a CPU profile of the Shadebox server (node --cpu-prof) and summarize it; also of
-                      the agent phase's measured shadebox up stack
+  --profile           run the Shadebox server under node --cpu-prof and print its hottest functions in each
+                      view window; also the agent phase's measured shadebox up stack
   --out <dir>         where the JSON goes (default bench/results)
-  --deadline <s>      abort the whole run after this long (default 200; 900 with history, store-size or
-                      restart; 180 more with chainsig, which measures NEAR's production signer too; 660 more
-                      with install)`;
+  --deadline <s>      abort the whole run after this long (default ${DEFAULT_DEADLINE_S})`;
 
 export function parseOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
@@ -115,7 +71,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     return n;
   };
   const phases = new Set<Phase>(
-    (values.only ?? DEFAULT_PHASES.join(',')).split(',').map((p) => {
+    (values.only ?? PHASES.join(',')).split(',').map((p) => {
       if (!PHASES.includes(p as Phase)) throw new Error(`--only: unknown phase ${p}`);
       return p as Phase;
     }),
@@ -125,30 +81,13 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (launcher !== 'script' && !cliAvailable()) {
     throw new Error(`--launcher ${launcher}: packages/cli/bin/shadebox.js not found`);
   }
-  const archivalMetric = ['history', 'store-size', 'restart'].some((p) => phases.has(p as Phase));
-  if (phases.has('chainsig') && launcher === 'script') {
-    // shadebox node --mpc is a CLI flag: without --only the phase is left out, asked for it is an error.
-    if (values.only !== undefined) {
-      throw new Error('chainsig needs shadebox node --mpc: use --launcher cli or cli-source');
-    }
-    phases.delete('chainsig');
-  }
-  if (phases.has('agent') && launcher === 'script') {
-    // The same for shadebox up, a CLI command.
-    if (values.only !== undefined)
-      throw new Error('agent needs shadebox up: use --launcher cli or cli-source');
+  if (launcher === 'script' && (phases.has('agent') || phases.has('sandbox'))) {
+    // shadebox up and near-sandbox are the CLI's: left out of a default run, an error when asked for.
+    if (values.only !== undefined) throw new Error('agent and sandbox need the CLI: use --launcher cli');
     phases.delete('agent');
+    phases.delete('sandbox');
   }
-  if (archivalMetric && launcher === 'script') {
-    throw new Error('history, store-size and restart need an LMDB home: use --launcher cli or cli-source');
-  }
-  const deadline =
-    values.deadline ??
-    String(
-      (archivalMetric ? ARCHIVAL_DEADLINE_S : DEFAULT_DEADLINE_S) +
-        (phases.has('chainsig') ? CHAINSIG_PRODUCTION_S : 0) +
-        (phases.has('install') ? INSTALL_S : 0),
-    );
+  const deadline = values.deadline ?? String(DEFAULT_DEADLINE_S);
   const outDir = values.out;
   return {
     concurrency: Math.floor(num('concurrency', values.concurrency, 1)),

@@ -8,7 +8,7 @@
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { readAnonymousParts, readMemory } from './metrics/memory.js';
+import { readAnonymousParts, readMemory } from './proc.js';
 import { installCleanup } from './processes.js';
 import { PooledRpcClient } from './rpc.js';
 import { staleBuilds } from './shadebox-node.js';

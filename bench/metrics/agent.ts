@@ -1,80 +1,68 @@
 /**
- * The `agent` phase (Shadebox only; anvil has no equivalent): the local stack of `shadebox up` and its agent
- * API (packages/agent-api, docs/agent-api.md).
+ * `agent` phase (Shadebox only): the local stack of `shadebox up` and its agent API (docs/agent-api.md).
  *
- * - up to agent-ready: `shadebox up --memory --rpc-port 0 --agent-port 0 --json` spawned `runs` times, each
- *   timed from spawn to its `{"event":"agent-ready"}` line (the agent account funded by test.near and
- *   registered in the agent contract) and stopped before the next; the median is the target's measure. The
- *   time to the first `{"event":"ready"}` line is kept too.
- * - getAccountId: on a further stack (the one profiled with --profile), `POST {agentApiUrl}/getAccountId`
- *   with an empty body through the raw keep-alive sockets of the read metric (raw-http.ts), `concurrency`
- *   connections in a closed loop; each answer must be HTTP 200 with `accountId` equal to the agent-ready
- *   line's `agentAccountId`.
- * - request_signature: on the same stack, `POST {agentApiUrl}/call {"methodName": "request_signature",
- *   "args": {"path", "payload": <64 hex digits, distinct per request>, "key_type": "Ecdsa"}}`, one at a time
- *   (one raw keep-alive connection), `warmup` requests then `requests` measured; the clock runs from writing
- *   the request to the whole answer. Each answer must be HTTP 200 holding a Secp256k1 signature response, and
- *   (checked after the clock stops) its signature must recover (low S) to the key derived for (agent
- *   contract, path) from the signer's `public_key({"domain_id": 0})`.
+ * - up: `shadebox up --memory --rpc-port 0 --agent-port 0 --json`, spawn to its `agent-ready` line (the agent
+ *   account funded and registered), the median of 3.
+ * - getAccountId: on one more stack, `POST {agentApiUrl}/getAccountId` from `concurrency` keep-alive
+ *   connections; each answer must name the agent-ready line's account.
+ * - request_signature one at a time: `POST {agentApiUrl}/call {"methodName":"request_signature","args":{"path",
+ *   "payload": <32 random bytes, hex>,"key_type":"Ecdsa"}}` on one connection, 5 warm-ups then 50 timed from
+ *   writing the request to the whole answer; p50.
+ * - 8 agents: the stack's agent API and 7 more (bench/agent-apis.ts, one process, each its own agent account
+ *   registered with the stack's codehash), each sending its requests one at a time, 2 warm-ups then 25 each;
+ *   requests/s = measured requests / wall time from the first measured request to the last answer.
+ * Every answer must be HTTP 200 holding a Secp256k1 signature response that recovers (low S), checked after the
+ * clock stops, to the key derived for (agent contract, path) from the signer's `public_key`.
  */
-import { derivedPublicKey, najToSecp256k1PublicKey, recoverEcdsaPublicKey } from '@shadebox/mpc';
+import {
+  derivedPublicKey,
+  type EcdsaSignatureResponse,
+  najToSecp256k1PublicKey,
+  recoverEcdsaPublicKey,
+} from '@shadebox/mpc';
 import { hexEncode } from '@shadebox/primitives';
-import { type LatencySummary, type LoadResult, median, runClosedLoop, summarize } from '../load.js';
+import {
+  type LatencySummary,
+  type LoadResult,
+  type LoadSettings,
+  median,
+  runClosedLoop,
+  summarize,
+} from '../load.js';
+import { viewString } from '../near-signers.js';
+import { readMemory, serverProbes } from '../proc.js';
 import { spawnTracked, type TrackedChild } from '../processes.js';
 import { RawHttpClients } from '../raw-http.js';
 import { PooledRpcClient } from '../rpc.js';
 import { type Launcher, REPO_ROOT, shadeboxCommand } from '../shadebox-node.js';
-import { parseEcdsaSignatureResponse, viewString } from './chainsig.js';
-import { serverProbes } from './cpu.js';
-import { readMemory } from './memory.js';
 
-export const AGENT_DEFAULTS = {
-  /** `shadebox up` starts timed to agent-ready; the median is reported. */
-  upRuns: 3,
-  /** request_signature through /call: warm-up requests, then measured ones, one at a time. */
-  signWarmup: 5,
-  signRequests: 50,
-  path: 'bench-agent',
-} as const;
-
+const UP_RUNS = 3;
+const SIGN = { warmup: 5, requests: 50, agents: 8, warmupPerAgent: 2, requestsPerAgent: 25 };
+const PATH = 'bench-agent';
+/** The codehash the stack approves and every agent registers with (AGENT_CODEHASH). */
+const CODEHASH = 'bench'.padEnd(64, '0');
 const UP_TIMEOUT_MS = 60_000;
 
-export interface AgentUpResult {
-  runs: number;
-  /** Spawn to the agent-ready line, ms, per run. */
-  samplesMs: number[];
-  medianMs: number;
-  /** Spawn to the ready line (node and contracts up, agent API listening but booting), ms, per run. */
-  readySamplesMs: number[];
-  medianReadyMs: number;
-}
-
-export interface AgentSignResult {
-  warmup: number;
-  requests: number;
-  medianMs: number;
-  latency: LatencySummary;
-  /** Answers parsed as Secp256k1 responses whose signature recovers to the derived key (warm-ups included). */
-  verified: number;
-}
-
 export interface AgentResult {
-  up: AgentUpResult | { error: string };
+  /** Spawn to agent-ready, ms, per run, and the median. */
+  up: { samplesMs: number[]; medianMs: number } | { error: string };
   getAccountId: LoadResult | { error: string };
-  requestSignature: AgentSignResult | { error: string };
-  /** RSS of the measured stack's process after the getAccountId and request_signature runs. */
+  /** One at a time through the stack's agent API. */
+  sequential: { requests: number; medianMs: number; latency: LatencySummary } | { error: string };
+  /** `SIGN.agents` agents at once, each one at a time. */
+  concurrent:
+    | { agents: number; requests: number; wallMs: number; perSecond: number; latency: LatencySummary }
+    | { error: string };
+  /** RSS of the measured stack after all of it. */
   rssAfterBytes?: number;
 }
 
 interface Stack {
   child: TrackedChild;
-  readyMs: number;
   agentReadyMs: number;
-  rpcUrl: string;
+  ready: Record<string, unknown>;
   agentApiUrl: string;
   agentAccountId: string;
-  agentContractId: string;
-  mpcContractId: string;
 }
 
 /** Spawns `shadebox up --memory --rpc-port 0 --agent-port 0 --json` and waits for its agent-ready line. */
@@ -85,41 +73,27 @@ async function startStack(launcher: Launcher, cpuProfileDir?: string): Promise<S
     extraArgs: ['--agent-port', '0'],
     cpuProfileDir,
   });
-  const child = spawnTracked(command, args, { cwd: REPO_ROOT, env, keepStdinOpen: true });
+  const child = spawnTracked(command, args, {
+    cwd: REPO_ROOT,
+    env: { ...env, AGENT_CODEHASH: CODEHASH },
+    keepStdinOpen: true,
+  });
   // One listener sees both lines, so the agent-ready line cannot slip by between two waits.
-  let ready: { at: number; json: Record<string, unknown> } | undefined;
-  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  let ready: Record<string, unknown> | undefined;
   try {
     const { value, at } = await child.waitForLine((line) => {
       if (!line.startsWith('{')) return undefined;
-      let json: Record<string, unknown>;
-      try {
-        json = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        return undefined;
-      }
-      if (json.event === 'ready') ready = { at: performance.now(), json };
-      return json.event === 'agent-ready' ? text(json.agentAccountId) : undefined;
+      const json = JSON.parse(line) as Record<string, unknown>;
+      if (json.event === 'ready') ready = json;
+      return json.event === 'agent-ready' ? String(json.agentAccountId) : undefined;
     }, UP_TIMEOUT_MS);
-    if (!ready) throw new Error('agent-ready came before the ready line');
-    const rpcUrl = text(ready.json.rpcUrl);
-    const agentApiUrl = text(ready.json.agentApiUrl);
-    const agentContractId = text(ready.json.agentContractId);
-    const mpcContractId = text(ready.json.mpcContractId);
-    if (!rpcUrl || !agentApiUrl || !agentContractId || !mpcContractId) {
-      throw new Error(
-        `the ready line lacks rpcUrl/agentApiUrl/agentContractId/mpcContractId: ${JSON.stringify(ready.json)}`,
-      );
-    }
+    if (!ready || typeof ready.agentApiUrl !== 'string') throw new Error('no ready line with agentApiUrl');
     return {
       child,
-      readyMs: ready.at - child.spawnedAt,
       agentReadyMs: at - child.spawnedAt,
-      rpcUrl,
-      agentApiUrl,
+      ready,
+      agentApiUrl: ready.agentApiUrl,
       agentAccountId: value,
-      agentContractId,
-      mpcContractId,
     };
   } catch (error) {
     await child.stop(500);
@@ -128,70 +102,181 @@ async function startStack(launcher: Launcher, cpuProfileDir?: string): Promise<S
 }
 
 const errorOf = (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) });
-const round = (ms: number) => Math.round(ms * 10) / 10;
 
-export async function measureUpToAgentReady(launcher: Launcher, runs: number): Promise<AgentUpResult> {
-  const samples: number[] = [];
-  const ready: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const stack = await startStack(launcher);
-    samples.push(stack.agentReadyMs);
-    ready.push(stack.readyMs);
-    await stack.child.stop();
+export function parseEcdsaSignatureResponse(text: string): EcdsaSignatureResponse {
+  const r = JSON.parse(text) as Partial<EcdsaSignatureResponse>;
+  if (
+    r.scheme !== 'Secp256k1' ||
+    typeof r.big_r?.affine_point !== 'string' ||
+    !/^0[23][0-9a-f]{64}$/.test(r.big_r.affine_point) ||
+    typeof r.s?.scalar !== 'string' ||
+    !/^[0-9a-f]{64}$/.test(r.s.scalar) ||
+    typeof r.recovery_id !== 'number' ||
+    !Number.isInteger(r.recovery_id) ||
+    r.recovery_id < 0 ||
+    r.recovery_id > 3
+  ) {
+    throw new Error(`not a Secp256k1 signature response: ${text.slice(0, 300)}`);
   }
-  return {
-    runs,
-    samplesMs: samples.map(round),
-    medianMs: round(median(samples)),
-    readySamplesMs: ready.map(round),
-    medianReadyMs: round(median(ready)),
-  };
+  return r as EcdsaSignatureResponse;
 }
 
-export interface AgentLoadOptions {
-  concurrency: number;
-  warmupMs: number;
-  durationMs: number;
-  cpuProfileDir?: string;
+/** One agent API's request_signature client on one keep-alive connection; keeps every answer to verify. */
+class Signer {
+  private readonly http: RawHttpClients;
+  private readonly path: string;
+  readonly answers: { payload: Uint8Array; body: string }[] = [];
+  constructor(agentApiUrl: string) {
+    this.http = new RawHttpClients(agentApiUrl, 1);
+    this.path = `${new URL(agentApiUrl).pathname.replace(/\/$/, '')}/call`;
+  }
+  /** One request; resolves with its latency, ms. */
+  async sign(): Promise<number> {
+    const payload = crypto.getRandomValues(new Uint8Array(32));
+    const args = { path: PATH, payload: hexEncode(payload), key_type: 'Ecdsa' };
+    const bytes = this.http.post(
+      this.path,
+      JSON.stringify({ methodName: 'request_signature', args }),
+      'application/json',
+    );
+    const started = performance.now();
+    const { status, body } = await this.http.request(0, bytes);
+    const elapsed = performance.now() - started;
+    const text = body.toString('utf8');
+    if (status !== 200) throw new Error(`/call request_signature: HTTP ${status}: ${text.slice(0, 300)}`);
+    this.answers.push({ payload, body: text });
+    return elapsed;
+  }
+  close() {
+    this.http.close();
+  }
+}
+
+/** Throws unless every answer is a signature that recovers to the key derived for (agent contract, path). */
+async function verify(stack: Stack, signers: Signer[]): Promise<void> {
+  const rpc = new PooledRpcClient(String(stack.ready.rpcUrl), 1);
+  try {
+    const rootKey = await viewString(rpc, String(stack.ready.mpcContractId), 'public_key', { domain_id: 0 });
+    const derived = hexEncode(
+      najToSecp256k1PublicKey(derivedPublicKey(rootKey, String(stack.ready.agentContractId), PATH, 0)),
+    );
+    for (const s of signers) {
+      for (const { payload, body } of s.answers) {
+        const recovered = recoverEcdsaPublicKey(parseEcdsaSignatureResponse(body), payload);
+        if (!recovered || hexEncode(recovered) !== derived) {
+          throw new Error('a signature does not recover to the key derived for (agent contract, path)');
+        }
+      }
+    }
+  } finally {
+    await rpc.close();
+  }
+}
+
+async function sequential(stack: Stack): Promise<AgentResult['sequential']> {
+  const signer = new Signer(stack.agentApiUrl);
+  try {
+    for (let n = 0; n < SIGN.warmup; n++) await signer.sign();
+    const samples: number[] = [];
+    for (let n = 0; n < SIGN.requests; n++) samples.push(await signer.sign());
+    await verify(stack, [signer]);
+    return { requests: samples.length, medianMs: median(samples), latency: summarize(samples) };
+  } finally {
+    signer.close();
+  }
+}
+
+async function concurrent(stack: Stack): Promise<AgentResult['concurrent']> {
+  const fundingKey = (stack.ready.accounts as { accountId: string; secretKey: string }[])[0];
+  const more = spawnTracked(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', `${REPO_ROOT}/bench/agent-apis.ts`, String(SIGN.agents - 1)],
+    {
+      cwd: REPO_ROOT,
+      keepStdinOpen: true,
+      env: {
+        ...process.env,
+        CHAIN_ACCOUNT_ID: fundingKey.accountId,
+        CHAIN_ACCOUNT_SECRET_KEY: fundingKey.secretKey,
+        AGENT_CONTRACT_ID: String(stack.ready.agentContractId),
+        NEAR_RPC_URL: String(stack.ready.rpcUrl),
+        AGENT_CODEHASH: CODEHASH,
+      },
+    },
+  );
+  const signers: Signer[] = [];
+  try {
+    const { value: agents } = await more.waitForLine((line) => {
+      if (!line.startsWith('{')) return undefined;
+      return (JSON.parse(line) as { agents?: { url: string }[] }).agents;
+    }, UP_TIMEOUT_MS);
+    signers.push(new Signer(stack.agentApiUrl), ...agents.map((a) => new Signer(a.url)));
+    await Promise.all(
+      signers.map(async (s) => {
+        for (let n = 0; n < SIGN.warmupPerAgent; n++) await s.sign();
+      }),
+    );
+    const latencies: number[] = [];
+    const t0 = performance.now();
+    await Promise.all(
+      signers.map(async (s) => {
+        for (let n = 0; n < SIGN.requestsPerAgent; n++) latencies.push(await s.sign());
+      }),
+    );
+    const wallMs = performance.now() - t0;
+    await verify(stack, signers);
+    return {
+      agents: signers.length,
+      requests: latencies.length,
+      wallMs,
+      perSecond: latencies.length / (wallMs / 1000),
+      latency: summarize(latencies),
+    };
+  } finally {
+    for (const s of signers) s.close();
+    await more.stop();
+  }
 }
 
 export async function measureAgent(
   launcher: Launcher,
-  load: AgentLoadOptions,
-  options: typeof AGENT_DEFAULTS = AGENT_DEFAULTS,
-  progress: (message: string) => void = () => undefined,
+  load: LoadSettings,
+  cpuProfileDir: string | undefined,
+  progress: (message: string) => void,
 ): Promise<AgentResult> {
-  progress(`Shadebox: shadebox up to agent-ready x${options.upRuns}`);
+  progress(`shadebox up to agent-ready x${UP_RUNS}`);
   let up: AgentResult['up'];
   try {
-    up = await measureUpToAgentReady(launcher, options.upRuns);
+    const samples: number[] = [];
+    for (let i = 0; i < UP_RUNS; i++) {
+      const stack = await startStack(launcher);
+      samples.push(stack.agentReadyMs);
+      await stack.child.stop();
+    }
+    up = { samplesMs: samples.map((s) => Math.round(s * 10) / 10), medianMs: median(samples) };
   } catch (error) {
     up = errorOf(error);
   }
-
   let stack: Stack;
   try {
-    stack = await startStack(launcher, load.cpuProfileDir);
+    stack = await startStack(launcher, cpuProfileDir);
   } catch (error) {
     const failed = errorOf(error);
-    return { up, getAccountId: failed, requestSignature: failed };
+    return { up, getAccountId: failed, sequential: failed, concurrent: failed };
   }
   try {
-    const pid = stack.child.pid;
-    const base = new URL(stack.agentApiUrl);
-    const basePath = base.pathname.replace(/\/$/, '');
-
-    progress(`Shadebox: agent API getAccountId at ${load.concurrency} connections`);
+    progress(`agent API getAccountId at ${load.concurrency} connections`);
     let getAccountId: AgentResult['getAccountId'];
     const clients = new RawHttpClients(stack.agentApiUrl, load.concurrency);
     try {
-      const request = clients.post(`${basePath}/getAccountId`, '');
+      const request = clients.post(
+        `${new URL(stack.agentApiUrl).pathname.replace(/\/$/, '')}/getAccountId`,
+        '',
+      );
       getAccountId = await runClosedLoop({
-        concurrency: load.concurrency,
-        warmupMs: load.warmupMs,
-        durationMs: load.durationMs,
+        ...load,
         drainTimeoutMs: 5000,
-        probes: serverProbes(pid),
+        probes: serverProbes(stack.child.pid),
         operation: async (worker) => {
           const { status, body } = await clients.request(worker, request);
           const answer = JSON.parse(body.toString('utf8')) as { accountId?: unknown };
@@ -205,63 +290,19 @@ export async function measureAgent(
     } finally {
       clients.close();
     }
-
+    progress(`agent API request_signature: ${SIGN.warmup} + ${SIGN.requests} one at a time`);
+    const one = await sequential(stack).catch(errorOf);
     progress(
-      `Shadebox: agent API /call request_signature, ${options.signWarmup} + ${options.signRequests} one at a time`,
+      `agent API request_signature: ${SIGN.agents} agents x (${SIGN.warmupPerAgent} + ${SIGN.requestsPerAgent})`,
     );
-    let requestSignature: AgentResult['requestSignature'];
-    const one = new RawHttpClients(stack.agentApiUrl, 1);
-    const rpc = new PooledRpcClient(stack.rpcUrl, 1);
-    try {
-      const answers: { payload: Uint8Array; body: string }[] = [];
-      const sign = async (): Promise<number> => {
-        const payload = crypto.getRandomValues(new Uint8Array(32));
-        const bytes = one.post(
-          `${basePath}/call`,
-          JSON.stringify({
-            methodName: 'request_signature',
-            args: { path: options.path, payload: hexEncode(payload), key_type: 'Ecdsa' },
-          }),
-          'application/json',
-        );
-        const started = performance.now();
-        const { status, body } = await one.request(0, bytes);
-        const elapsed = performance.now() - started;
-        const text = body.toString('utf8');
-        if (status !== 200) throw new Error(`/call request_signature: HTTP ${status}: ${text.slice(0, 300)}`);
-        parseEcdsaSignatureResponse(text);
-        answers.push({ payload, body: text });
-        return elapsed;
-      };
-      for (let n = 0; n < options.signWarmup; n++) await sign();
-      const samples: number[] = [];
-      for (let n = 0; n < options.signRequests; n++) samples.push(await sign());
-
-      // After the clock: every signature must recover to the key derived for (agent contract, path).
-      const rootKey = await viewString(rpc, stack.mpcContractId, 'public_key', { domain_id: 0 });
-      const derived = hexEncode(
-        najToSecp256k1PublicKey(derivedPublicKey(rootKey, stack.agentContractId, options.path, 0)),
-      );
-      for (const { payload, body } of answers) {
-        const recovered = recoverEcdsaPublicKey(parseEcdsaSignatureResponse(body), payload);
-        if (!recovered || hexEncode(recovered) !== derived) {
-          throw new Error('a signature does not recover to the key derived for (agent contract, path)');
-        }
-      }
-      requestSignature = {
-        warmup: options.signWarmup,
-        requests: samples.length,
-        medianMs: median(samples),
-        latency: summarize(samples),
-        verified: answers.length,
-      };
-    } catch (error) {
-      requestSignature = errorOf(error);
-    } finally {
-      one.close();
-      await rpc.pool.destroy();
-    }
-    return { up, getAccountId, requestSignature, rssAfterBytes: readMemory(pid)?.rssBytes };
+    const many = await concurrent(stack).catch(errorOf);
+    return {
+      up,
+      getAccountId,
+      sequential: one,
+      concurrent: many,
+      rssAfterBytes: readMemory(stack.child.pid)?.rssBytes,
+    };
   } finally {
     await stack.child.stop();
   }

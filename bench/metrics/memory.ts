@@ -1,99 +1,41 @@
 /**
- * Metric 4: resident memory of a server process, read from /proc/<pid>/status (Linux). The servers are
- * separate processes, so this is the server alone, not the load generator.
+ * Resident memory: of each server idle (after its first answer and `IDLE_MS` of nothing) and after the whole
+ * benchmark's load on it (read in run.ts), beside a bare Node process idle as long: `node -e` of a timer, the
+ * floor of any Node server (the binary, V8's heap and code at rest).
  */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { sleep } from '../load.js';
+import { type MemoryReading, readMemory } from '../proc.js';
+import { probeOnce } from '../rpc.js';
 
-export interface MemoryReading {
-  /** Resident set size now (VmRSS), bytes. */
-  rssBytes: number;
-  /** Peak resident set size (VmHWM), bytes. */
-  peakRssBytes: number;
-  /** The anonymous part of the RSS (heap, stacks: RssAnon) and the file-backed part (code, mapped files such as LMDB's: RssFile). */
-  rssAnonBytes: number;
-  rssFileBytes: number;
+/** Idle time before an idle RSS is read: start-up work (timers, lazy loading) is over by then. */
+export const IDLE_MS = 2000;
+
+export interface IdleMemory extends MemoryReading {
+  afterMs: number;
 }
 
-/** VmRSS and VmHWM of a process from /proc/<pid>/status (Linux); undefined elsewhere or once it has exited. */
-export function readMemory(pid: number): MemoryReading | undefined {
-  let text: string;
+/** RSS of a server that has answered one request (`method`) and then sat idle for `IDLE_MS`. */
+export async function idleMemory(rpcUrl: string, pid: number, method: string): Promise<IdleMemory> {
+  await probeOnce(rpcUrl, method, []);
+  await sleep(IDLE_MS);
+  const reading = readMemory(pid);
+  if (!reading) throw new Error(`cannot read /proc/${pid}/status`);
+  return { ...reading, afterMs: IDLE_MS };
+}
+
+/** RSS of a bare Node process (this process's node, an empty environment) idle for `IDLE_MS`. */
+export async function bareNodeIdle(): Promise<IdleMemory> {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], {
+    stdio: 'ignore',
+    env: {},
+  });
   try {
-    text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    return undefined;
+    await sleep(IDLE_MS);
+    const reading = child.pid === undefined ? undefined : readMemory(child.pid);
+    if (!reading) throw new Error('cannot read the bare Node process');
+    return { ...reading, afterMs: IDLE_MS };
+  } finally {
+    child.kill('SIGKILL');
   }
-  const kib = (field: string) => {
-    const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(text);
-    return m ? Number(m[1]) * 1024 : Number.NaN;
-  };
-  return {
-    rssBytes: kib('VmRSS'),
-    peakRssBytes: kib('VmHWM'),
-    rssAnonBytes: kib('RssAnon'),
-    rssFileBytes: kib('RssFile'),
-  };
-}
-
-/**
- * The anonymous resident memory of a process by where it comes from, read from /proc/<pid>/smaps (Linux):
- * V8's heap pages (its 256 KiB mappings, every isolate's), glibc's main heap (`[heap]`), and the rest (the
- * threads' malloc arenas and stacks, Wasm memories, buffers mapped on their own).
- */
-export interface AnonymousParts {
-  v8PagesBytes: number;
-  mallocHeapBytes: number;
-  otherBytes: number;
-}
-
-const V8_PAGE_BYTES = 256 * 1024;
-
-/** The anonymous mappings of `pid` by kind (`256K`: V8's pages, `[heap]`, `[stack]`, or a size class), with
- * their resident bytes and count; undefined once the process has exited. */
-export function readAnonymousMappings(
-  pid: number,
-): Map<string, { rssBytes: number; count: number }> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/smaps`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const groups = new Map<string, { rssBytes: number; count: number }>();
-  let kind = '';
-  for (const line of text.split('\n')) {
-    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
-    if (head) {
-      const size = Number.parseInt(head[2], 16) - Number.parseInt(head[1], 16);
-      const name = head[3];
-      kind = name.startsWith('/')
-        ? ''
-        : name ||
-          (size === V8_PAGE_BYTES
-            ? '256K'
-            : size < 2 ** 20
-              ? '<1M'
-              : size < 64 * 2 ** 20
-                ? '1-64M'
-                : '>=64M');
-      continue;
-    }
-    const rss = /^Rss:\s+(\d+) kB/.exec(line);
-    if (rss && kind !== '') {
-      const g = groups.get(kind) ?? { rssBytes: 0, count: 0 };
-      g.rssBytes += Number(rss[1]) * 1024;
-      g.count++;
-      groups.set(kind, g);
-    }
-  }
-  return groups;
-}
-
-export function readAnonymousParts(pid: number): AnonymousParts | undefined {
-  const groups = readAnonymousMappings(pid);
-  if (!groups) return undefined;
-  let total = 0;
-  for (const g of groups.values()) total += g.rssBytes;
-  const v8PagesBytes = groups.get('256K')?.rssBytes ?? 0;
-  const mallocHeapBytes = groups.get('[heap]')?.rssBytes ?? 0;
-  return { v8PagesBytes, mallocHeapBytes, otherBytes: total - v8PagesBytes - mallocHeapBytes };
 }

@@ -1,5 +1,5 @@
 /**
- * Metric 2: value transfers per second, each counted only once its result is final, from `concurrency`
+ * `transfers` phase: value transfers per second, each counted only once its result is final, from `concurrency`
  * signers that each keep one transfer in flight.
  *
  * Shadebox: each signer signs a Transfer of 1 yoctoNEAR to its neighbour and calls `send_tx` with
@@ -7,43 +7,49 @@
  * anvil (automine): each of its prefunded dev accounts sends 1 wei to its neighbour with `eth_sendTransaction`
  * (anvil signs) and then reads `eth_getTransactionReceipt` until the receipt exists.
  */
-import { type LoadResult, runClosedLoop } from '../load.js';
+import type { AnvilServer } from '../anvil.js';
+import { receipt } from '../evm.js';
+import { type LoadResult, type LoadSettings, runClosedLoop } from '../load.js';
 import { createSigners, sendFinal } from '../near-signers.js';
+import { serverProbes } from '../proc.js';
 import { PooledRpcClient } from '../rpc.js';
-import { serverProbes } from './cpu.js';
+import type { ShadeboxServer } from '../shadebox-node.js';
 
-export interface TransferOptions {
-  concurrency: number;
-  warmupMs: number;
-  durationMs: number;
-}
-
-export interface TransferResult extends LoadResult {
-  /** Time to create and fund the signer accounts (Shadebox only). */
+/** A write metric's result: the load, and the blocks made meanwhile. */
+export interface WriteResult extends LoadResult {
+  /** Creating the signers or deploying the contract, ms (not in the rate). */
   setupMs?: number;
-  /** Blocks the server made per second during the window, and transfers per block. */
+  /** Blocks the server made per second during the window, and writes per block. */
   blocksPerSecond: number;
-  transfersPerBlock: number;
+  perBlock: number;
 }
 
-function withBlocks(result: LoadResult, extra: { setupMs?: number } = {}): TransferResult {
+export function withBlocks(result: LoadResult, setupMs?: number): WriteResult {
   const blocks = result.deltas.blocks ?? Number.NaN;
   return {
     ...result,
-    ...extra,
+    setupMs,
     blocksPerSecond: blocks / (result.durationMs / 1000),
-    transfersPerBlock: result.completed / blocks,
+    perBlock: result.completed / blocks,
   };
 }
 
-export async function measureShadeboxTransfers(
-  rpcUrl: string,
-  pid: number,
-  root: { accountId: string; secretKey: string },
-  options: TransferOptions,
-): Promise<TransferResult> {
-  const client = new PooledRpcClient(rpcUrl, options.concurrency);
-  const side = new PooledRpcClient(rpcUrl, 1);
+/** Probes of a write window: the server's CPU and its chain height. */
+export function writeProbes(pid: number, side: PooledRpcClient, near: boolean) {
+  return {
+    ...serverProbes(pid),
+    blocks: async () =>
+      near
+        ? (await side.call<{ header: { height: number } }>('block', { finality: 'optimistic' })).header.height
+        : Number(await side.call<string>('eth_blockNumber', [])),
+  };
+}
+
+export async function shadebox(server: ShadeboxServer, options: LoadSettings): Promise<WriteResult> {
+  const root = server.account;
+  if (!root) throw new Error('the ready line gave no genesis account key');
+  const client = new PooledRpcClient(server.rpcUrl, options.concurrency);
+  const side = new PooledRpcClient(server.rpcUrl, 1);
   try {
     const setupStart = performance.now();
     const signers = await createSigners(client, root, options.concurrency);
@@ -52,36 +58,23 @@ export async function measureShadeboxTransfers(
     const result = await runClosedLoop({
       ...options,
       drainTimeoutMs: 15_000,
-      probes: {
-        ...serverProbes(pid),
-        blocks: async () =>
-          (await side.call<{ header: { height: number } }>('block', { finality: 'optimistic' })).header
-            .height,
-      },
+      probes: writeProbes(server.pid, side, true),
       // The signer's pool reads the key's nonce again when a send failed without an answer from the chain.
       operation: async (i) => {
         const receiver = signers[(i + 1) % signers.length].accountId;
         await sendFinal(signers[i], receiver, [{ type: 'Transfer', deposit: 1n }]);
       },
     });
-    return withBlocks(result, { setupMs });
+    return withBlocks(result, setupMs);
   } finally {
     await client.pool.destroy();
     await side.pool.destroy();
   }
 }
 
-interface EthReceipt {
-  status: string;
-}
-
-export async function measureAnvilTransfers(
-  rpcUrl: string,
-  pid: number,
-  options: TransferOptions,
-): Promise<TransferResult> {
-  const client = new PooledRpcClient(rpcUrl, options.concurrency);
-  const side = new PooledRpcClient(rpcUrl, 1);
+export async function anvil(server: AnvilServer, options: LoadSettings): Promise<WriteResult> {
+  const client = new PooledRpcClient(server.rpcUrl, options.concurrency);
+  const side = new PooledRpcClient(server.rpcUrl, 1);
   try {
     const accounts = await client.call<string[]>('eth_accounts', []);
     if (accounts.length < options.concurrency) {
@@ -90,23 +83,13 @@ export async function measureAnvilTransfers(
     const result = await runClosedLoop({
       ...options,
       drainTimeoutMs: 15_000,
-      probes: {
-        ...serverProbes(pid),
-        blocks: async () => Number(await side.call<string>('eth_blockNumber', [])),
-      },
+      probes: writeProbes(server.pid, side, false),
       operation: async (i) => {
-        const from = accounts[i];
         const to = accounts[(i + 1) % options.concurrency];
-        const hash = await client.call<string>('eth_sendTransaction', [{ from, to, value: '0x1' }]);
-        for (let attempt = 0; ; attempt++) {
-          const receipt = await client.call<EthReceipt | null>('eth_getTransactionReceipt', [hash]);
-          if (receipt) {
-            if (receipt.status !== '0x1') throw new Error(`transfer ${hash} reverted`);
-            return;
-          }
-          if (attempt > 1000) throw new Error(`no receipt for ${hash}`);
-          await new Promise((resolve) => setTimeout(resolve, 1));
-        }
+        await receipt(
+          client,
+          await client.call<string>('eth_sendTransaction', [{ from: accounts[i], to, value: '0x1' }]),
+        );
       },
     });
     return withBlocks(result);

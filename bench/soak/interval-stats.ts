@@ -4,7 +4,7 @@
  * stack's RSS at the end of each interval.
  */
 import { summarize } from '../load.js';
-import type { AnonymousParts } from '../metrics/memory.js';
+import type { AnonymousParts } from '../proc.js';
 
 export const KINDS = ['transfer', 'call', 'view', 'sign'] as const;
 export type Kind = (typeof KINDS)[number];

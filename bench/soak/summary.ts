@@ -3,7 +3,7 @@
  * whether p99 stayed flat, errors by kind, and the end checks; which checks failed decides the exit code.
  */
 import { median } from '../load.js';
-import type { AnonymousParts } from '../metrics/memory.js';
+import type { AnonymousParts } from '../proc.js';
 import type { FinalityCheck, SupplyCheck } from './end-checks.js';
 import {
   type IntervalRecorder,

@@ -20,9 +20,8 @@ import { derivedPublicKey, najToSecp256k1PublicKey, recoverEcdsaPublicKey } from
 import { KeyPool, type Outcome, viewAccount, viewFunction } from '@shadebox/near-client';
 import { type Action, fullAccessKey, hexEncode, KeyPair, ONE_NEAR, TGAS } from '@shadebox/primitives';
 import { sleep } from '../load.js';
-import { parseEcdsaSignatureResponse, viewString } from '../metrics/chainsig.js';
-import { NEAR_HELLO_WASM } from '../metrics/contracts.js';
-import { rootSigner, sendFinal } from '../near-signers.js';
+import { parseEcdsaSignatureResponse } from '../metrics/agent.js';
+import { NEAR_HELLO_WASM, rootSigner, sendFinal, viewString } from '../near-signers.js';
 import type { PooledRpcClient } from '../rpc.js';
 import type { IntervalRecorder, Kind } from './interval-stats.js';
 import type { SeededRandom } from './random.js';

@@ -2,7 +2,8 @@
  * The `near-sandbox` executable's start as the harnesses do it (`sandbox` phase), run by its path with this
  * process's environment: `near-sandbox --home DIR init` in a fresh directory, then `near-sandbox --home DIR run --rpc-addr 127.0.0.1:P`, until the first
  * `GET /status` answered 200 (near-sandbox-js's readiness check), polled every 5 ms. The median of `runs`,
- * each in a new home; every process is stopped (SIGTERM) before the next run.
+ * each in a new home; every process is stopped (SIGTERM) before the next run. Each run is preceded by two bare
+ * `node -e 0` starts one after the other (cold-start.ts): init and run are two Node starts, the floor.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, sleep } from '../load.js';
 import { REPO_ROOT } from '../shadebox-node.js';
+import { bareNodeStart } from './cold-start.js';
 
 const BIN = join(REPO_ROOT, 'packages', 'cli', 'bin', 'near-sandbox.js');
 
@@ -22,6 +24,9 @@ export interface NearSandboxStartResult {
   /** `init` alone (spawn to exit), ms, per run. */
   initMs: number[];
   medianInitMs: number;
+  /** Two `node -e 0` one after the other, ms, per run; and their median. */
+  twoBareNodesMs: number[];
+  medianTwoBareNodesMs: number;
 }
 
 function spawnSandbox(args: string[]): ChildProcess {
@@ -53,7 +58,9 @@ export async function measureNearSandboxStart(
 ): Promise<NearSandboxStartResult> {
   const samples: number[] = [];
   const inits: number[] = [];
+  const bare: number[] = [];
   for (let i = 0; i < runs; i++) {
+    bare.push((await bareNodeStart()) + (await bareNodeStart()));
     const home = await mkdtemp(join(tmpdir(), 'bench-near-sandbox-'));
     const port = await freePort();
     let run: ChildProcess | undefined;
@@ -92,5 +99,7 @@ export async function measureNearSandboxStart(
     medianMs: round(median(samples)),
     initMs: inits.map(round),
     medianInitMs: round(median(inits)),
+    twoBareNodesMs: bare.map(round),
+    medianTwoBareNodesMs: round(median(bare)),
   };
 }

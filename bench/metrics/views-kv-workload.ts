@@ -7,8 +7,8 @@
  * count, two u32 little-endian) writes `count` entries: key = the index as 4 bytes little-endian, value = 32
  * bytes (`entryWord`). The view `get` takes the 4-byte key as its raw arguments, reads it with
  * `storage_read` and returns the 32 bytes (`value_return`); a missing key panics.
- * anvil: `SLOAD_RUNTIME`, hand-assembled EVM code that returns the storage slot named by calldata word 0;
- * the slots are set with `anvil_setStorageAt` to the same 32-byte values (as a big-endian word).
+ * anvil: the slot-reading contract of bench/evm.ts, its slots set with `anvil_setStorageAt` to the same
+ * 32-byte values (as a big-endian word).
  */
 import wabtInit from 'wabt';
 
@@ -123,23 +123,5 @@ export function checkKvAnswer(result: unknown, k: number): void {
   }
 }
 
-/**
- * PUSH1 0 CALLDATALOAD SLOAD PUSH1 0 MSTORE PUSH1 0x20 PUSH1 0 RETURN (12 bytes): returns the slot named by
- * calldata word 0.
- */
-export const SLOAD_RUNTIME = '6000355460005260206000f3';
-/** CODECOPY(0, 0x0c, 0x0c) RETURN(0, 0x0c), then the runtime. */
-export const SLOAD_INIT = `0x600c600c600039600c6000f3${SLOAD_RUNTIME}`;
-
-export const slotWord = (k: number) => `0x${k.toString(16).padStart(64, '0')}`;
-/** The slot's value: `entryWord(k)` read as a big-endian word. */
+/** The slot's value on anvil: `entryWord(k)` read as a big-endian word. */
 export const slotValue = (k: number) => `0x${entryWord(k).toString('hex')}`;
-
-export function ethCallBody(contract: string, k: number): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'eth_call',
-    params: [{ to: contract, data: slotWord(k) }, 'latest'],
-  });
-}

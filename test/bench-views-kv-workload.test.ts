@@ -7,7 +7,7 @@ import {
   fillArgs,
   kvContractWasm,
   slotValue,
-} from '../bench/metrics/view-workload.js';
+} from '../bench/metrics/views-kv-workload.js';
 
 /** Runs a method of the kv contract on a storage Map with the few host functions it imports. */
 async function runKv(storage: Map<string, Buffer>, method: 'fill' | 'get', input: Uint8Array) {
