@@ -7,10 +7,12 @@
  * already wrote or removed is answered from the overlay and touches nothing; otherwise a write or removal
  * looks the key up in the pre-chunk trie (every node on the path, then the old value, tracked by the chunk's
  * accounting cache and recorder) and charges what it counted; a read or `has_key` in `FlatStorage` mode takes
- * the value from the flat state, records the path for the proof without counting it, and a read's value
- * counts once dereferenced (for free: see storage.ts).
+ * the value from the flat state and counts nothing, and a read's value counts once dereferenced (for free: see
+ * storage.ts), by its hash, as nearcore's inlined flat values do. nearcore also records the path of a read for
+ * the state witness; walking the trie on every read only for that is left out (docs/deviations.md).
  */
 
+import { sha256 } from '@shadebox/primitives';
 import {
   hasPromiseYieldReceipt,
   hasPromiseYieldStatus,
@@ -24,7 +26,6 @@ import {
   setYieldIdMapping,
 } from '../state/yield-id-state.js';
 import type { ValueRef } from '../trie/raw-node.js';
-import { lookupValueRef } from '../trie/trie-lookup.js';
 import type { External, StorageAccessTracker, StorageValuePtr } from '../vm/vm-context.js';
 import { type ChunkTrie, recordedProofSize } from './chunk-trie.js';
 
@@ -50,6 +51,28 @@ class MemoryValue implements StorageValuePtr {
     return this.value.length;
   }
   deref(): Uint8Array {
+    return this.value;
+  }
+}
+
+/** A value of the flat state (nearcore's `FlatStateValue::Inlined`): dereferencing it counts its hash in the
+ * chunk's accounting and records it (`deref_optimized`). */
+class FlatValue implements StorageValuePtr {
+  constructor(
+    private readonly chunkTrie: ChunkTrie,
+    private readonly value: Uint8Array,
+  ) {}
+  get length(): number {
+    return this.value.length;
+  }
+  deref(tracker: StorageAccessTracker): Uint8Array {
+    const { trie } = this.chunkTrie;
+    const accounting = trie.accounting!;
+    const start = accounting.getCounts();
+    const hash = sha256(this.value);
+    accounting.track(hash);
+    trie.recorder?.record(hash, this.value);
+    chargeCounts(tracker, accounting.countsSince(start));
     return this.value;
   }
 }
@@ -100,14 +123,19 @@ class ContractExternal implements External {
       const value = this.state.get(stateKey);
       return value === undefined ? undefined : new MemoryValue(value);
     }
-    const ref = this.lookUpForRead(tracker, chunkTrie, stateKey);
-    return ref === null ? undefined : new TrieValue(chunkTrie, ref);
+    if (chunkTrie.storageGetMode === 'Trie') {
+      const ref = this.lookUpInTrie(tracker, chunkTrie, stateKey);
+      return ref === null ? undefined : new TrieValue(chunkTrie, ref);
+    }
+    const value = this.state.get(stateKey);
+    return value === undefined ? undefined : new FlatValue(chunkTrie, value);
   }
   storageHas(tracker: StorageAccessTracker, key: Uint8Array): boolean {
     const stateKey = contractDataKey(this.accountId, key);
     const chunkTrie = this.chunkTrie;
-    if (chunkTrie === undefined || this.state.inOverlay(stateKey)) return this.state.has(stateKey);
-    return this.lookUpForRead(tracker, chunkTrie, stateKey) !== null;
+    if (chunkTrie === undefined || chunkTrie.storageGetMode !== 'Trie' || this.state.inOverlay(stateKey))
+      return this.state.has(stateKey);
+    return this.lookUpInTrie(tracker, chunkTrie, stateKey) !== null;
   }
   storageSet(tracker: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | undefined {
     this.writable();
@@ -163,31 +191,17 @@ class ContractExternal implements External {
     return old;
   }
 
-  /**
-   * A read's or `has_key`'s lookup of a key the chunk has not written. `FlatStorage`: the flat state answers and
-   * nothing is counted, but the path is recorded for the proof (nearcore's `lookup_from_flat_storage`); `Trie`
-   * mode: every node counted and charged, as a write's.
-   */
-  private lookUpForRead(
+  /** `storage_get_mode: Trie` (no protocol 83-87): a read's or `has_key`'s lookup counts and pays every node. */
+  private lookUpInTrie(
     tracker: StorageAccessTracker,
     chunkTrie: ChunkTrie,
     stateKey: Uint8Array,
   ): ValueRef | null {
-    const { trie } = chunkTrie;
-    if (chunkTrie.storageGetMode === 'Trie') {
-      const accounting = trie.accounting!;
-      const start = accounting.getCounts();
-      const ref = trie.getRef(stateKey);
-      chargeCounts(tracker, accounting.countsSince(start));
-      return ref;
-    }
-    const recorder = trie.recorder;
-    return lookupValueRef(
-      trie.storage,
-      trie.root,
-      stateKey,
-      recorder === undefined ? undefined : (hash, bytes) => recorder.record(hash, bytes),
-    );
+    const accounting = chunkTrie.trie.accounting!;
+    const start = accounting.getCounts();
+    const ref = chunkTrie.trie.getRef(stateKey);
+    chargeCounts(tracker, accounting.countsSince(start));
+    return ref;
   }
 
   validatorStake(id: string): bigint | undefined {

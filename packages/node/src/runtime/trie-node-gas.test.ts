@@ -7,6 +7,7 @@ import { utf8Encode } from '@shadebox/primitives';
 import { loadRuntimeConfig } from '../config/runtime-config.js';
 import { contractDataKey } from '../state/state-keys.js';
 import { StateUpdate } from '../state/state-update.js';
+import type { VersionedState } from '../state/versioned-state.js';
 import { decodeRawNode } from '../trie/raw-node.js';
 import { Trie } from '../trie/trie.js';
 import { TrieAccountingCache } from '../trie/trie-accounting.js';
@@ -42,7 +43,20 @@ function chunkTrieOver(
     accounting: new TrieAccountingCache(),
     recorder: new TrieRecorder(),
   });
-  return { trie, storageGetMode };
+  const chunkTrie: ChunkTrie = { trie, storageGetMode };
+  FLAT.set(chunkTrie, new Map(pairs.map(([k, v]) => [hex(stateKey(k)), text(v)])));
+  return chunkTrie;
+}
+
+/** The flat state the trie of `chunkTrieOver` was built from, by key. */
+const FLAT = new WeakMap<ChunkTrie, Map<string, Uint8Array>>();
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+/** A chunk's state overlay over the flat state `chunkTrie` holds (what reads see before the chunk writes). */
+function chunkState(chunkTrie: ChunkTrie): StateUpdate {
+  const flat = FLAT.get(chunkTrie)!;
+  const base = { get: (key: Uint8Array) => flat.get(hex(key)) } as unknown as VersionedState;
+  return new StateUpdate(base, 0);
 }
 
 /** The node kinds on `key`'s path, root first. */
@@ -103,7 +117,7 @@ describe('trie-node gas of contract storage (nearcore ext.rs, at 83-87)', () => 
       assert.equal(config.extCosts.read_cached_trie_node, TTN);
       assert.equal(config.storageGetMode, 'FlatStorage');
       const chunkTrie = chunkTrieOver(PAIRS);
-      const state = new StateUpdate(undefined, -1);
+      const state = chunkState(chunkTrie);
 
       // compare_node_counts: two existing keys, 5 path nodes + the value each; the second shares 4 nodes.
       const first = call(state, chunkTrie, { config });
@@ -137,7 +151,7 @@ describe('trie-node gas of contract storage (nearcore ext.rs, at 83-87)', () => 
 
   it('a value a read dereferenced is cached for a later write of the key (the read itself pays nothing)', () => {
     const chunkTrie = chunkTrieOver(PAIRS);
-    const state = new StateUpdate(undefined, -1);
+    const state = chunkState(chunkTrie);
     const c = call(state, chunkTrie);
     assert.equal(c.run('storage_read', 'abc1'), 1n);
     assert.deepEqual(c.profile(), nodes(0, 0));
@@ -152,7 +166,7 @@ describe('trie-node gas of contract storage (nearcore ext.rs, at 83-87)', () => 
 
   it('a failed receipt rolls back its writes but not the cache: the key is looked up again, all cached', () => {
     const chunkTrie = chunkTrieOver(PAIRS);
-    const state = new StateUpdate(undefined, -1);
+    const state = chunkState(chunkTrie);
     call(state, chunkTrie).run('storage_write', 'abc1', 'w');
     state.rollback();
     const again = call(state, chunkTrie);
@@ -166,7 +180,7 @@ describe('trie-node gas of contract storage (nearcore ext.rs, at 83-87)', () => 
       ['k2', 'same'],
     ]);
     assert.deepEqual(kinds(chunkTrie, 'k1'), ['extension', 'branch', 'leaf']);
-    const c = call(new StateUpdate(undefined, -1), chunkTrie);
+    const c = call(chunkState(chunkTrie), chunkTrie);
     c.run('storage_write', 'k1', 'a');
     c.run('storage_write', 'k2', 'b');
     // The branch takes the keys' last nibble: both leaves are Leaf(empty rest, ref("same")), one node.
@@ -176,7 +190,7 @@ describe('trie-node gas of contract storage (nearcore ext.rs, at 83-87)', () => 
 
   it('storage_get_mode Trie (no protocol 83-87 sets it): a read pays its path, its value stays free', () => {
     const chunkTrie = chunkTrieOver(PAIRS, 'Trie');
-    const c = call(new StateUpdate(undefined, -1), chunkTrie, { config: { storageGetMode: 'Trie' } });
+    const c = call(chunkState(chunkTrie), chunkTrie, { config: { storageGetMode: 'Trie' } });
     c.run('storage_read', 'abc1');
     assert.deepEqual(c.profile(), nodes(5, 0));
     c.run('storage_has_key', 'abc2');
@@ -184,7 +198,8 @@ describe('trie-node gas of contract storage (nearcore ext.rs, at 83-87)', () => 
   });
 
   it('an empty trie touches nothing', () => {
-    const c = call(new StateUpdate(undefined, -1), chunkTrieOver([]));
+    const chunkTrie = chunkTrieOver([]);
+    const c = call(chunkState(chunkTrie), chunkTrie);
     assert.equal(c.run('storage_write', 'a', 'b'), 0n);
     assert.equal(c.run('storage_remove', 'c'), 0n);
     assert.deepEqual(c.profile(), nodes(0, 0));
@@ -210,7 +225,7 @@ describe('running out of gas inside a storage operation (the order of ext.rs sto
 
   it('gas that ends at the old value’s bytes: no trie node is charged, the path is cached, the value is not', () => {
     const chunkTrie = chunkTrieOver(PAIRS);
-    const state = new StateUpdate(undefined, -1);
+    const state = chunkState(chunkTrie);
     const c = call(state, chunkTrie, { prepaidGas: beforeLookup + evicted - 1n });
     assert.throws(() => c.run('storage_write', 'abc1', 'w'), { variant: 'GasExceeded' });
     assert.equal(c.logic.burntGas, beforeLookup + evicted - 1n);
@@ -226,7 +241,7 @@ describe('running out of gas inside a storage operation (the order of ext.rs sto
 
   it('gas that ends at TOUCHING_TRIE_NODE: its full charge is booked, READ_CACHED_TRIE_NODE never comes', () => {
     const chunkTrie = chunkTrieOver(PAIRS);
-    const state = new StateUpdate(undefined, -1);
+    const state = chunkState(chunkTrie);
     // Warm two nodes of abc1's path (extension, branch) with a removal of "ab" in an earlier receipt.
     call(state, chunkTrie).run('storage_remove', 'ab');
     state.commit({ type: 'receipt_processing', receipt_hash: 'r1' });
@@ -239,7 +254,7 @@ describe('running out of gas inside a storage operation (the order of ext.rs sto
 
   it('storage_remove charges the removed bytes before the nodes, and removes after charging them', () => {
     const chunkTrie = chunkTrieOver(PAIRS);
-    const state = new StateUpdate(undefined, -1);
+    const state = chunkState(chunkTrie);
     const c = call(state, chunkTrie);
     assert.equal(c.run('storage_remove', 'abc1'), 1n);
     assert.deepEqual(c.profile(), nodes(6, 0));
@@ -258,20 +273,20 @@ describe('the recorded storage proof and its per-receipt limit (RecordedStorageC
     ['abc2', 'v2'],
   ];
 
-  it('writes record the path and the old value, reads and has_key the path, removals add 2000 to the bound', () => {
+  it('writes record the path and the old value, reads the value, removals add 2000 to the bound', () => {
     const chunkTrie = chunkTrieOver(PAIRS);
     const recorder = chunkTrie.trie.recorder!;
     const { storage, root } = chunkTrie.trie;
-    const c = call(new StateUpdate(undefined, -1), chunkTrie);
+    const c = call(chunkState(chunkTrie), chunkTrie);
     const size = (hashes: Uint8Array[]) => hashes.reduce((n, h) => n + storage.get(h)!.length, 0);
+    // has_key dereferences nothing; a read records the value it returns ("v2"), not its path (flat storage).
     c.run('storage_has_key', 'abc2');
-    const abc2Path = keyPath(storage, root, stateKey('abc2')).nodes;
-    assert.equal(recorder.size, size(abc2Path));
+    assert.equal(recorder.size, 0);
     c.run('storage_read', 'abc2');
-    assert.equal(recorder.size, size(abc2Path) + 2); // + the value "v2"
+    assert.equal(recorder.size, 2);
     c.run('storage_remove', 'abc1');
-    const abc1Leaf = keyPath(storage, root, stateKey('abc1')).nodes.slice(-1);
-    assert.equal(recorder.size, size(abc2Path) + size(abc1Leaf) + 4);
+    const abc1Path = keyPath(storage, root, stateKey('abc1')).nodes;
+    assert.equal(recorder.size, 2 + size(abc1Path) + 2);
     assert.equal(recorder.upperBound, recorder.size + REMOVAL_UPPER_BOUND_BYTES);
     // A removal of a key that is not there still adds to the bound.
     c.run('storage_remove', 'nothing');
@@ -281,7 +296,7 @@ describe('the recorded storage proof and its per-receipt limit (RecordedStorageC
   it('a call whose storage operations record more than the limit fails with RecordedStorageExceeded', () => {
     const chunkTrie = chunkTrieOver(PAIRS);
     const base = vmConfigFrom(loadRuntimeConfig(85));
-    const c = call(new StateUpdate(undefined, -1), chunkTrie, {
+    const c = call(chunkState(chunkTrie), chunkTrie, {
       config: { limits: { ...base.limits, perReceiptStorageProofSizeLimit: 3000 } },
     });
     c.run('storage_remove', 'abc1'); // path + value + 2000
@@ -295,7 +310,7 @@ describe('the recorded storage proof and its per-receipt limit (RecordedStorageC
     const chunkTrie = chunkTrieOver(PAIRS);
     const base = vmConfigFrom(loadRuntimeConfig(86));
     const config = { limits: { ...base.limits, perReceiptStorageProofSizeLimit: 3000 } };
-    const state = new StateUpdate(undefined, -1);
+    const state = chunkState(chunkTrie);
     call(state, chunkTrie, { config }).run('storage_remove', 'abc1');
     // Before 86: a new call starts counting afresh.
     call(state, chunkTrie, { config }).run('storage_remove', 'abc2');
