@@ -118,29 +118,48 @@ describe('BatchSpin', () => {
 
   it('wakes as soon as another thread posts', async () => {
     const posted = new Int32Array(new SharedArrayBuffer(4));
-    // A limit far above the poster's 20 ms, so that a slow machine cannot make the spin give up first.
-    const spin = new BatchSpin(posted, 10_000);
-    // The pool posted two messages; the first takes a whole window (110 ms on the real clock): busy.
-    Atomics.add(posted, 0, 2);
-    spin.batchBegins();
-    const busyUntil = performance.now() + 110;
-    while (performance.now() < busyUntil) {}
-    spin.batchEnds();
-    assert.equal(spin.stats.spunMs, 0, 'the second message was already posted');
-    // The second one is handled; another thread posts a third 20 ms later, far before the limit.
+    // Set by the clock once the spin loop reads it (its second read in batchEnds), so the other thread posts
+    // while the worker is spinning, however slow this machine is; the limit is far away for the same reason.
+    const spinning = new Int32Array(new SharedArrayBuffer(4));
+    // A clock of our own: windows are measured in its time, so no pause of this machine changes what is busy;
+    // while armed each read advances it a little, so the spin's 10 s limit lies billions of reads away.
+    let t = 0;
+    let armed = false;
+    let reads = 0;
+    const now = () => {
+      if (!armed) return t;
+      if (++reads === 2) {
+        Atomics.store(spinning, 0, 1);
+        Atomics.notify(spinning, 0);
+      }
+      t += 1e-6;
+      return t;
+    };
+    // The other thread, started first: its start-up must not fall inside the busy window measured below.
     const poster = new Worker(
-      `const { parentPort, workerData } = require('node:worker_threads');
-       parentPort.once('message', () => setTimeout(() => Atomics.add(new Int32Array(workerData), 0, 1), 20));`,
-      { eval: true, workerData: posted.buffer },
+      `const { workerData } = require('node:worker_threads');
+       const [posted, spinning] = workerData.map((b) => new Int32Array(b));
+       Atomics.wait(spinning, 0, 0);
+       Atomics.add(posted, 0, 1);`,
+      { eval: true, workerData: [posted.buffer, spinning.buffer] },
     );
     await new Promise((resolve) => poster.once('online', resolve));
+    const spin = new BatchSpin(posted, 10_000, now);
+    // The pool posted two messages; the first takes a whole window (110 ms): busy.
+    Atomics.add(posted, 0, 2);
     spin.batchBegins();
-    poster.postMessage('go');
+    t += 110;
+    spin.batchEnds();
+    assert.equal(spin.stats.spunMs, 0, 'the second message was already posted');
+    // The second one is handled; the other thread posts a third once the spin has begun.
+    spin.batchBegins();
+    armed = true;
     spin.batchEnds();
     await poster.terminate();
     // Caught, not timed out: the spin ended because the third message was posted.
     assert.equal(spin.stats.caught, 1);
     assert.equal(spin.stats.missed, 0);
+    assert.ok(spin.stats.spunMs > 0, 'it waited awake');
   });
 
   it('reads SHADEBOX_VIEW_SPIN_US', () => {
