@@ -202,5 +202,3 @@ export function recordAccount(record: StateRecordJson): string {
   if ('GasKeyNonce' in record) return record.GasKeyNonce.account_id;
   return record.Data.account_id;
 }
-
-const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');

@@ -101,7 +101,7 @@ function nodesOfKept(chain: Chain, from: number): Set<string> {
   const out = new Set<string>();
   for (let h = from; h <= chain.head.height; h++) {
     const block = chain.head.height === h ? chain.head : chain.storedBlockByHeight(h);
-    if (!block || !block.chunkExtras) continue;
+    if (!block?.chunkExtras) continue;
     for (let s = 0; s < chain.numShards; s++)
       reachable(chain.tries.storage, chain.stateRootOf(block, s), out);
   }

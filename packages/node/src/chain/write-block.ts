@@ -9,11 +9,9 @@ import {
   BorshWriter,
   base58Decode,
   base58Encode,
-  combineHash,
   publicKeyToString,
   type Receipt,
   receiptToView,
-  sha256,
   signedTransactionToView,
   writeReceipt,
 } from '@shadebox/primitives';
@@ -22,12 +20,7 @@ import type { StateUpdate } from '../state/state-update.js';
 import type { VersionedState } from '../state/versioned-state.js';
 import type { WriteBatch } from '../store/key-value-store.js';
 import type { BlockMerkleTree } from './block-merkle-tree.js';
-import {
-  type BlockHeaderFields,
-  blockHeaderView,
-  type chunkHeaderView,
-  ZERO_HASH_B58,
-} from './block-views.js';
+import { type BlockHeaderFields, blockHeaderView, type chunkHeaderView } from './block-views.js';
 import { type BlockRecordsToCache, HEAD_KEY, type StoredStateChange } from './chain-store.js';
 import { Col, heightKey } from './columns.js';
 import type { FinalityPointers } from './doomslug-finality.js';
