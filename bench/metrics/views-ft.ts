@@ -7,13 +7,14 @@
  * transaction, to FINAL). The view: `ft_balance_of({"account_id"})` at `final`, each answer checked to be the
  * holder's balance as a JSON string.
  * anvil: the ERC-20 of bench/contracts/BenchToken.sol, compiled with solc-js, deployed by a dev account, which
- * sends 1,000,000 + i tokens to holder address i with `transfer`. The view: `eth_call balanceOf(holder)`.
+ * sends 1,000,000 + i tokens to holder address i with `transfer` (mined a few blocks at a time). The view:
+ * `eth_call balanceOf(holder)`.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ONE_NEAR } from '@shadebox/primitives';
 import type { AnvilServer } from '../anvil.js';
-import { benchTokenInitCode, deploy, ethCallBody, send, word } from '../evm.js';
+import { benchTokenInitCode, deploy, ethCallBody, receipt, word } from '../evm.js';
 import { type LoadSettings, rawLoad, type ViewResult } from '../load.js';
 import { deployContract, functionCall, readWasm, sendAllFinal } from '../near-signers.js';
 import { PooledRpcClient } from '../rpc.js';
@@ -80,11 +81,25 @@ export async function anvil(server: AnvilServer, load: LoadSettings): Promise<Vi
     const setupStart = performance.now();
     const [from] = await client.call<string[]>('eth_accounts', []);
     const token = await deploy(client, from, benchTokenInitCode() + word(10n ** 30n).slice(2));
+    // The transfers mined a few blocks at a time (automine off meanwhile): one block each took up to 80 ms on a
+    // chain the earlier phases made long.
+    await client.call('evm_setAutomine', [false]);
+    const hashes: string[] = [];
     for (let i = 0; i < KEYS; i++) {
       // transfer(address,uint256)
       const data = `0xa9059cbb${word(BigInt(holderAddress(i))).slice(2)}${word(balance(i)).slice(2)}`;
-      await send(client, { from, to: token, data });
+      hashes.push(await client.call<string>('eth_sendTransaction', [{ from, to: token, data }]));
     }
+    for (
+      let blocks = 0;
+      (await client.call('eth_getTransactionReceipt', [hashes[KEYS - 1]])) === null;
+      blocks++
+    ) {
+      if (blocks > 100) throw new Error('the token transfers were not mined');
+      await client.call('evm_mine', []);
+    }
+    await client.call('evm_setAutomine', [true]);
+    for (const hash of hashes) await receipt(client, hash);
     const bodies: string[] = [];
     const expected: string[] = [];
     for (let n = 0; n < DISTINCT; n++) {
