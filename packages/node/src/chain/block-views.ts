@@ -83,7 +83,9 @@ export function chunkHeaderView(
       receipt_bytes: 0,
       allowed_shard: f.shardId,
     },
-    bandwidth_requests: null,
+    // No shard buffers receipts here, so no chunk requests bandwidth: nearcore's `BandwidthRequests::V1` empty
+    // (every chunk header since protocol 74, genesis chunks included).
+    bandwidth_requests: { V1: { requests: [] } },
     signature,
   };
 }

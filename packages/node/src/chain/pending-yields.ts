@@ -10,18 +10,26 @@ import {
 } from '../state/receipt-state.js';
 import type { Chain } from './chain.js';
 
-/** How many yield timeouts the head's state still queues (waiting yields and resumed ones alike). */
+/** How many yield timeouts the head's state still queues, all shards together (waiting yields and resumed
+ * ones alike). */
 export function queuedYieldTimeouts(chain: Chain): number {
-  const indices = getPromiseYieldIndices(chain.stateAt(chain.head.height));
-  return Number(indices.nextAvailableIndex - indices.firstIndex);
+  const state = chain.stateAt(chain.head.height);
+  let queued = 0;
+  for (let shard = 0; shard < chain.numShards; shard++) {
+    const indices = getPromiseYieldIndices(state, shard);
+    queued += Number(indices.nextAvailableIndex - indices.firstIndex);
+  }
+  return queued;
 }
 
 export function hasPendingYield(chain: Chain): boolean {
   const state = chain.stateAt(chain.head.height);
-  const indices = getPromiseYieldIndices(state);
-  for (let index = indices.firstIndex; index < indices.nextAvailableIndex; index++) {
-    const timeout = getPromiseYieldTimeout(state, index);
-    if (timeout && hasPromiseYieldReceipt(state, timeout.accountId, timeout.dataId)) return true;
+  for (let shard = 0; shard < chain.numShards; shard++) {
+    const indices = getPromiseYieldIndices(state, shard);
+    for (let index = indices.firstIndex; index < indices.nextAvailableIndex; index++) {
+      const timeout = getPromiseYieldTimeout(state, shard, index);
+      if (timeout && hasPromiseYieldReceipt(state, timeout.accountId, timeout.dataId)) return true;
+    }
   }
   return false;
 }

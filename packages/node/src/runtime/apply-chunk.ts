@@ -24,6 +24,7 @@ import {
   getPromiseYieldTimeout,
   getReceivedData,
   hasPromiseYieldReceipt,
+  migrateLegacyPromiseYieldQueue,
   removePendingDataCount,
   removePostponedReceipt,
   removePostponedReceiptId,
@@ -42,6 +43,7 @@ import { removeYieldIdMappingsOfDataId } from '../state/yield-id-state.js';
 import type { GasProfile } from '../vm/gas-profile.js';
 import type { AccountContractView, ValidatorProposal } from './action-result.js';
 import { applyActionReceipt } from './apply-action-receipt.js';
+import { runBandwidthScheduler } from './bandwidth-scheduler.js';
 import { InvalidTxError } from './errors.js';
 import { applyGlobalContractDistribution, type DistributionReceipt } from './global-contract-distribution.js';
 import type { CreatedReceiptOrigin } from './receipt-origin.js';
@@ -116,6 +118,10 @@ export function applyChunk(
   };
   const localReceipts: Receipt[] = [];
   if (validatorAccountsUpdate) applyValidatorAccountsUpdate(state, validatorAccountsUpdate);
+  const shardId = block.shardId ?? 0;
+  // A home made before the yield queue was kept per shard: its one queue becomes shard 0's.
+  if (shardId === 0 && migrateLegacyPromiseYieldQueue(state)) state.commit({ type: 'migration' });
+  runBandwidthScheduler(state, params.bandwidthScheduler, shardId, block.numShards ?? 1);
 
   for (const tx of transactions) {
     const t = tx.signedTransaction.transaction;
@@ -311,11 +317,12 @@ function executeActionReceipt(
 /** Yields nobody resumed within `yield_timeout_length_in_blocks` get a resume without data (nearcore
  * `resolve_promise_yield_timeouts`): their callback runs and sees the promise as failed. */
 function resolveYieldTimeouts(block: BlockContext, state: StateUpdate, out: ChunkResult): void {
-  const indices = getPromiseYieldIndices(state);
+  const shardId = block.shardId ?? 0;
+  const indices = getPromiseYieldIndices(state, shardId);
   const initialFirst = indices.firstIndex;
   let created = 0;
   while (indices.firstIndex < indices.nextAvailableIndex) {
-    const entry = getPromiseYieldTimeout(state, indices.firstIndex);
+    const entry = getPromiseYieldTimeout(state, shardId, indices.firstIndex);
     if (!entry) throw new Error(`yield timeout #${indices.firstIndex} should be in the state`);
     if (entry.expiresAt > block.height) break;
     // A timed-out yield frees the id it was created with (`YieldWithId`).
@@ -333,11 +340,11 @@ function resolveYieldTimeouts(block: BlockContext, state: StateUpdate, out: Chun
       const yielded = getPromiseYieldReceipt(state, entry.accountId, entry.dataId);
       if (yielded) noteCreatedBy(out, resume, yielded);
     }
-    removePromiseYieldTimeout(state, indices.firstIndex);
+    removePromiseYieldTimeout(state, shardId, indices.firstIndex);
     indices.firstIndex += 1n;
   }
   if (indices.firstIndex !== initialFirst) {
-    setPromiseYieldIndices(state, indices);
+    setPromiseYieldIndices(state, shardId, indices);
     state.commit({ type: 'updated_delayed_receipts' });
   }
 }

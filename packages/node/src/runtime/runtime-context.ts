@@ -7,6 +7,7 @@ import type { StorageUsageConfig } from '../state/storage-usage.js';
 import type { Trie } from '../trie/index.js';
 import type { ContractCache } from '../vm/contract-cache.js';
 import type { VMConfig } from '../vm/vm-logic.js';
+import type { BandwidthSchedulerConfig } from './bandwidth-scheduler.js';
 
 export interface RuntimeLimits {
   maxActionsPerReceipt: number;
@@ -56,6 +57,8 @@ export interface RuntimeParams extends FeeContext, StorageUsageConfig {
   maxNumberInputDataDependencies: number;
   /** The protocol version the chain runs (its genesis `protocol_version`). */
   protocolVersion: number;
+  /** `bandwidth_scheduler_config`: the scheduler every chunk runs (runtime/bandwidth-scheduler.ts). */
+  bandwidthScheduler: BandwidthSchedulerConfig;
   /** The ETH wallet contract: in every shard's genesis state as a global contract (by code hash), and what
    * ETH-implicit accounts created by a transfer use. */
   ethWallet?: { code: Uint8Array; codeHash: Uint8Array };

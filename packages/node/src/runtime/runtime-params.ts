@@ -48,5 +48,6 @@ export function runtimeParamsFrom(config: RuntimeConfig, chainId = 'localnet'): 
     maxReceiptTotalInputSize: limits.maxReceiptTotalInputSize,
     maxNumberInputDataDependencies: limits.maxNumberInputDataDependencies,
     protocolVersion: config.protocolVersion,
+    bandwidthScheduler: config.bandwidthScheduler,
   };
 }

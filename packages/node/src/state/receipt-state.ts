@@ -7,6 +7,8 @@
 import { BorshReader, BorshWriter, decodeReceipt, encodeReceipt, type Receipt } from '@shadebox/primitives';
 import {
   accountRecordKey,
+  legacyPromiseYieldIndicesKey,
+  legacyPromiseYieldTimeoutKey,
   promiseYieldIndicesKey,
   promiseYieldTimeoutKey,
   StateColumn,
@@ -176,18 +178,23 @@ export interface PromiseYieldIndices {
   nextAvailableIndex: bigint;
 }
 
-export function getPromiseYieldIndices(state: StateUpdate): PromiseYieldIndices {
-  const bytes = state.get(promiseYieldIndicesKey());
+/** A shard's yield queue (nearcore keeps one per shard's trie). */
+export function getPromiseYieldIndices(state: StateUpdate, shardId: number): PromiseYieldIndices {
+  const bytes = state.get(promiseYieldIndicesKey(shardId));
   if (!bytes) return { firstIndex: 0n, nextAvailableIndex: 0n };
   const r = new BorshReader(bytes);
   return { firstIndex: r.u64(), nextAvailableIndex: r.u64() };
 }
 
-export function setPromiseYieldIndices(state: StateUpdate, indices: PromiseYieldIndices): void {
+export function setPromiseYieldIndices(
+  state: StateUpdate,
+  shardId: number,
+  indices: PromiseYieldIndices,
+): void {
   const w = new BorshWriter();
   w.u64(indices.firstIndex);
   w.u64(indices.nextAvailableIndex);
-  state.set(promiseYieldIndicesKey(), w.toBytes());
+  state.set(promiseYieldIndicesKey(shardId), w.toBytes());
 }
 
 export interface PromiseYieldTimeout {
@@ -196,8 +203,12 @@ export interface PromiseYieldTimeout {
   expiresAt: bigint;
 }
 
-export function getPromiseYieldTimeout(state: StateUpdate, index: bigint): PromiseYieldTimeout | undefined {
-  const bytes = state.get(promiseYieldTimeoutKey(index));
+export function getPromiseYieldTimeout(
+  state: StateUpdate,
+  shardId: number,
+  index: bigint,
+): PromiseYieldTimeout | undefined {
+  const bytes = state.get(promiseYieldTimeoutKey(shardId, index));
   if (!bytes) return undefined;
   const r = new BorshReader(bytes);
   return { accountId: r.string(), dataId: r.fixedBytes(32), expiresAt: r.u64() };
@@ -206,6 +217,7 @@ export function getPromiseYieldTimeout(state: StateUpdate, index: bigint): Promi
 /** Appends a timeout to the queue (entries are in expiry order because every yield waits equally long). */
 export function enqueuePromiseYieldTimeout(
   state: StateUpdate,
+  shardId: number,
   indices: PromiseYieldIndices,
   timeout: PromiseYieldTimeout,
 ): void {
@@ -213,10 +225,34 @@ export function enqueuePromiseYieldTimeout(
   w.string(timeout.accountId);
   w.fixedBytes(timeout.dataId);
   w.u64(timeout.expiresAt);
-  state.set(promiseYieldTimeoutKey(indices.nextAvailableIndex), w.toBytes());
+  state.set(promiseYieldTimeoutKey(shardId, indices.nextAvailableIndex), w.toBytes());
   indices.nextAvailableIndex += 1n;
 }
 
-export function removePromiseYieldTimeout(state: StateUpdate, index: bigint): void {
-  state.remove(promiseYieldTimeoutKey(index));
+export function removePromiseYieldTimeout(state: StateUpdate, shardId: number, index: bigint): void {
+  state.remove(promiseYieldTimeoutKey(shardId, index));
+}
+
+/**
+ * A home made before the queue was kept per shard holds one queue under nearcore's bare keys: its entries
+ * move, in order, to the end of shard 0's queue (the shard whose trie held them), and the old keys go.
+ * Returns whether there was anything to move.
+ */
+export function migrateLegacyPromiseYieldQueue(state: StateUpdate): boolean {
+  const bytes = state.get(legacyPromiseYieldIndicesKey());
+  if (!bytes) return false;
+  const r = new BorshReader(bytes);
+  const legacy = { firstIndex: r.u64(), nextAvailableIndex: r.u64() };
+  const indices = getPromiseYieldIndices(state, 0);
+  for (let index = legacy.firstIndex; index < legacy.nextAvailableIndex; index++) {
+    const entry = state.get(legacyPromiseYieldTimeoutKey(index));
+    if (entry) {
+      state.set(promiseYieldTimeoutKey(0, indices.nextAvailableIndex), entry);
+      indices.nextAvailableIndex += 1n;
+      state.remove(legacyPromiseYieldTimeoutKey(index));
+    }
+  }
+  state.remove(legacyPromiseYieldIndicesKey());
+  setPromiseYieldIndices(state, 0, indices);
+  return true;
 }

@@ -18,6 +18,8 @@ export const StateColumn = {
   PromiseYieldIndices: 10,
   PromiseYieldTimeout: 11,
   PromiseYieldReceipt: 12,
+  /** nearcore's `BandwidthSchedulerState` (col 15): one per shard, rewritten by every chunk. */
+  BandwidthSchedulerState: 15,
   /** nearcore's `PromiseYieldStatus` (col 20): a yield created and not yet delivered, or its resume sent. */
   PromiseYieldStatus: 20,
 } as const;
@@ -93,11 +95,38 @@ export function accountRecordKey(column: number, accountId: string, id: Uint8Arr
   return buf;
 }
 
-export function promiseYieldIndicesKey(): Uint8Array {
+/**
+ * The shard-wide keys (nearcore keeps one trie per shard, each with its own yield queue and scheduler state):
+ * our state is one key space for all shards, so the shard id follows nearcore's key as a u32 LE
+ * (state/trie-keys.ts strips it). Homes made before had the yield queue's keys without it (shard 0's).
+ */
+export const SHARD_SUFFIX_BYTES = 4;
+
+function withShard(trieKey: Uint8Array, shardId: number): Uint8Array {
+  const buf = new Uint8Array(trieKey.length + SHARD_SUFFIX_BYTES);
+  buf.set(trieKey);
+  new DataView(buf.buffer).setUint32(trieKey.length, shardId, true);
+  return buf;
+}
+
+export function promiseYieldIndicesKey(shardId: number): Uint8Array {
+  return withShard(Uint8Array.of(StateColumn.PromiseYieldIndices), shardId);
+}
+
+export function promiseYieldTimeoutKey(shardId: number, index: bigint): Uint8Array {
+  return withShard(legacyPromiseYieldTimeoutKey(index), shardId);
+}
+
+export function bandwidthSchedulerStateKey(shardId: number): Uint8Array {
+  return withShard(Uint8Array.of(StateColumn.BandwidthSchedulerState), shardId);
+}
+
+/** The yield queue's keys as homes made before the shard suffix hold them (one queue for all shards). */
+export function legacyPromiseYieldIndicesKey(): Uint8Array {
   return Uint8Array.of(StateColumn.PromiseYieldIndices);
 }
 
-export function promiseYieldTimeoutKey(index: bigint): Uint8Array {
+export function legacyPromiseYieldTimeoutKey(index: bigint): Uint8Array {
   const buf = new Uint8Array(9);
   buf[0] = StateColumn.PromiseYieldTimeout;
   new DataView(buf.buffer).setBigUint64(1, index, true);

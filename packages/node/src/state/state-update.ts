@@ -18,6 +18,7 @@ export type StateChangeCause =
   | { type: 'postponed_receipt'; receipt_hash: string }
   | { type: 'updated_delayed_receipts' }
   | { type: 'validator_accounts_update' }
+  | { type: 'bandwidth_scheduler_state_update' }
   | { type: 'migration' };
 
 export interface StateChange {
@@ -27,6 +28,19 @@ export interface StateChange {
   cause: StateChangeCause;
 }
 
+/**
+ * Told of every read the overlay cannot answer, i.e. that goes to the state before the chunk (nearcore's
+ * `TrieUpdate` falls through to its trie there, and a trie with a recorder records what the lookup walks).
+ */
+export interface StateReadObserver {
+  /** A value read: `value` is the base's (undefined when the key is absent). */
+  read(key: Uint8Array, value: Uint8Array | undefined): void;
+  /** An existence check (nearcore's `contains_key`: the path, not the value). */
+  has(key: Uint8Array): void;
+  /** The keys under `prefix` listed (nearcore's trie iterator). */
+  scan(prefix: Uint8Array): void;
+}
+
 const asMapKey = latin1String;
 const fromMapKey = (key: string) => new Uint8Array(Buffer.from(key, 'latin1'));
 
@@ -34,6 +48,8 @@ export class StateUpdate {
   private readonly block = new Map<string, Uint8Array | null>();
   private readonly pending = new Map<string, Uint8Array | null>();
   readonly changes: StateChange[] = [];
+  /** Set while a chunk is applied with a recorder (runtime/chunk-read-recorder.ts). */
+  readObserver: StateReadObserver | undefined;
 
   /** @param baseHeight the height whose committed state this block builds on (-1 for an empty state). */
   constructor(
@@ -48,7 +64,9 @@ export class StateUpdate {
     const block = this.block.get(k);
     if (block !== undefined) return block ?? undefined;
     if (!this.base || this.baseHeight < 0) return undefined;
-    return this.base.get(key, this.baseHeight);
+    const value = this.base.get(key, this.baseHeight);
+    this.readObserver?.read(key, value);
+    return value;
   }
 
   /** A value of `accountId`'s contract data, under the key the contract names (its state key is built here). */
@@ -64,7 +82,14 @@ export class StateUpdate {
   }
 
   has(key: Uint8Array): boolean {
-    return this.get(key) !== undefined;
+    const k = asMapKey(key);
+    const pending = this.pending.get(k);
+    if (pending !== undefined) return pending !== null;
+    const block = this.block.get(k);
+    if (block !== undefined) return block !== null;
+    if (!this.base || this.baseHeight < 0) return false;
+    this.readObserver?.has(key);
+    return this.base.get(key, this.baseHeight) !== undefined;
   }
 
   set(key: Uint8Array, value: Uint8Array): void {
@@ -79,6 +104,7 @@ export class StateUpdate {
   scan(prefix: Uint8Array): Array<{ key: Uint8Array; value: Uint8Array }> {
     const merged = new Map<string, Uint8Array | null>();
     if (this.base && this.baseHeight >= 0) {
+      this.readObserver?.scan(prefix);
       for (const { key, value } of this.base.scan(prefix, this.baseHeight)) merged.set(asMapKey(key), value);
     }
     const p = asMapKey(prefix);

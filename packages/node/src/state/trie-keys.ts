@@ -1,26 +1,37 @@
 /**
  * From the flat state to the shards' tries. The flat state is one key space for all shards, laid out as
  * nearcore's `TrieKey`; the tries are one per shard, as nearcore's. Every flat key is its trie key but global
- * contract code and nonces, which carry the shard after the identifier here (state/global-contract-state.ts)
- * and sit in that shard's trie without it. A key belongs to its account's shard; the shard-wide singletons
- * (promise-yield indices and timeouts) to the shard whose chunk wrote them, and when a trie is rebuilt from the
- * flat state, to shard 0.
+ * contract code and nonces and the per-shard keys without an account (the promise-yield queue, the bandwidth
+ * scheduler's state), which carry their shard after nearcore's key here (state/global-contract-state.ts,
+ * state/state-keys.ts) and sit in that shard's trie without it. A key of an account belongs to the account's
+ * shard. The yield queue's keys of homes made before the suffix (one queue) belong to shard 0.
  */
 import { GLOBAL_CONTRACT_CODE_COLUMN, GLOBAL_CONTRACT_NONCE_COLUMN } from './global-contract-state.js';
-import { StateColumn } from './state-keys.js';
+import { SHARD_SUFFIX_BYTES, StateColumn } from './state-keys.js';
 
 const ACCESS_KEY_SEPARATOR = StateColumn.AccessKey;
 const ACCOUNT_DATA_SEPARATOR = 0x2c;
-const SHARD_SUFFIX_BYTES = 4;
 const utf8d = new TextDecoder();
 
-function isGlobalContractKey(key: Uint8Array): boolean {
-  return key[0] === GLOBAL_CONTRACT_CODE_COLUMN || key[0] === GLOBAL_CONTRACT_NONCE_COLUMN;
+/** Whether a flat key ends with its shard id (legacy yield-queue keys have nearcore's length and do not). */
+function hasShardSuffix(key: Uint8Array): boolean {
+  switch (key[0]) {
+    case GLOBAL_CONTRACT_CODE_COLUMN:
+    case GLOBAL_CONTRACT_NONCE_COLUMN:
+    case StateColumn.BandwidthSchedulerState:
+      return true;
+    case StateColumn.PromiseYieldIndices:
+      return key.length === 1 + SHARD_SUFFIX_BYTES;
+    case StateColumn.PromiseYieldTimeout:
+      return key.length === 9 + SHARD_SUFFIX_BYTES;
+    default:
+      return false;
+  }
 }
 
 /** The key in the shard's trie of a flat-state key. */
 export function trieKeyOf(key: Uint8Array): Uint8Array {
-  return isGlobalContractKey(key) ? key.subarray(0, key.length - SHARD_SUFFIX_BYTES) : key;
+  return hasShardSuffix(key) ? key.subarray(0, key.length - SHARD_SUFFIX_BYTES) : key;
 }
 
 /** The account a per-account key belongs to, or undefined for the shard-wide keys. */
@@ -36,6 +47,7 @@ export function stateKeyAccount(key: Uint8Array): string | undefined {
     case StateColumn.DelayedReceiptOrIndices:
     case StateColumn.PromiseYieldIndices:
     case StateColumn.PromiseYieldTimeout:
+    case StateColumn.BandwidthSchedulerState:
     case GLOBAL_CONTRACT_CODE_COLUMN:
     case GLOBAL_CONTRACT_NONCE_COLUMN:
       return undefined;
@@ -49,7 +61,7 @@ export function stateKeyAccount(key: Uint8Array): string | undefined {
 
 /** The shard whose trie holds a flat-state key when the tries are rebuilt from the flat state. */
 export function stateKeyShard(key: Uint8Array, shardOf: (accountId: string) => number): number {
-  if (isGlobalContractKey(key)) {
+  if (hasShardSuffix(key)) {
     const view = new DataView(
       key.buffer,
       key.byteOffset + key.length - SHARD_SUFFIX_BYTES,

@@ -90,12 +90,13 @@ export function functionCall(
   result.logs.push(...out.logs);
   if (out.error) throw new ActionFailure({ FunctionCallError: out.error.outcomeJson() });
 
-  const indices = getPromiseYieldIndices(ctx.state);
+  const shardId = block.shardId ?? 0;
+  const indices = getPromiseYieldIndices(ctx.state, shardId);
   const before = indices.nextAvailableIndex;
   const firstNew = result.newReceipts.length;
   for (const r of out.receipts.actionReceipts) {
     if (r.isPromiseYield) {
-      enqueuePromiseYieldTimeout(ctx.state, indices, {
+      enqueuePromiseYieldTimeout(ctx.state, shardId, indices, {
         accountId,
         dataId: r.inputDataIds[0],
         expiresAt: block.height + params.yieldTimeoutLength,
@@ -133,7 +134,7 @@ export function functionCall(
     });
   }
   for (const created of result.newReceipts.slice(firstNew)) validateNewReceipt(ctx, created);
-  if (indices.nextAvailableIndex !== before) setPromiseYieldIndices(ctx.state, indices);
+  if (indices.nextAvailableIndex !== before) setPromiseYieldIndices(ctx.state, shardId, indices);
   result.subsidized += out.subsidized;
   account.amount = out.balance;
   account.storageUsage = out.storageUsage;
