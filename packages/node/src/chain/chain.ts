@@ -23,6 +23,7 @@ import {
 } from '@shadebox/primitives';
 import { accountIdToShardId, type GenesisConfig } from '../config/genesis.js';
 import { applyChunk, type ChunkResult, type PendingTransaction } from '../runtime/apply-chunk.js';
+import { recordingReads } from '../runtime/chunk-read-recorder.js';
 import { receiptShard } from '../runtime/global-contract-distribution.js';
 import type { BlockContext, RuntimeParams } from '../runtime/runtime-context.js';
 import type { ValidatorAccountsUpdate } from '../runtime/validator-accounts-update.js';
@@ -197,7 +198,12 @@ export class Chain extends ChainStore {
         numShards: this.numShards,
         trie: this.tries.chunkTrie(prevRoots[shard]),
       };
-      results.push(applyChunk(this.params, shardContext, state, txs, receipts, update));
+      // Every read of the chunk that its overlay does not answer goes into its storage proof, as nearcore's.
+      results.push(
+        recordingReads(state, shardContext.trie, () =>
+          applyChunk(this.params, shardContext, state, txs, receipts, update),
+        ),
+      );
       const shardPatch = patch.filter((r) => byShard(r.accountId) === shard);
       if (shardPatch.length > 0) applyStatePatch(state, shardPatch, this.params, { type: 'migration' });
       updates.push(state);

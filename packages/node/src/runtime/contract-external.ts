@@ -8,8 +8,9 @@
  * looks the key up in the pre-chunk trie (every node on the path, then the old value, tracked by the chunk's
  * accounting cache and recorder) and charges what it counted; a read or `has_key` in `FlatStorage` mode takes
  * the value from the flat state and counts nothing, and a read's value counts once dereferenced (for free: see
- * storage.ts), by its hash, as nearcore's inlined flat values do. nearcore also records the path of a read for
- * the state witness; walking the trie on every read only for that is left out (docs/deviations.md).
+ * storage.ts), by its hash, as nearcore's inlined flat values do. The path of such a read (and its value) goes
+ * into the storage proof through the chunk's read recorder (chunk-read-recorder.ts), as every read of the
+ * runtime's that the overlay does not answer.
  */
 
 import { sha256 } from '@shadebox/primitives';
