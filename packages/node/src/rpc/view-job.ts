@@ -137,6 +137,11 @@ class JobState extends StateUpdate {
     return undefined;
   }
 
+  /** Through `get` (StateUpdate's own `has` reads its base directly, and a job's state has none). */
+  override has(key: Uint8Array): boolean {
+    return this.get(key) !== undefined;
+  }
+
   /** The contract's own data straight from the copy, without its state key; another account's is a miss. */
   override contractData(accountId: string, key: Uint8Array): Uint8Array | undefined {
     if (accountId !== this.job.target.accountId) return super.contractData(accountId, key);
