@@ -11,17 +11,22 @@
  * Recording touches neither the accounting cache nor gas (those reads use no access tracker). Contract code is
  * recorded by its path only: nearcore leaves the code out of the witness (the runtime reads code lengths by
  * value reference, and the code itself through the contract storage, not the trie). Each key is walked once per
- * chunk: a second read would record nothing new.
+ * chunk (a second read would record nothing new), and each node read and decoded once: the chunk keeps the
+ * nodes its walks decoded, so paths sharing their top (every account, every key of one account) cost a lookup
+ * in that map for the shared part.
  */
 import { latin1String } from '@shadebox/primitives';
 import { GLOBAL_CONTRACT_CODE_COLUMN } from '../state/global-contract-state.js';
 import { StateColumn } from '../state/state-keys.js';
 import type { StateReadObserver } from '../state/state-update.js';
 import { trieKeyOf } from '../state/trie-keys.js';
+import { CryptoHashMap } from '../trie/hash-map.js';
+import { decodeRawNode, type RawTrieNode } from '../trie/raw-node.js';
 import type { Trie } from '../trie/trie.js';
 import { iteratePrefix } from '../trie/trie-iterator.js';
-import { lookupValueRef, type TrieVisitor } from '../trie/trie-lookup.js';
+import { lookupValueRefBy, type TrieVisitor } from '../trie/trie-lookup.js';
 import type { TrieRecorder } from '../trie/trie-recorder.js';
+import { getOrThrow } from '../trie/trie-storage.js';
 
 const PATH_ONLY = 0;
 const WITH_VALUE = 1;
@@ -29,13 +34,26 @@ const WITH_VALUE = 1;
 export class ChunkReadRecorder implements StateReadObserver {
   /** Keys walked in this chunk: whether their value was recorded too. */
   readonly #walked = new Map<string, number>();
+  /** The nodes walked in this chunk, decoded (each was recorded when first read). */
+  readonly #nodes = new CryptoHashMap<RawTrieNode>();
   readonly #visit: TrieVisitor;
+  readonly #retrieve: (hash: Uint8Array) => RawTrieNode;
 
   constructor(
     private readonly trie: Trie,
     private readonly recorder: TrieRecorder,
   ) {
     this.#visit = (hash, bytes) => recorder.record(hash, bytes);
+    this.#retrieve = (hash) => {
+      let node = this.#nodes.get(hash);
+      if (node === undefined) {
+        const bytes = getOrThrow(trie.storage, hash);
+        recorder.record(hash, bytes);
+        node = decodeRawNode(bytes).node;
+        this.#nodes.set(hash, node);
+      }
+      return node;
+    };
   }
 
   read(key: Uint8Array, value: Uint8Array | undefined): void {
@@ -58,7 +76,7 @@ export class ChunkReadRecorder implements StateReadObserver {
     const walked = this.#walked.get(k);
     if (walked === WITH_VALUE || (walked === PATH_ONLY && value === undefined)) return;
     this.#walked.set(k, value === undefined ? PATH_ONLY : WITH_VALUE);
-    const ref = lookupValueRef(this.trie.storage, this.trie.root, trieKeyOf(key), this.#visit);
+    const ref = lookupValueRefBy(this.#retrieve, this.trie.root, trieKeyOf(key));
     // The value as the trie holds it (the flat state's copy of the same bytes), recorded under its hash.
     if (value !== undefined && ref !== null) this.recorder.record(ref.hash, value);
   }

@@ -6,7 +6,7 @@
  * value, when there is one, counts once more when it is dereferenced.
  */
 import { decodeNibbles, nibbleAt } from './nibbles.js';
-import { decodeRawNode, type ValueRef } from './raw-node.js';
+import { decodeRawNode, type RawTrieNode, type ValueRef } from './raw-node.js';
 import { getOrThrow, isEmptyRoot, type TrieStorage } from './trie-storage.js';
 
 /** Called for each node (or value) retrieved, in order. */
@@ -19,14 +19,30 @@ export function lookupValueRef(
   key: Uint8Array,
   visit?: TrieVisitor,
 ): ValueRef | null {
+  return lookupValueRefBy(
+    (hash) => {
+      const bytes = getOrThrow(storage, hash);
+      visit?.(hash, bytes);
+      return decodeRawNode(bytes).node;
+    },
+    root,
+    key,
+  );
+}
+
+/** The same walk over nodes from `retrieve` (called once per node on the path, root first): a caller that
+ * keeps decoded nodes walks shared paths without reading or decoding them again. */
+export function lookupValueRefBy(
+  retrieve: (hash: Uint8Array) => RawTrieNode,
+  root: Uint8Array,
+  key: Uint8Array,
+): ValueRef | null {
   if (isEmptyRoot(root)) return null;
   const keyLength = key.length * 2;
   let hash = root;
   let pos = 0;
   for (;;) {
-    const bytes = getOrThrow(storage, hash);
-    visit?.(hash, bytes);
-    const { node } = decodeRawNode(bytes);
+    const node = retrieve(hash);
     switch (node.kind) {
       case 'leaf': {
         const rest = decodeNibbles(node.key);
