@@ -8,9 +8,11 @@
  * (deleting an account) the nodes its iterator retrieves. So the record grows with what any action reads, and
  * protocol 87's limit for all actions can fire after a transfer or an `AddKey`.
  *
- * Recording touches neither the accounting cache nor gas (those reads use no access tracker). Contract code is
- * recorded by its path only: nearcore leaves the code out of the witness (the runtime reads code lengths by
- * value reference, and the code itself through the contract storage, not the trie). Each key is walked once per
+ * Recording touches neither the accounting cache nor gas (those reads use no access tracker). nearcore leaves
+ * contract code out of the witness: an account's own code is read by its hash from the contract storage, not
+ * through the trie, so reads of column 1 record nothing here (a call reads it only when its compiled module is
+ * not cached, which must not change the record); a global contract's code is recorded by its path only (the
+ * lookup of its value reference). Each key is walked once per
  * chunk (a second read would record nothing new), and each node read and decoded once: the chunk keeps the
  * nodes its walks decoded, so paths sharing their top (every account, every key of one account) cost a lookup
  * in that map for the shared part.
@@ -58,13 +60,12 @@ export class ChunkReadRecorder implements StateReadObserver {
 
   read(key: Uint8Array, value: Uint8Array | undefined): void {
     const column = key[0];
-    const withValue =
-      value !== undefined && column !== StateColumn.ContractCode && column !== GLOBAL_CONTRACT_CODE_COLUMN;
-    this.#walk(key, withValue ? value : undefined);
+    if (column === StateColumn.ContractCode) return;
+    this.#walk(key, column === GLOBAL_CONTRACT_CODE_COLUMN ? undefined : value);
   }
 
   has(key: Uint8Array): void {
-    this.#walk(key, undefined);
+    if (key[0] !== StateColumn.ContractCode) this.#walk(key, undefined);
   }
 
   scan(prefix: Uint8Array): void {
