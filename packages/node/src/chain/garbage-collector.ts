@@ -68,7 +68,7 @@ export class GarbageCollector {
   private statePrunedTo = -1;
   /** A pruning pass reads the whole state column, so it waits until the horizon has moved this far past the
    * last one. With the history budget the horizon moves at nearly every block, and a pass per block was a
-   * twelfth of the node's CPU under the benchmark's transfers (bench/README.md, metric 2); versions below the
+   * twelfth of the node's CPU under the benchmark's transfers (bench/README.md at e5cd03a, metric 2); versions below the
    * horizon are answered as collected meanwhile, and what they hold is bounded by these heights' writes. */
   private readonly statePruneEveryHeights: number;
   /** Bytes each height written since the start wrote, oldest first, for heights not collected yet. */

@@ -6,7 +6,7 @@
  * memory for throughput), and its memory reducer only shrinks the heap after seconds of low allocation, which
  * views and status polls keep from happening: after the benchmark's writes the node held 212 MiB of heap of
  * which 67 MiB were live, and 10 s of idle changed nothing, while one full collection took the RSS from 344 to
- * 173 MiB (bench/README.md, metric 4). So, checked every `intervalMs` (a timer that keeps no process alive):
+ * 173 MiB (bench/README.md at e5cd03a, metric 4). So, checked every `intervalMs` (a timer that keeps no process alive):
  * - when the used heap is `headroomBytes` above what the last collection left, collect; while the thread is
  *   busy (activity in the last `idleMs`), at most once per `busyGapMs` (see below);
  * - when no activity (a block, a job) has come for `idleMs` after some did, and the used heap grew by
@@ -23,8 +23,8 @@
  * at every 16 MiB of growth under the benchmark's transfers (about every 600 ms) made 356 such
  * deoptimizations in 6 s, and V8's compiler threads spent the run re-optimizing the same functions (borsh
  * writers, hashing, the store's commit); at most one per `busyGapMs` took the transfers from 873-908 to
- * 992-1,015 a second on the benchmark's machine (bench/README.md, metric 2). The price is memory while busy:
- * about 6 MiB more in a soak (bench/README.md, "Soak").
+ * 992-1,015 a second on the benchmark's machine (bench/README.md at e5cd03a, metric 2). The price is memory while busy:
+ * about 6 MiB more in a soak (bench/README.md at e5cd03a, "Soak").
  *
  * Each thread that runs JavaScript has its own heap and runs its own trim: the node's main thread on its
  * chain's blocks (start-node.ts), each view worker on its jobs (rpc/view-worker.ts). A view worker's heap is
@@ -140,7 +140,7 @@ export class HeapTrim {
    * Automine ran out of work (its blocks stopped). When the heap is past the headroom, the collection the next
    * check would run (up to a second later, whatever the thread is doing then) runs now, in the pause between the
    * writes and whatever comes next: the benchmark's views right after the kv contract's fill otherwise took that
-   * pause of tens of ms (bench/README.md, metric 5). Below the headroom nothing changes: a bursty load (the
+   * pause of tens of ms (bench/README.md at e5cd03a, metric 5). Below the headroom nothing changes: a bursty load (the
    * benchmark's signer setup ends a burst every few tens of ms) is not collected more often. Automine also runs
    * out of work for an instant many times a second under a steady load of transfers, so this too waits
    * `busyGapMs` from the last collection; when it does, the check after `idleMs` of quiet collects instead.
@@ -186,7 +186,7 @@ let gcFunction: (() => void) | undefined;
  * committed when their live objects are scattered (records cached for minutes, then evicted, leave such
  * pages): in the soak the old space's resident pages crept from 43 to 66 MiB in 80 s while 30-38 MiB of it
  * was live, and RssAnon rose with uptime. Compacting the trim's own collections keeps the old space near what
- * is live (bench/README.md "Soak"); V8's own collections are left as they are.
+ * is live (bench/README.md at e5cd03a, "Soak"); V8's own collections are left as they are.
  */
 export function fullCollection(): () => void {
   if (gcFunction) return gcFunction;

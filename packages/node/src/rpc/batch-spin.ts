@@ -14,7 +14,7 @@
  * worker's old generation, the benchmark's view load ran 1.10-1.14× anvil's rate with a p99 of 0.70-0.82× of
  * anvil's without the wait, and 1.19-1.30× with a p99 of 0.82-1.09× with 400 µs of it: under that load the
  * machine's two cores are saturated, and the core the wait holds is one the RPC's thread and its clients then
- * wait for (bench/README.md, metric 5).
+ * wait for (bench/README.md at e5cd03a, metric 5).
  */
 
 /** How long a busy worker waits awake for its next batch (`SHADEBOX_VIEW_SPIN_US` sets it, 0 = never). */

@@ -6,7 +6,7 @@
  * enough to be promoted, the young generation's collections treat the tables after it as live (they are
  * referenced from the old generation), so every table and every view it held (the request's text, its promise,
  * its answer) was promoted too: about 1 KB per view, 40 MB a second on the RPC's thread under the benchmark's
- * views, reclaimed only by full collections of 20-28 ms every second (bench/README.md, metric 5). Slots allocate
+ * views, reclaimed only by full collections of 20-28 ms every second (bench/README.md at e5cd03a, metric 5). Slots allocate
  * nothing per view.
  */
 export class InFlightSlots<T> {
