@@ -56,7 +56,14 @@ class Host {
   readonly internal: Record<string, unknown>;
   /** The instrumentation's globals, imported by every instance and reset for each call. */
   readonly globals: Record<
-    'remaining_gas' | 'remaining_stack' | 'indirect_index' | 'dirty_end' | 'memory_pages' | 'memory_limit',
+    | 'remaining_gas'
+    | 'remaining_stack'
+    | 'indirect_index'
+    | 'dirty_end'
+    | 'memory_pages'
+    | 'memory_limit'
+    | 'grown_end'
+    | 'dirty_start',
     WebAssembly.Global
   >;
   private readonly linked = new WeakMap<PreparedContract, Record<string, HostFn> | LinkError>();
@@ -83,6 +90,8 @@ class Host {
       dirty_end: global('i64'),
       memory_pages: global('i32'),
       memory_limit: global('i64'),
+      grown_end: global('i64'),
+      dirty_start: global('i64'),
     };
     vm.memoryPages = this.globals.memory_pages;
     this.internal = {
@@ -112,15 +121,15 @@ class Host {
       const [oldest, entry] = this.instances.entries().next().value as [PreparedContract, KeptInstance];
       this.instances.delete(oldest);
       // Its memory was zeroed after its last call: it can serve a fresh instance.
-      this.pool.release(entry.memory, 0, 0);
+      this.pool.release(entry.memory, 0, 0, 0);
     }
   }
 
   /** After a call on a kept instance: zero what it wrote. A memory the call grew stays as large: the next
    * call sees the initial logical size (`memory_pages`), whatever the physical one. */
-  afterCall(contract: PreparedContract, dirtyEnd: number, pagesEnd: number): void {
+  afterCall(contract: PreparedContract, dirtyStart: number, dirtyEnd: number, grownEnd: number): void {
     const kept = this.instances.get(contract);
-    if (kept) this.pool.zeroAfterCall(kept.memory, dirtyEnd, pagesEnd);
+    if (kept) this.pool.zeroAfterCall(kept.memory, dirtyStart, dirtyEnd, grownEnd);
   }
 
   /** The `env` imports of `contract`: each host function checked against its signature and wrapped to keep
@@ -218,6 +227,8 @@ function run(host: Host, args: RunContractArgs): VMOutcome {
   globals.remaining_stack.value = BigInt(args.config.limits.maxStackHeight);
   globals.indirect_index.value = 0;
   globals.dirty_end.value = 0n;
+  globals.grown_end.value = 0n;
+  globals.dirty_start.value = BigInt(args.cache.memories.initialPages * PAGE);
   globals.memory_pages.value = args.cache.memories.initialPages;
   globals.memory_limit.value = BigInt(args.cache.memories.initialPages * PAGE);
   vm.remainingGas = remainingGas;
@@ -243,10 +254,17 @@ function run(host: Host, args: RunContractArgs): VMOutcome {
     }
     throw e;
   } finally {
+    // What the call wrote in the initial memory (its data segments included: another contract may get the
+    // memory next) and in the pages it grew.
+    const dirtyStart = Math.min(
+      Number(globals.dirty_start.value as bigint),
+      vm.hostDirtyStart,
+      contract.dataStart,
+    );
     const dirty = Math.max(Number(globals.dirty_end.value as bigint), vm.hostDirtyEnd, contract.dataEnd);
-    const pagesEnd = globals.memory_pages.value as number;
-    if (contract.reusable && instance) host.afterCall(contract, dirty, pagesEnd);
-    else args.cache.memories.release(memory, dirty, pagesEnd);
+    const grownEnd = Math.max(Number(globals.grown_end.value as bigint), vm.hostGrownEnd);
+    if (contract.reusable && instance) host.afterCall(contract, dirtyStart, dirty, grownEnd);
+    else args.cache.memories.release(memory, dirtyStart, dirty, grownEnd);
   }
 
   // Gas nobody used goes to the weighted function calls the method created.

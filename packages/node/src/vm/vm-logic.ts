@@ -92,6 +92,10 @@ export class VMLogic {
   remainingGas: WebAssembly.Global | undefined;
   /** How far the host itself wrote into the initial memory (the pool zeroes up to here, see memory-pool.ts). */
   hostDirtyEnd = 0;
+  /** How far the host itself wrote into the pages the call grew, past the initial memory. */
+  hostGrownEnd = 0;
+  /** Where the host's lowest write into the initial memory started (Infinity: none). */
+  hostDirtyStart = Number.POSITIVE_INFINITY;
 
   /** The per-receipt storage-proof limit, observed after each storage operation. */
   recordedStorage!: RecordedStorageCounter;
@@ -145,6 +149,8 @@ export class VMLogic {
     this.memory = undefined;
     this.remainingGas = undefined;
     this.hostDirtyEnd = 0;
+    this.hostGrownEnd = 0;
+    this.hostDirtyStart = Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -205,9 +211,12 @@ export class VMLogic {
     const end = ptr + BigInt(data.length);
     if (end > BigInt(mem.length)) throw hostError.memoryAccessViolation();
     mem.set(data, Number(ptr));
-    // Writes into grown pages are zeroed with those pages (run-contract.ts); only the initial memory counts.
-    if (Number(end) > this.hostDirtyEnd && Number(ptr) < this.config.limits.initialMemoryPages * 65_536)
-      this.hostDirtyEnd = Number(end);
+    // How far the call's memory must be zeroed after it (run-contract.ts): a write that starts in the initial
+    // memory counts there, one that starts in the grown pages counts in those.
+    if (Number(ptr) < this.config.limits.initialMemoryPages * 65_536) {
+      if (Number(end) > this.hostDirtyEnd) this.hostDirtyEnd = Number(end);
+      if (Number(ptr) < this.hostDirtyStart) this.hostDirtyStart = Number(ptr);
+    } else if (Number(end) > this.hostGrownEnd) this.hostGrownEnd = Number(end);
   }
 
   readU128(ptr: bigint): bigint {

@@ -10,8 +10,10 @@
  *             `memory_limit` = pages × 64 KiB, trapping as an out-of-bounds access does. So a memory that
  *             a previous call grew serves the next call exactly as a fresh one would;
  *   globals:  imported internal.remaining_gas (i64), remaining_stack (i64), indirect_index (i32), dirty_end
- *             (i64: how far into memory this instance wrote), memory_pages (i32), memory_limit (i64) — the
- *             host reuses the same Global objects for every call — then the contract's, shifted by 6;
+ *             (i64: how far into the initial memory this instance wrote), memory_pages (i32), memory_limit
+ *             (i64), grown_end (i64: how far into the grown pages it wrote), dirty_start (i64: where its
+ *             lowest write into the initial memory started) — the host reuses the same Global objects for
+ *             every call — then the contract's, shifted by 8;
  *   data:     every segment passive; "\0reset" writes the active ones where they belong and sets the mutable
  *             globals to their initial values, so the host can run many calls on one instance;
  *   exports:  "\0dispatch" (calls a method by its index in `methodIndex`), "\0reset", "table" when there is one, and
@@ -44,6 +46,8 @@ export const INDIRECT_INDEX_EXPORT = 'indirect_index';
 export const DIRTY_END_EXPORT = 'dirty_end';
 export const MEMORY_PAGES_EXPORT = 'memory_pages';
 export const MEMORY_LIMIT_EXPORT = 'memory_limit';
+export const GROWN_END_EXPORT = 'grown_end';
+export const DIRTY_START_EXPORT = 'dirty_start';
 export const MEMORY_IMPORT = 'memory';
 export const DISPATCH_EXPORT = '\0dispatch';
 export const RESET_EXPORT = '\0reset';
@@ -93,6 +97,8 @@ export function emitModule(
     dirtyGlobal: 3,
     pagesGlobal: 4,
     limitGlobal: 5,
+    grownGlobal: 6,
+    dirtyStartGlobal: 7,
     memoryGrow: INJECTED_FUNCS + nImports + nDefined + 3,
     maxMemoryPages: c.maxMemoryPages,
     initialBytes: c.initialMemoryPages * 65_536,
@@ -128,6 +134,8 @@ export function emitModule(
     [DIRTY_END_EXPORT, 0x7e],
     [MEMORY_PAGES_EXPORT, I32],
     [MEMORY_LIMIT_EXPORT, 0x7e],
+    [GROWN_END_EXPORT, 0x7e],
+    [DIRTY_START_EXPORT, 0x7e],
   ] as const) {
     imports.name(INTERNAL_MODULE).name(name).byte(3).byte(type).byte(1);
   }

@@ -9,8 +9,11 @@
  *             table index in `indirect_index` (to tell a null entry from a signature mismatch);
  *   epilogue: remaining_stack += the same amount.
  *   memory:   every store and memory.fill/copy/init that starts below the initial memory size raises
- *             `dirty_end` to the end of what it wrote, so the host can hand the same memory to the next call
- *             after zeroing only that much (and the pages the call grew, wholesale). Every load,
+ *             `dirty_end` to the end of what it wrote and lowers `dirty_start` to its start, one that starts
+ *             in the grown pages raises `grown_end`, so the host can hand the same memory to the next call
+ *             after zeroing only that much: the initial memory from `dirty_start` to `dirty_end` (a Rust
+ *             contract's stack sits below its data and grows down from there: its calls write the top of
+ *             it only), the grown pages up to `grown_end`. Every load,
  *             store and bulk operation first checks its end against `memory_limit` (the logical size) and
  *             traps as an out-of-bounds access when past it; `memory.size` reads `memory_pages` and
  *             `memory.grow` calls the module's grow function. The physical memory may be larger than the
@@ -35,10 +38,14 @@ export interface Layout {
   dirtyGlobal: number;
   pagesGlobal: number;
   limitGlobal: number;
+  /** How far into the grown pages (at or past `initialBytes`) the instance wrote. */
+  grownGlobal: number;
+  /** Where the lowest write into the initial memory started (the host sets it to `initialBytes`). */
+  dirtyStartGlobal: number;
   /** The injected `(pages: i32) -> i32` function standing for `memory.grow`. */
   memoryGrow: number;
   maxMemoryPages: number;
-  /** initial_memory_pages × 64 KiB: writes at or past it are in grown pages, which dirty_end leaves out. */
+  /** initial_memory_pages × 64 KiB: writes starting at or past it are in grown pages: grown_end, not dirty_end. */
   initialBytes: number;
   regular: bigint;
   linearBase: bigint;
@@ -186,8 +193,8 @@ export function emitBody(w: Writer, l: Layout, f: BodyInput): void {
           .byte(0x20)
           .u32(s + store.scratch);
         w.bytes(f.bytes.subarray(op.start, op.end));
-        // Only writes that start below the initial size raise dirty_end (the host zeroes the grown pages
-        // wholesale): start < initial ⇔ end < initial + size.
+        // A write that starts below the initial size raises dirty_end, one in the grown pages grown_end:
+        // start < initial ⇔ end < initial + size.
         w.byte(0x20).u32(s + END);
         i64const(w, BigInt(l.initialBytes + store.size));
         w.byte(0x54)
@@ -195,7 +202,15 @@ export function emitBody(w: Writer, l: Layout, f: BodyInput): void {
           .byte(EMPTY)
           .byte(0x20)
           .u32(s + END);
-        emitRaiseDirty(w, l, s);
+        emitRaiseDirty(w, l.dirtyGlobal, s);
+        w.byte(0x20).u32(s + END);
+        i64const(w, BigInt(store.size));
+        w.byte(0x7d); // i64.sub: the start
+        emitLowerDirtyStart(w, l, s);
+        w.byte(0x05)
+          .byte(0x20)
+          .u32(s + END);
+        emitRaiseDirty(w, l.grownGlobal, s);
         w.byte(0x0b);
         break;
       }
@@ -245,7 +260,15 @@ export function emitBody(w: Writer, l: Layout, f: BodyInput): void {
           .byte(0x04)
           .byte(EMPTY); // dest < initial (unsigned)
         w.byte(0x20).u32(s + END);
-        emitRaiseDirty(w, l, s);
+        emitRaiseDirty(w, l.dirtyGlobal, s);
+        w.byte(0x20)
+          .u32(s + DEST)
+          .byte(0xad);
+        emitLowerDirtyStart(w, l, s);
+        w.byte(0x05)
+          .byte(0x20)
+          .u32(s + END);
+        emitRaiseDirty(w, l.grownGlobal, s);
         w.byte(0x0b);
         break;
       }
@@ -328,19 +351,35 @@ export function emitMemoryGrow(w: Writer, l: Layout): void {
   w.byte(0x0b);
 }
 
-/** With an i64 end address on the stack: dirty_end = max(dirty_end, end). */
-function emitRaiseDirty(w: Writer, l: Layout, s: number): void {
+/** With an i64 start address on the stack: dirty_start = min(dirty_start, start). */
+function emitLowerDirtyStart(w: Writer, l: Layout, s: number): void {
   w.byte(0x22)
     .u32(s + 1)
     .byte(0x23)
-    .u32(l.dirtyGlobal)
+    .u32(l.dirtyStartGlobal)
+    .byte(0x54)
+    .byte(0x04)
+    .byte(EMPTY);
+  w.byte(0x20)
+    .u32(s + 1)
+    .byte(0x24)
+    .u32(l.dirtyStartGlobal)
+    .byte(0x0b);
+}
+
+/** With an i64 end address on the stack: global = max(global, end) (dirty_end or grown_end). */
+function emitRaiseDirty(w: Writer, global: number, s: number): void {
+  w.byte(0x22)
+    .u32(s + 1)
+    .byte(0x23)
+    .u32(global)
     .byte(0x56)
     .byte(0x04)
     .byte(EMPTY);
   w.byte(0x20)
     .u32(s + 1)
     .byte(0x24)
-    .u32(l.dirtyGlobal)
+    .u32(global)
     .byte(0x0b);
 }
 

@@ -115,7 +115,12 @@ test('after a grow, the new pages are inside the logical memory', () => {
   assert.equal(
     Number((inst.exports.dirty_end as WebAssembly.Global).value),
     0,
-    'writes into grown pages leave dirty_end alone (the host zeroes grown pages wholesale)',
+    'writes into grown pages leave dirty_end alone',
+  );
+  assert.equal(
+    Number((inst.exports.grown_end as WebAssembly.Global).value),
+    END + PAGE,
+    'they raise grown_end to the end of the furthest (the store, not the fill before it)',
   );
   call(inst, 'store', END - 2, 1);
   assert.equal(
@@ -138,7 +143,7 @@ test('an active data segment must fit the logical memory when the instance is re
   assert.equal(new TextDecoder().decode(new Uint8Array(memory.buffer, END - 4, 4)), 'abcd');
 });
 
-test('the pool zeroes the initial memory up to dirty_end and the grown pages, and reuses grown memories', async () => {
+test('the pool zeroes the initial memory up to dirty_end and the grown pages up to grown_end, and reuses grown memories', async () => {
   const { MemoryPool } = await import('../memory-pool.js');
   const pool = new MemoryPool(INITIAL, MAX, 1);
   const memory = pool.acquire();
@@ -147,7 +152,7 @@ test('the pool zeroes the initial memory up to dirty_end and the grown pages, an
   bytes[10] = 1;
   bytes[END + 5] = 1;
   bytes[END + PAGE + 5] = 1;
-  pool.release(memory, 11, INITIAL + 2);
+  pool.release(memory, 10, 11, END + PAGE + 6);
   assert.ok(bytes.every((b) => b === 0));
   assert.equal(pool.acquire(), memory, 'the grown memory serves the next call');
 });

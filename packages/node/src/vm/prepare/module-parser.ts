@@ -12,8 +12,8 @@ import { FUNCREF, readValType } from './opcodes.js';
 /** Functions the instrumentation imports ahead of the contract's own (gas_exhausted, stack_exhausted). */
 export const INJECTED_FUNCS = 2;
 /** Globals the instrumentation imports ahead of the contract's own (remaining_gas, remaining_stack,
- * indirect_index, dirty_end, memory_pages, memory_limit). */
-export const INJECTED_GLOBALS = 6;
+ * indirect_index, dirty_end, memory_pages, memory_limit, grown_end, dirty_start). */
+export const INJECTED_GLOBALS = 8;
 
 export interface FuncType {
   params: number[];

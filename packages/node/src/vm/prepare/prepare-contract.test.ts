@@ -233,6 +233,28 @@ test('dirty_end covers every store and bulk write, so a reused memory can be zer
   assert.equal(dirty('fill'), 5300);
   assert.equal(dirty('copy'), 9016);
   assert.equal(p.dataEnd, 0);
+  assert.equal(p.dataStart, Number.POSITIVE_INFINITY);
   const withData = prepareContract(wat('(module (memory 1) (data (i32.const 100) "abcdef"))'), config);
   assert.equal(withData.dataEnd, 106);
+  assert.equal(withData.dataStart, 100);
+});
+
+test('dirty_start is where the lowest write into the initial memory started; none leaves it as the host set it', () => {
+  const p = prepareContract(
+    wat(`(module (memory 1)
+      (func (export "two") (i64.store offset=8 (i32.const 1000) (i64.const -1)) (i32.store8 (i32.const 70000) (i32.const 1)))
+      (func (export "fill") (memory.fill (i32.const 5000) (i32.const 7) (i32.const 300)))
+      (func (export "copy") (memory.copy (i32.const 9000) (i32.const 0) (i32.const 16)))
+      (func (export "none") (drop (i32.load (i32.const 4)))))`),
+    config,
+  );
+  const start = (name: string) => {
+    const inst = instantiate(p);
+    gasUsed(inst, name);
+    return Number((inst.exports.dirty_start as WebAssembly.Global).value);
+  };
+  assert.equal(start('two'), 1008);
+  assert.equal(start('fill'), 5000);
+  assert.equal(start('copy'), 9000);
+  assert.equal(start('none'), config.limits.initialMemoryPages * 65_536);
 });

@@ -7,7 +7,7 @@
 import type { LimitConfig } from '../../config/runtime-config.js';
 import { PrepareError } from '../vm-errors.js';
 import { analyseFunction, type FunctionAnalysis } from './analysis.js';
-import { activeDataEnd } from './data-extent.js';
+import { activeDataExtent } from './data-extent.js';
 import { emitModule } from './emit-module.js';
 import { parseModule } from './module-parser.js';
 import { FC } from './opcodes.js';
@@ -45,7 +45,9 @@ export interface PreparedContract {
   envImports: EnvImport[];
   /** Size of the instrumented binary, for diagnostics. */
   instrumentedSize: number;
-  /** End of the memory the active data segments write at instantiation (Infinity when not static). */
+  /** Start and end of the memory the active data segments write at instantiation (0 and Infinity when not
+   * static; Infinity and 0 when there are none). */
+  dataStart: number;
   dataEnd: number;
   /** Whether one instance may serve many calls (reset in between by "\0reset"): false when the code can
    * change instance state the reset does not restore (tables, dropped segments). */
@@ -159,7 +161,12 @@ export function prepareContract(code: Uint8Array, config: PrepareConfig): Prepar
     methodIndex,
     envImports,
     instrumentedSize: bytes.length,
-    dataEnd: activeDataEnd(m.dataSection),
+    ...dataExtent(m.dataSection),
     reusable: !analyses.some((a) => a.ops.some((op) => MUTATES_INSTANCE.has(op.code))),
   };
+}
+
+function dataExtent(section: Uint8Array | null): { dataStart: number; dataEnd: number } {
+  const { start, end } = activeDataExtent(section);
+  return { dataStart: start, dataEnd: end };
 }

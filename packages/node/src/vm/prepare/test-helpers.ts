@@ -55,6 +55,11 @@ export function instantiate(
       { value: 'i64', mutable: true },
       BigInt(config.limits.initialMemoryPages * 65_536),
     ),
+    grown_end: i64(),
+    dirty_start: new WebAssembly.Global(
+      { value: 'i64', mutable: true },
+      BigInt(config.limits.initialMemoryPages * 65_536),
+    ),
   };
   globals.remaining_stack.value = BigInt(config.limits.maxStackHeight);
   const instance = new WebAssembly.Instance(p.module, {
