@@ -38,6 +38,8 @@ export const BUNDLES = [
     name: 'near-sandbox',
     entry: join(cli, 'dist', 'near-sandbox', 'main.js'),
     bin: join(cli, 'bin', 'near-sandbox.js'),
+    // `run` always opens its home's LMDB store: lmdb's JavaScript is bundled (see lazyLmdbPlugin).
+    lmdbBundled: true,
   },
   // `near-sandbox init` alone (bin/near-sandbox.js runs it first when its arguments hold `init`).
   {
@@ -50,27 +52,71 @@ export const BUNDLES = [
 // `import { ABORT, open } from 'lmdb'` (packages/node/src/store/lmdb-store.ts) becomes this module: lmdb and
 // its dependencies (about 45 ms and a 16 MiB buffer) load when the first LMDB store opens. ABORT (what a
 // transaction callback returns to abort) is a live binding, set then: the store uses it only once open.
+// lmdb's msgpackr loads, as it is required, a second native addon (msgpackr-extract: node-gyp-build's search
+// and a dlopen, about 3 ms of a `near-sandbox run`) that only speeds up decoding MessagePack strings; the store
+// keeps binary values (packages/node/src/store/lmdb-store.ts), so msgpackr decodes nothing, and the require
+// runs with MSGPACKR_NATIVE_ACCELERATION_DISABLED set (msgpackr's own switch), unset again after it unless the
+// user had set it.
 const LAZY_LMDB = `
 let lmdb;
 export let ABORT;
 export function open(...args) {
-  lmdb ??= require('lmdb');
+  lmdb ??= requireLmdb();
   ABORT = lmdb.ABORT;
   return lmdb.open(...args);
 }
+function requireLmdb() {
+  const name = 'MSGPACKR_NATIVE_ACCELERATION_DISABLED';
+  if (process.env[name] !== undefined) return require('lmdb');
+  process.env[name] = 'true';
+  try {
+    return require('lmdb');
+  } finally {
+    delete process.env[name];
+  }
+}
 `;
 
-const lazyLmdbPlugin = {
+// In the near-sandbox bundle (whose `run` always opens a store on disk), lmdb's JavaScript (its dist/index.cjs,
+// msgpackr, ordered-binary, weak-lru-cache, extended-iterable: 174 KiB) is bundled too, behind the stand-in:
+// require() of the installed files cost a `near-sandbox run` about 7 ms of CPU more (resolving packages,
+// compiling files no code cache holds). `shadebox`, whose `node --memory` opens none, keeps the require and
+// does not hold lmdb's source in memory. Its native addon stays where it is installed: the
+// bundled index.cjs reads its own path as the installed lmdb's (resolved at run time, as the stand-in's require
+// was), so node-gyp-build finds the addon beside it, and the packages it loads at run time
+// (node-gyp-build-optional-packages, msgpackr-extract) are required from there.
+const LMDB_FILE = 'require("node:module").createRequire(__filename).resolve("lmdb")';
+const RUNTIME_REQUIRES_OF_LMDB = ['node-gyp-build-optional-packages', 'msgpackr-extract', 'bun:ffi'];
+
+const lazyLmdbPlugin = (bundled) => ({
   name: 'lazy-lmdb',
   setup(build) {
     build.onResolve({ filter: /^lmdb$/ }, (args) =>
-      args.namespace === 'lazy-lmdb'
-        ? { path: 'lmdb', external: true }
-        : { path: 'lmdb', namespace: 'lazy-lmdb' },
+      args.namespace !== 'lazy-lmdb'
+        ? { path: 'lmdb', namespace: 'lazy-lmdb' }
+        : bundled
+          ? undefined
+          : { path: 'lmdb', external: true },
     );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-lmdb' }, () => ({ contents: LAZY_LMDB, loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-lmdb' }, () => ({
+      contents: LAZY_LMDB,
+      loader: 'js',
+      resolveDir: join(cli, '..', 'node'),
+    }));
+    build.onLoad({ filter: /[\\/]lmdb[\\/]dist[\\/]index\.cjs$/ }, (args) => {
+      let text = readFileSync(args.path, 'utf8').replaceAll('__filename', '__lmdb_file');
+      for (const name of RUNTIME_REQUIRES_OF_LMDB) {
+        text = text.replaceAll(`require('${name}')`, `__lmdb_require('${name}')`);
+      }
+      const head = `var __lmdb_file = ${LMDB_FILE}; var __lmdb_require = require("node:module").createRequire(__lmdb_file);\n`;
+      return { contents: head + text, loader: 'js' };
+    });
+    build.onLoad({ filter: /[\\/]msgpackr[\\/]dist[\\/]node\.cjs$/ }, (args) => ({
+      contents: `var __msgpackr_require = require("node:module").createRequire(require("node:module").createRequire(${LMDB_FILE}).resolve("msgpackr"));\n${readFileSync(args.path, 'utf8').replaceAll("require('msgpackr-extract')", "__msgpackr_require('msgpackr-extract')")}`,
+      loader: 'js',
+    }));
   },
-};
+});
 
 // The curves and ML-DSA of @noble (each module exports one object: the curve) are loaded on first use: building
 // them at start (their fields, generator tables, the BLS12-381 tower) took a tenth of a `shadebox node` start's
@@ -194,20 +240,23 @@ const contractsBesideTheirFiles = {
   },
 };
 
-/** esbuild's options for every file of bundle/: one CommonJS file, ASCII, lmdb loaded lazily. */
-const COMMONJS_BUNDLE = {
+/**
+ * esbuild's options for every file of bundle/: one CommonJS file, ASCII, lmdb loaded lazily (its JavaScript
+ * bundled when `lmdbBundled`).
+ */
+const commonJsBundle = ({ lmdbBundled = false } = {}) => ({
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
   charset: 'ascii',
   minifyWhitespace: true,
-  plugins: [lazyLmdbPlugin, lazyCurvesPlugin, lazyFunctionsPlugin, contractsBesideTheirFiles],
+  plugins: [lazyLmdbPlugin(lmdbBundled), lazyCurvesPlugin, lazyFunctionsPlugin, contractsBesideTheirFiles],
   // ES modules read import.meta.url; in the bundle it is the bundle's own URL.
   define: { 'import.meta.url': '__bundle_url' },
   banner: { js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
   logLevel: 'warning',
-};
+});
 
 const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {';
 const WRAPPER_TAIL = '\n})';
@@ -216,9 +265,9 @@ const WRAPPER_TAIL = '\n})';
  * The bundle of one built module as bin/run-bundle.js loads it (the body wrapped as a function, without the id
  * line), made with the options of every file of bundle/; for tests of what the bundling changes.
  */
-export async function bundleText(entry) {
+export async function bundleText(entry, options = {}) {
   const esbuild = await import('esbuild');
-  const result = await esbuild.build({ ...COMMONJS_BUNDLE, entryPoints: [entry], write: false });
+  const result = await esbuild.build({ ...commonJsBundle(options), entryPoints: [entry], write: false });
   return `${WRAPPER_HEAD}\n${result.outputFiles[0].text}${WRAPPER_TAIL}\n`;
 }
 
@@ -242,8 +291,12 @@ export async function bundle({ train = true } = {}) {
   mkdirSync(out, { recursive: true });
   // The bundles are CommonJS bodies (bin/launch.js runs them); this keeps Node from taking them for ES modules.
   writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
-  for (const { name, entry } of BUNDLES) {
-    const result = await esbuild.build({ ...COMMONJS_BUNDLE, entryPoints: [entry], write: false });
+  for (const { name, entry, lmdbBundled } of BUNDLES) {
+    const result = await esbuild.build({
+      ...commonJsBundle({ lmdbBundled }),
+      entryPoints: [entry],
+      write: false,
+    });
     const code = result.outputFiles[0].text;
     if (/\bimport\(/.test(code)) throw new Error(`bundle-cli: ${name}'s bundle still calls import()`);
     const body = `${WRAPPER_HEAD}\n${code}${WRAPPER_TAIL}\n`;
@@ -265,7 +318,7 @@ export async function bundle({ train = true } = {}) {
 async function bundleViewWorker(esbuild) {
   const entry = join(cli, '..', 'node', 'dist', 'rpc', 'view-worker.js');
   if (!existsSync(entry)) return;
-  await esbuild.build({ ...COMMONJS_BUNDLE, entryPoints: [entry], outfile: join(out, 'view-worker.js') });
+  await esbuild.build({ ...commonJsBundle(), entryPoints: [entry], outfile: join(out, 'view-worker.js') });
 }
 
 /**
