@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as builtPrimitives from '@shadebox/primitives';
@@ -106,5 +106,43 @@ describe('bundle-cli', () => {
     assert.deepEqual(ml.publicKey.data, builtMl.publicKey.data);
     assert.equal(primitives.verifySignature(message, builtMl.sign(message), builtMl.publicKey), true);
     assert.equal(builtPrimitives.verifySignature(message, ml.sign(message), ml.publicKey), true);
+  });
+
+  it("lmdb bundled (near-sandbox's bundle): loads on the first open, with the installed native addon", async () => {
+    // Beside the CLI's own folders, as bundle/ is: the bundled lmdb finds the installed one from there.
+    const cliDir = dirname(fileURLToPath(new URL('../package.json', import.meta.url)));
+    const place = mkdtempSync(join(cliDir, '.bundle-cli-test-'));
+    after(() => rmSync(place, { recursive: true, force: true }));
+    const entry = join(place, 'entry.mjs');
+    writeFileSync(
+      entry,
+      "import { ABORT, open } from 'lmdb'; export { open }; export const abort = () => ABORT;\n",
+    );
+    const text: string = await bundleText(entry, { lmdbBundled: true });
+    assert.ok(text.includes('__lmdb_file'), "lmdb's index.cjs is in the bundle");
+    const file = join(place, 'lmdb-bundle.js');
+    writeFileSync(file, `// bundle lmdb\n${text}`);
+    const lmdb = loadBundle(file) as {
+      open: (options: object) => {
+        put(key: Uint8Array, value: Uint8Array): Promise<boolean>;
+        get(key: Uint8Array): Uint8Array | undefined;
+        close(): Promise<void>;
+      };
+      abort: () => unknown;
+    };
+    assert.equal(lmdb.abort(), undefined, 'nothing loaded before the first open');
+    const path = join(dir, 'lmdb-store');
+    const db = lmdb.open({
+      path,
+      keyEncoding: 'binary',
+      encoding: 'binary',
+      cache: false,
+      compression: false,
+    });
+    assert.notEqual(lmdb.abort(), undefined, 'ABORT is set once open');
+    assert.equal(process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED, undefined, 'the switch is unset again');
+    await db.put(Uint8Array.of(1, 2), Uint8Array.of(3, 4, 5));
+    assert.deepEqual([...(db.get(Uint8Array.of(1, 2)) ?? [])], [3, 4, 5]);
+    await db.close();
   });
 });
