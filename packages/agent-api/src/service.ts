@@ -35,6 +35,9 @@ export interface StartAgentApiOptions {
   tee?: TeeProvider;
   /** How many `/call`s may wait for the agent's balance at once (default 1024; more get 503 `queue_full`). */
   callQueueSize?: number;
+  /** The `fetch` its JSON-RPC client uses (default the global one): `shadebox up` gives the node's own
+   * (`RunningNode.fetch`), which answers the same JSON-RPC in its process without a socket. */
+  fetch?: typeof fetch;
 }
 
 export async function startAgentApi(
@@ -46,7 +49,11 @@ export async function startAgentApi(
 
   // Every call is retried across NEAR_RPC_URL's endpoints with backoff (429 and Retry-After honoured) within
   // 3× its request timeout (near-client's rpc-client.ts); boot steps retry on top of that until they succeed.
-  const rpc = new RpcClient(config.rpcUrls, { timeoutMs: config.rpcTimeoutMs, idPrefix: 'agent-api' });
+  const rpc = new RpcClient(config.rpcUrls, {
+    timeoutMs: config.rpcTimeoutMs,
+    idPrefix: 'agent-api',
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
   const tee =
     options.tee ?? (config.teeMode === 'dstack' ? dstackProvider(config.dstackEndpoint) : localProvider());
 

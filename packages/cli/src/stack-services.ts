@@ -217,7 +217,9 @@ export async function startStackServices(
         stopWhitelistAll = whitelistAll({ node, agentContractId: cs.agentContractId, owner: root, log });
       }
     }
-    if (image === undefined) api = await startAgentApi(config, { log });
+    // In this process, the agent API's JSON-RPC is the node's own, answered without a socket (the same answers
+    // as its port: rpc/in-process-fetch.ts): a request_signature's four calls cost no HTTP round trip.
+    if (image === undefined) api = await startAgentApi(config, { log, fetch: node.fetchWithViewWorkers });
     else {
       const { startAgentImage } = await import('./agent-image/run-agent-image.js');
       api = await startAgentImage({

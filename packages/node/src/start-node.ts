@@ -132,8 +132,12 @@ export interface RunningNode {
   chain: Chain;
   producer: BlockProducer;
   /** The JSON-RPC of `rpcUrl` answered in this process, without a socket (rpc/in-process-fetch.ts): a `fetch`
-   * for the services beside the node (the MPC responder). */
+   * for the services beside the node (the MPC responder). Views asked through it run on the node's thread, so
+   * their answers come before the next block. */
   fetch: typeof fetch;
+  /** The same JSON-RPC in this process, views answered by the view workers as over the port: for a service
+   * beside the node that does not need a view's answer before the next block (`shadebox up`'s agent API). */
+  fetchWithViewWorkers: typeof fetch;
   /** What the explorer page shows beside the chain (rpc/explorer-settings.ts): the local EVM chain, once the
    * services that start after the node run it (`{ evm: { rpcUrl, chainId } }`), or `{ evm: null }`. Both
    * endpoints' pages read it at their next load. Throws a TypeError for a malformed value. */
@@ -330,6 +334,12 @@ async function startLocked(
       ctx,
       () => stopped !== undefined,
       (e) => log.error({ err: e }, 'rpc method failed'),
+    ),
+    fetchWithViewWorkers: inProcessFetch(
+      ctx,
+      () => stopped !== undefined,
+      (e) => log.error({ err: e }, 'rpc method failed'),
+      { viewsInThread: false },
     ),
     setExplorerSettings(settings) {
       explorerSettings = checkExplorerSettings(settings);

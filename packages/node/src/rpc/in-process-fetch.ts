@@ -12,11 +12,14 @@ export function inProcessFetch(
   ctx: RpcContext,
   isStopping: () => boolean,
   onError: (e: unknown) => void,
+  options: { viewsInThread?: boolean } = {},
 ): typeof fetch {
   // Views asked in process run on this thread, never on a view worker (rpc/view-worker-pool.ts): a worker
   // answers on a later turn of the event loop, after the producer may have made the next block. The context
-  // is otherwise the node's own (its fields read through the prototype).
-  const inThread: RpcContext = Object.create(ctx, { viewWorkers: { value: undefined } });
+  // is otherwise the node's own (its fields read through the prototype). A service that does not need its
+  // answer before the next block (the agent API) keeps the workers: `viewsInThread: false`.
+  const inThread: RpcContext =
+    options.viewsInThread === false ? ctx : Object.create(ctx, { viewWorkers: { value: undefined } });
   return (async (_url: unknown, init?: { body?: unknown; signal?: AbortSignal | null }) => {
     init?.signal?.throwIfAborted();
     const body = typeof init?.body === 'string' ? init.body : '';
