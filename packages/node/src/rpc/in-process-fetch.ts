@@ -27,10 +27,30 @@ export function inProcessFetch(
     if (isStopping()) answer = shuttingDownAnswer(requestIdOf(body));
     else {
       const pending = handleJsonRpc(inThread, body, onError);
-      answer = pending instanceof Promise ? await pending : pending;
+      answer = pending instanceof Promise ? await abortable(pending, init?.signal) : pending;
     }
     return answerOf(answer);
   }) as typeof fetch;
+}
+
+/** `pending`, or its signal's reason once the signal aborts first (as `fetch` rejects: a caller's timeout or
+ * stop ends a wait such as `send_tx`'s, whose answer is then dropped, as a closed connection drops it). */
+function abortable<T>(pending: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
+  if (!signal) return pending;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The answer as the part of a `Response` a JSON-RPC client reads (status, headers, text, json), without the
