@@ -233,26 +233,15 @@ export const WASM_FIELDS = [
   ['eth_implicit_accounts', 'ethImplicitAccounts', 'bool'],
 ] as const satisfies FieldTable;
 
-/** The same section as nearcore 2.13.1's view has it (protocols 83..86 here). */
-export const WASM_FIELDS_2_13 = [
-  ['grow_mem_cost', 'growMemCost', 'gas'],
-  ['regular_op_cost', 'regularOpCost', 'gas'],
-  ['linear_op_base_cost', 'linearOpBaseCost', 'gas'],
-  ['linear_op_unit_cost', 'linearOpUnitCost', 'gas'],
-  ['discard_custom_sections', 'discardCustomSections', 'bool'],
-  ['global_contract_host_fns', 'globalContractHostFns', 'bool'],
-  ['reftypes_bulk_memory', 'reftypesBulkMemory', 'bool'],
-  ['gas_key_host_fns', 'gasKeyHostFns', 'bool'],
-  ['one_yocto_on_promise', 'oneYoctoOnPromise', 'bool'],
-  ['p256_verify_host_fn', 'p256VerifyHostFn', 'bool'],
-  ['sha3_256_host_fn', 'sha3HostFns', 'bool'],
-  ['yield_with_id_host_fns', 'yieldWithIdHostFns', 'bool'],
-  ['chain_id_host_fn', 'chainIdHostFn', 'bool'],
-  ['bls12381_not_in_group_fix', 'bls12381NotInGroupFix', 'bool'],
-  ['fix_contract_loading_cost', 'fixContractLoadingCost', 'bool'],
-  ['implicit_account_creation', 'implicitAccountCreation', 'bool'],
-  ['eth_implicit_accounts', 'ethImplicitAccounts', 'bool'],
-] as const satisfies FieldTable;
+/**
+ * The same section as nearcore 2.13.1's view has it (protocols 83..86 here): without the switches 2.14 added,
+ * and the SHA-3 switch under its 2.13 name.
+ */
+export const WASM_FIELDS_2_13: FieldTable = WASM_FIELDS.filter(
+  ([json]) => json !== 'ml_dsa_verify_host_fn' && json !== 'universal_accounts',
+).map((field) =>
+  field[0] === 'sha3_host_fns' ? (['sha3_256_host_fn', field[1], field[2]] as const) : field,
+);
 
 /**
  * `wasm_config.limit_config` in nearcore 2.14's order: gas limits are bigint, sizes and counts are numbers.
@@ -302,48 +291,10 @@ export const LIMIT_FIELDS = [
   ['per_receipt_storage_proof_size_limit', 'perReceiptStorageProofSizeLimit', 'count'],
 ] as const satisfies FieldTable;
 
-/** The same section as nearcore 2.13.1's view has it (protocols 83..86 here). */
-export const LIMIT_FIELDS_2_13 = [
-  ['max_gas_burnt', 'maxGasBurnt', 'gas'],
-  ['max_stack_height', 'maxStackHeight', 'count'],
-  ['initial_memory_pages', 'initialMemoryPages', 'count'],
-  ['max_memory_pages', 'maxMemoryPages', 'count'],
-  ['registers_memory_limit', 'registersMemoryLimit', 'count'],
-  ['max_register_size', 'maxRegisterSize', 'count'],
-  ['max_number_registers', 'maxNumberRegisters', 'count'],
-  ['max_number_logs', 'maxNumberLogs', 'count'],
-  ['max_total_log_length', 'maxTotalLogLength', 'count'],
-  ['max_total_prepaid_gas', 'maxTotalPrepaidGas', 'gas'],
-  ['max_actions_per_receipt', 'maxActionsPerReceipt', 'count'],
-  ['max_deploy_actions_per_receipt', 'maxDeployActionsPerReceipt', 'count'],
-  ['max_number_bytes_method_names', 'maxNumberBytesMethodNames', 'count'],
-  ['max_length_method_name', 'maxLengthMethodName', 'count'],
-  ['max_arguments_length', 'maxArgumentsLength', 'count'],
-  ['max_length_returned_data', 'maxLengthReturnedData', 'count'],
-  ['max_contract_size', 'maxContractSize', 'count'],
-  ['max_transaction_size', 'maxTransactionSize', 'count'],
-  ['max_receipt_size', 'maxReceiptSize', 'count'],
-  ['max_length_storage_key', 'maxLengthStorageKey', 'count'],
-  ['max_length_storage_value', 'maxLengthStorageValue', 'count'],
-  ['max_promises_per_function_call_action', 'maxPromisesPerFunctionCallAction', 'count'],
-  ['max_number_input_data_dependencies', 'maxNumberInputDataDependencies', 'count'],
-  ['max_functions_number_per_contract', 'maxFunctionsNumberPerContract', 'count'],
-  ['max_locals_per_contract', 'maxLocalsPerContract', 'count'],
-  ['max_params_per_contract', 'maxParamsPerContract', 'count', 'optional'],
-  ['max_params_per_function', 'maxParamsPerFunction', 'count', 'optional'],
-  ['max_operand_stack_bytes_per_function', 'maxOperandStackBytesPerFunction', 'count', 'optional'],
-  ['max_tables_per_contract', 'maxTablesPerContract', 'count'],
-  ['max_elements_per_contract_table', 'maxElementsPerContractTable', 'count'],
-  ['max_function_body_size', 'maxFunctionBodySize', 'count', 'optional'],
-  ['max_instrumented_code_size', 'maxInstrumentedCodeSize', 'count', 'optional'],
-  ['max_blocks_per_function', 'maxBlocksPerFunction', 'count', 'optional'],
-  ['max_blocks_per_contract', 'maxBlocksPerContract', 'count', 'optional'],
-  ['max_types_per_contract', 'maxTypesPerContract', 'count', 'optional'],
-  ['account_id_validity_rules_version', 'accountIdValidityRulesVersion', 'count'],
-  ['yield_timeout_length_in_blocks', 'yieldTimeoutLengthInBlocks', 'count'],
-  ['max_yield_payload_size', 'maxYieldPayloadSize', 'count'],
-  ['per_receipt_storage_proof_size_limit', 'perReceiptStorageProofSizeLimit', 'count'],
-] as const satisfies FieldTable;
+/** The same section as nearcore 2.13.1's view has it (protocols 83..86 here): without the two limits 2.14 shows. */
+export const LIMIT_FIELDS_2_13: FieldTable = LIMIT_FIELDS.filter(
+  ([json]) => json !== 'max_receipt_total_input_size' && json !== 'min_contract_size_per_local',
+);
 
 /** `congestion_control_config` (NEP-539). */
 export const CONGESTION_CONTROL_FIELDS = [
