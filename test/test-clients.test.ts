@@ -52,6 +52,15 @@ function importedPackages(source: string): string[] {
   return names;
 }
 
+/**
+ * The CLI's bundle script bundles lmdb's JavaScript and resolves lmdb's own dependencies from lmdb's install
+ * (msgpackr, and msgpackr's optional native addon): they come with lmdb, which packages/node declares.
+ */
+const LMDB_OWN = new Set([
+  'packages/cli/scripts/bundle-cli.mjs: msgpackr',
+  'packages/cli/scripts/bundle-cli.mjs: msgpackr-extract',
+]);
+
 function declared(): Set<string> {
   const names = new Set<string>();
   const add = (file: string) => {
@@ -78,7 +87,9 @@ describe('test clients (scripts/test-clients.mjs)', () => {
     for (const dir of SCANNED) {
       for (const file of sourceFiles(join(ROOT, dir))) {
         for (const name of importedPackages(readFileSync(file, 'utf8'))) {
-          if (!known.has(name) && !builtins.has(name)) undeclared.push(`${relative(ROOT, file)}: ${name}`);
+          const where = relative(ROOT, file);
+          if (known.has(name) || builtins.has(name) || LMDB_OWN.has(`${where}: ${name}`)) continue;
+          undeclared.push(`${where}: ${name}`);
         }
       }
     }
