@@ -11,48 +11,19 @@
  * own skips.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { stripVTControlCharacters } from 'node:util';
+import { peerSuiteSkip, runPeerSuite } from './support/peer-suite.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
-const RUNNER = join(REPO_ROOT, '..', 'shared', 'peer-suites', 'run-near-api-ts');
-const BINARY = join(REPO_ROOT, 'node_modules', '.bin', 'near-sandbox');
 /** universal/tests/integrations (95 tests) and universal/tests/unit (217), as the runner selects them. */
 const EXPECTED = { passed: 302, skipped: 10 };
 /** The install (a few minutes on a cold npm cache) and the suite (about 3 minutes): bounded, generous. */
 const TIMEOUT_MS = 30 * 60_000;
 
-const skip = existsSync(RUNNER)
-  ? false
-  : `../shared/peer-suites is absent (${RUNNER} not found): near-api-ts's suite cannot run`;
-
 test("near-api-ts's sandbox suite passes with node_modules/.bin/near-sandbox", {
-  skip,
+  skip: peerSuiteSkip('near-api-ts'),
   timeout: TIMEOUT_MS,
 }, async () => {
-  assert.ok(existsSync(BINARY), `${BINARY} is missing: run npm install`);
-  const env = {
-    ...process.env,
-    SUITE_WORK: process.env.SUITE_WORK ?? join(tmpdir(), 'shadebox-peer-near-api-ts'),
-  };
-  delete env.NODE_OPTIONS;
-  delete env.SHADEBOX_LOG;
-  const child = spawn(RUNNER, [BINARY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d) => {
-    output += d;
-  });
-  child.stderr.on('data', (d) => {
-    output += d;
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  // vitest colours its output even into a pipe when the environment asks for colour: read it without.
-  output = stripVTControlCharacters(output);
+  const { code, output } = await runPeerSuite('near-api-ts');
   // vitest's failures come before its summary: keep both in what a failing assertion shows.
   const failures = [...output.matchAll(/^.*(?:×|FAIL).*$/gm)].map((m) => m[0]).join('\n');
   const tail = `${failures.slice(0, 6000)}\n…\n${output.slice(-3000)}`;

@@ -11,28 +11,16 @@
  * is kept between runs in SUITE_WORK (default: a fixed folder in the temp dir), so only the first run pays for it.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { stripVTControlCharacters } from 'node:util';
+import { peerSuiteSkip, runPeerSuite } from './support/peer-suite.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
-const RUNNER = join(REPO_ROOT, '..', 'shared', 'peer-suites', 'run-near-sandbox-js');
-const BINARY = join(REPO_ROOT, 'node_modules', '.bin', 'near-sandbox');
 /** sandbox.ava 6, path.ava 1, examples 5: all of them, none left out. */
 const EXPECTED_PASSED = 12;
 /** The ports the suite's tests ask for (sandbox.ava.ts, examples). */
 const FIXED_PORTS = [3030, 3031, 3032, 3040, 3050];
 /** The install (a minute or two on a cold npm cache) and the suite (about 30 s): bounded, generous. */
 const TIMEOUT_MS = 20 * 60_000;
-
-const skip = existsSync(RUNNER)
-  ? false
-  : `../shared/peer-suites is absent (${RUNNER} not found): near-sandbox-js's suite cannot run`;
 
 /** Whether 127.0.0.1:`port` can be bound now. */
 function portFree(port: number): Promise<boolean> {
@@ -44,10 +32,9 @@ function portFree(port: number): Promise<boolean> {
 }
 
 test("near-sandbox-js's suite passes with node_modules/.bin/near-sandbox", {
-  skip,
+  skip: peerSuiteSkip('near-sandbox-js'),
   timeout: TIMEOUT_MS,
 }, async () => {
-  assert.ok(existsSync(BINARY), `${BINARY} is missing: run npm install`);
   const busy: number[] = [];
   for (const port of FIXED_PORTS) if (!(await portFree(port))) busy.push(port);
   assert.deepEqual(
@@ -55,22 +42,7 @@ test("near-sandbox-js's suite passes with node_modules/.bin/near-sandbox", {
     [],
     `the suite needs 127.0.0.1 ports ${FIXED_PORTS.join(', ')}; in use: ${busy.join(', ')}`,
   );
-  const env = {
-    ...process.env,
-    SUITE_WORK: process.env.SUITE_WORK ?? join(tmpdir(), 'shadebox-peer-near-sandbox-js'),
-  };
-  delete env.NODE_OPTIONS;
-  delete env.SHADEBOX_LOG;
-  const child = spawn(RUNNER, [BINARY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d) => {
-    output += d;
-  });
-  child.stderr.on('data', (d) => {
-    output += d;
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  output = stripVTControlCharacters(output);
+  const { code, output } = await runPeerSuite('near-sandbox-js');
   const tail = output.slice(-6000);
   assert.equal(code, 0, `the runner exited with ${code}:\n${tail}`);
   // ava closes with "N tests passed", then a line for each other kind it saw (failed, known failure, skipped, todo,

@@ -8,43 +8,17 @@
  * run pays for it. Every test ava runs must pass.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { peerSuiteSkip, runPeerSuite } from './support/peer-suite.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
-const RUNNER = join(REPO_ROOT, '..', 'shared', 'peer-suites', 'run-near-workspaces-js');
-const BINARY = join(REPO_ROOT, 'node_modules', '.bin', 'near-sandbox');
 /** The install (a few minutes on a cold npm cache) and the suite (about 3 minutes): bounded, generous. */
 const TIMEOUT_MS = 30 * 60_000;
 
-const skip = existsSync(RUNNER)
-  ? false
-  : `../shared/peer-suites is absent (${RUNNER} not found): near-workspaces-js's suite cannot run`;
-
 test("near-workspaces-js's sandbox suite passes with node_modules/.bin/near-sandbox", {
-  skip,
+  skip: peerSuiteSkip('near-workspaces-js'),
   timeout: TIMEOUT_MS,
 }, async () => {
-  assert.ok(existsSync(BINARY), `${BINARY} is missing: run npm install`);
-  const env = {
-    ...process.env,
-    SUITE_WORK: process.env.SUITE_WORK ?? join(tmpdir(), 'shadebox-peer-near-workspaces-js'),
-  };
-  delete env.NODE_OPTIONS;
-  delete env.SHADEBOX_LOG;
-  const child = spawn(RUNNER, [BINARY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d) => {
-    output += d;
-  });
-  child.stderr.on('data', (d) => {
-    output += d;
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const { code, output } = await runPeerSuite('near-workspaces-js');
   const tail = output.slice(-6000);
   assert.equal(code, 0, `the runner exited with ${code}:\n${tail}`);
   // ava closes each run (the suite's own tests, then examples/simple-project) with "N tests passed" or
