@@ -8,11 +8,12 @@
  * set with `anvil_setStorageAt`. The view: `eth_call {to, data: <slot>}`.
  */
 import type { AnvilServer } from '../anvil.js';
-import { deploySlotReader, ethCallBody, word } from '../evm.js';
+import { word } from '../evm.js';
 import { type LoadSettings, rawLoad, type ViewResult } from '../load.js';
 import { deployContract, functionCall, NEAR_HELLO_WASM, readWasm, sendAllFinal } from '../near-signers.js';
 import { PooledRpcClient } from '../rpc.js';
 import type { ShadeboxServer } from '../shadebox-node.js';
+import { anvilSlotView } from './anvil-slot-view.js';
 import { callFunctionBody, checkBytes, DISTINCT, jsonArg, KEYS } from './views-distinct.js';
 
 const CALLS_PER_TX = 25;
@@ -56,20 +57,11 @@ export async function shadebox(server: ShadeboxServer, load: LoadSettings): Prom
   }
 }
 
-export async function anvil(server: AnvilServer, load: LoadSettings): Promise<ViewResult> {
-  const client = new PooledRpcClient(server.rpcUrl, 1);
-  try {
-    const setupStart = performance.now();
-    const [from] = await client.call<string[]>('eth_accounts', []);
-    const values = Array.from({ length: KEYS }, (_, i) => word(0x5e7000000n + BigInt(i)));
-    const reader = await deploySlotReader(client, server.rpcUrl, from, values);
-    const bodies = Array.from({ length: DISTINCT }, (_, n) => ethCallBody(reader, word(n % KEYS), n));
-    const setupMs = performance.now() - setupStart;
-    const result = await rawLoad(server.rpcUrl, server.pid, bodies, load, (r, n) => {
-      if (r !== values[n % KEYS]) throw new Error(`eth_call of slot ${n % KEYS} answered ${String(r)}`);
-    });
-    return { ...result, contract: reader, distinctRequests: bodies.length, setupMs };
-  } finally {
-    await client.pool.destroy();
-  }
+export function anvil(server: AnvilServer, load: LoadSettings): Promise<ViewResult> {
+  return anvilSlotView(
+    server,
+    load,
+    Array.from({ length: KEYS }, (_, i) => word(0x5e7000000n + BigInt(i))),
+    DISTINCT,
+  );
 }

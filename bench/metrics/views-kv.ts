@@ -8,11 +8,11 @@
  */
 import { TGAS } from '@shadebox/primitives';
 import type { AnvilServer } from '../anvil.js';
-import { deploySlotReader, ethCallBody, word } from '../evm.js';
 import { type LoadSettings, rawLoad, type ViewResult } from '../load.js';
 import { createSigners, deployContract, sendFinal } from '../near-signers.js';
 import { PooledRpcClient } from '../rpc.js';
 import type { ShadeboxServer } from '../shadebox-node.js';
+import { anvilSlotView } from './anvil-slot-view.js';
 import {
   checkKvAnswer,
   entryKey,
@@ -66,20 +66,11 @@ export async function shadebox(server: ShadeboxServer, load: LoadSettings): Prom
   }
 }
 
-export async function anvil(server: AnvilServer, load: LoadSettings): Promise<ViewResult> {
-  const client = new PooledRpcClient(server.rpcUrl, 1);
-  try {
-    const setupStart = performance.now();
-    const [from] = await client.call<string[]>('eth_accounts', []);
-    const values = Array.from({ length: VIEW_KEYS }, (_, k) => slotValue(k));
-    const reader = await deploySlotReader(client, server.rpcUrl, from, values);
-    const bodies = values.map((_, k) => ethCallBody(reader, word(k), k));
-    const setupMs = performance.now() - setupStart;
-    const result = await rawLoad(server.rpcUrl, server.pid, bodies, load, (r, k) => {
-      if (r !== values[k]) throw new Error(`eth_call of slot ${k} answered ${String(r)}`);
-    });
-    return { ...result, contract: reader, distinctRequests: bodies.length, setupMs };
-  } finally {
-    await client.pool.destroy();
-  }
+export function anvil(server: AnvilServer, load: LoadSettings): Promise<ViewResult> {
+  return anvilSlotView(
+    server,
+    load,
+    Array.from({ length: VIEW_KEYS }, (_, k) => slotValue(k)),
+    VIEW_KEYS,
+  );
 }
