@@ -16,6 +16,7 @@ import type { VersionedState } from '../state/versioned-state.js';
 import type { KeyValueStore, WriteBatch } from '../store/key-value-store.js';
 import {
   applyTrieChanges,
+  CachedTrieStorage,
   decodeTrieChanges,
   EMPTY_ROOT,
   encodeTrieChanges,
@@ -23,6 +24,7 @@ import {
   Trie,
   TrieAccountingCache,
   type TrieChange,
+  TrieNodeCache,
   TrieRecorder,
   type TrieStoreUpdate,
 } from '../trie/index.js';
@@ -47,10 +49,14 @@ export function trieChangesOf(writes: Iterable<[Uint8Array, Uint8Array | null]>)
 }
 
 export class ShardTries {
+  /** The committed nodes alone (views and proofs). */
   readonly storage: StoreTrieStorage;
+  /** The same nodes with recent ones kept decoded (the chunk path: updates, trie-node gas, recording). */
+  readonly #chunkStorage: CachedTrieStorage;
 
   constructor(readonly store: KeyValueStore) {
     this.storage = new StoreTrieStorage(store, Col.TrieNodes);
+    this.#chunkStorage = new CachedTrieStorage(this.storage, new TrieNodeCache());
   }
 
   /** Whether the store holds the tries (false for a home made before they were kept). */
@@ -65,7 +71,7 @@ export class ShardTries {
 
   /** The trie a chunk is applied on: its previous root, with the chunk's accounting cache and recorder. */
   chunkTrie(root: Uint8Array): Trie {
-    return new Trie(this.storage, root, {
+    return new Trie(this.#chunkStorage, root, {
       accounting: new TrieAccountingCache(),
       recorder: new TrieRecorder(),
     });
@@ -88,7 +94,7 @@ export class ShardTries {
     oldRoot: Uint8Array,
     writes: Iterable<[Uint8Array, Uint8Array | null]>,
   ): Uint8Array {
-    const changes = applyTrieChanges(this.storage, oldRoot, trieChangesOf(writes));
+    const changes = applyTrieChanges(this.#chunkStorage, oldRoot, trieChangesOf(writes));
     update.applyInsertions(changes);
     batch.put(Col.TrieChanges, changesKey(height, shard), encodeTrieChanges(changes));
     return changes.newRoot;

@@ -12,23 +12,20 @@
  * contract code out of the witness: an account's own code is read by its hash from the contract storage, not
  * through the trie, so reads of column 1 record nothing here (a call reads it only when its compiled module is
  * not cached, which must not change the record); a global contract's code is recorded by its path only (the
- * lookup of its value reference). Each key is walked once per
- * chunk (a second read would record nothing new), and each node read and decoded once: the chunk keeps the
- * nodes its walks decoded, so paths sharing their top (every account, every key of one account) cost a lookup
- * in that map for the shared part.
+ * lookup of its value reference). Each key is walked once per chunk (a second read would record nothing new);
+ * the nodes come decoded from the chunk trie's storage, which keeps them across chunks (trie/node-cache.ts).
  */
 import { latin1String } from '@shadebox/primitives';
 import { GLOBAL_CONTRACT_CODE_COLUMN } from '../state/global-contract-state.js';
 import { StateColumn } from '../state/state-keys.js';
 import type { StateReadObserver } from '../state/state-update.js';
 import { trieKeyOf } from '../state/trie-keys.js';
-import { CryptoHashMap } from '../trie/hash-map.js';
-import { decodeRawNode, type RawTrieNode } from '../trie/raw-node.js';
+import type { RawTrieNode } from '../trie/raw-node.js';
 import type { Trie } from '../trie/trie.js';
 import { iteratePrefix } from '../trie/trie-iterator.js';
 import { lookupValueRefBy, type TrieVisitor } from '../trie/trie-lookup.js';
 import type { TrieRecorder } from '../trie/trie-recorder.js';
-import { getOrThrow } from '../trie/trie-storage.js';
+import { retrieveNode } from '../trie/trie-storage.js';
 
 const PATH_ONLY = 0;
 const WITH_VALUE = 1;
@@ -36,8 +33,6 @@ const WITH_VALUE = 1;
 export class ChunkReadRecorder implements StateReadObserver {
   /** Keys walked in this chunk: whether their value was recorded too. */
   readonly #walked = new Map<string, number>();
-  /** The nodes walked in this chunk, decoded (each was recorded when first read). */
-  readonly #nodes = new CryptoHashMap<RawTrieNode>();
   readonly #visit: TrieVisitor;
   readonly #retrieve: (hash: Uint8Array) => RawTrieNode;
 
@@ -47,13 +42,8 @@ export class ChunkReadRecorder implements StateReadObserver {
   ) {
     this.#visit = (hash, bytes) => recorder.record(hash, bytes);
     this.#retrieve = (hash) => {
-      let node = this.#nodes.get(hash);
-      if (node === undefined) {
-        const bytes = getOrThrow(trie.storage, hash);
-        recorder.record(hash, bytes);
-        node = decodeRawNode(bytes).node;
-        this.#nodes.set(hash, node);
-      }
+      const { bytes, node } = retrieveNode(trie.storage, hash);
+      recorder.record(hash, bytes);
       return node;
     };
   }

@@ -6,8 +6,8 @@
  * value, when there is one, counts once more when it is dereferenced.
  */
 import { decodeNibbles, nibbleAt } from './nibbles.js';
-import { decodeRawNode, type RawTrieNode, type ValueRef } from './raw-node.js';
-import { getOrThrow, isEmptyRoot, type TrieStorage } from './trie-storage.js';
+import type { RawTrieNode, ValueRef } from './raw-node.js';
+import { isEmptyRoot, retrieveNode, type TrieStorage } from './trie-storage.js';
 
 /** Called for each node (or value) retrieved, in order. */
 export type TrieVisitor = (hash: Uint8Array, bytes: Uint8Array) => void;
@@ -21,9 +21,9 @@ export function lookupValueRef(
 ): ValueRef | null {
   return lookupValueRefBy(
     (hash) => {
-      const bytes = getOrThrow(storage, hash);
+      const { bytes, node } = retrieveNode(storage, hash);
       visit?.(hash, bytes);
-      return decodeRawNode(bytes).node;
+      return node;
     },
     root,
     key,

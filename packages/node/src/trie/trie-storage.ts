@@ -7,6 +7,7 @@
  */
 import { base58Encode } from '@shadebox/primitives';
 import { CryptoHashMap } from './hash-map.js';
+import { decodeRawNode, type RawTrieNode } from './raw-node.js';
 import { MissingTrieNodeError } from './trie-errors.js';
 
 /** `Trie::EMPTY_ROOT` = `CryptoHash::default()`: 32 zero bytes, the root of the trie without keys. */
@@ -21,6 +22,18 @@ export function isEmptyRoot(root: Uint8Array): boolean {
 export interface TrieStorage {
   /** The encoded node or the value stored under `hash`, or undefined when there is none. */
   get(hash: Uint8Array): Uint8Array | undefined;
+  /** The node under `hash` decoded, from a storage that keeps decoded nodes (node-cache.ts); throws
+   * `MissingTrieNodeError` when there is none. */
+  node?(hash: Uint8Array): DecodedTrieNode;
+  /** Offers a node an update just made to a storage that keeps decoded nodes. */
+  remember?(hash: Uint8Array, node: DecodedTrieNode): void;
+}
+
+/** A node with its encoding and the subtree's memory usage (part of the encoding). */
+export interface DecodedTrieNode {
+  bytes: Uint8Array;
+  node: RawTrieNode;
+  memoryUsage: number;
 }
 
 export interface TrieRefcountAddition {
@@ -52,6 +65,14 @@ export function getOrThrow(storage: TrieStorage, hash: Uint8Array): Uint8Array {
   const bytes = storage.get(hash);
   if (bytes === undefined) throw new MissingTrieNodeError(base58Encode(hash));
   return bytes;
+}
+
+/** The node under `hash`, decoded (kept decoded by a caching storage). */
+export function retrieveNode(storage: TrieStorage, hash: Uint8Array): DecodedTrieNode {
+  if (storage.node !== undefined) return storage.node(hash);
+  const bytes = getOrThrow(storage, hash);
+  const { node, memoryUsage } = decodeRawNode(bytes);
+  return { bytes, node, memoryUsage };
 }
 
 /** Nodes and values in memory, reference counted (for tests, benches and proof verification). */

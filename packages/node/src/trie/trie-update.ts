@@ -12,13 +12,13 @@ import { sha256 } from '@shadebox/primitives';
 import { CryptoHashMap } from './hash-map.js';
 import { branchMemoryUsageDirect, extensionMemoryUsageDirect, leafMemoryUsage } from './memory-usage.js';
 import { decodeNibbles, encodedLength, encodeNibbles, nibbleAt } from './nibbles.js';
-import { decodeRawNode, encodeRawNode, type RawTrieNode, type ValueRef } from './raw-node.js';
+import { encodeRawNode, type RawTrieNode, type ValueRef } from './raw-node.js';
 import { TrieError } from './trie-errors.js';
 import type { TrieRecorder } from './trie-recorder.js';
 import {
   EMPTY_ROOT,
-  getOrThrow,
   isEmptyRoot,
+  retrieveNode,
   type TrieChanges,
   type TrieRefcountAddition,
   type TrieRefcountSubtraction,
@@ -164,10 +164,9 @@ class TrieUpdateArena {
   /** Loads a stored node into the arena (it loses the reference the old trie held). */
   ensureUpdated(ref: Ref): number {
     if (typeof ref === 'number') return ref;
-    const bytes = getOrThrow(this.storage, ref);
+    const { bytes, node, memoryUsage } = retrieveNode(this.storage, ref);
     this.recorder?.record(ref, bytes);
     this.#delta(ref, undefined, -1);
-    const { node, memoryUsage } = decodeRawNode(bytes);
     switch (node.kind) {
       case 'leaf':
         return this.place({
@@ -524,6 +523,7 @@ class TrieUpdateArena {
     const bytes = encodeRawNode(raw, node.mem);
     const hash = sha256(bytes);
     this.#delta(hash, bytes, 1);
+    this.storage.remember?.(hash, { bytes, node: raw, memoryUsage: node.mem });
     return hash;
   }
 
