@@ -54,12 +54,19 @@ export function bandwidthSchedulerParams(
   };
 }
 
-/** sha256 of borsh `Vec<ShardId>`: the layout's ids, 0..numShards (a V0 layout). */
+const shardIdsHashes = new Map<number, Uint8Array>();
+
+/** sha256 of borsh `Vec<ShardId>`: the layout's ids, 0..numShards (a V0 layout); the same for every chunk. */
 function shardIdsHash(numShards: number): Uint8Array {
-  const w = new BorshWriter();
-  w.u32(numShards);
-  for (let id = 0; id < numShards; id++) w.u64(BigInt(id));
-  return sha256(w.toBytes());
+  let hash = shardIdsHashes.get(numShards);
+  if (hash === undefined) {
+    const w = new BorshWriter();
+    w.u32(numShards);
+    for (let id = 0; id < numShards; id++) w.u64(BigInt(id));
+    hash = sha256(w.toBytes());
+    shardIdsHashes.set(numShards, hash);
+  }
+  return hash;
 }
 
 /** One run of the scheduler on the previous state (undefined before the shard's first chunk). */

@@ -25,10 +25,23 @@ export function openMemoryStore(): KeyValueStore {
 /**
  * One column: a hash map for point reads plus an ordered map for scans. Keys and values are kept as byte
  * strings (see `byteString`): immutable, compact, and no per-entry ArrayBuffer for the garbage collector.
+ * The ordered map is built on a column's first scan and kept up to date from then on: a column only ever
+ * read by key (the trie's nodes, by hash) never pays for ordering its keys.
  */
 interface ColumnIndex {
   readonly byKey: Map<string, string>;
-  readonly ordered: SortedMap<string>;
+  ordered: SortedMap<string> | undefined;
+}
+
+/** The ordered map of `byKey`'s entries (keys inserted in order: each lands at the end of the last leaf). */
+function orderedIndexOf(byKey: Map<string, string>): SortedMap<string> {
+  const ordered = new SortedMap<string>();
+  const keys = [...byKey.keys()];
+  // Byte strings compare as their bytes (see `byteString`); the default sort would compare the same way
+  // but converts through toString per comparison.
+  keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const key of keys) ordered.set(key, byKey.get(key)!);
+  return ordered;
 }
 
 class MemoryStore implements KeyValueStore {
@@ -80,13 +93,13 @@ class MemoryStore implements KeyValueStore {
       let index = this.#columns[column];
       if (value !== undefined) {
         if (index === undefined) {
-          index = { byKey: new Map(), ordered: new SortedMap() };
+          index = { byKey: new Map(), ordered: undefined };
           this.#columns[column] = index;
         }
         index.byKey.set(key, value);
-        index.ordered.set(key, value);
+        index.ordered?.set(key, value);
       } else if (index?.byKey.delete(key)) {
-        index.ordered.delete(key);
+        index.ordered?.delete(key);
       }
     }
   }
@@ -111,6 +124,7 @@ class MemoryStore implements KeyValueStore {
     if (this.#closed) throw new StoreClosedError();
     const index = this.#columns[column];
     if (index === undefined) return;
+    index.ordered ??= orderedIndexOf(index.byKey);
     let left = range.limit;
     for (const [key, value] of index.ordered.entries(range)) {
       yield { key: stringBytes(key), value: stringBytes(value) };
