@@ -1,11 +1,11 @@
 /**
- * Bump allocation of small byte arrays for internal, short-lived buffers (range bounds, encoded lookup
- * keys) that are never handed to callers. Arrays of more than 64 bytes get their own off-heap ArrayBuffer in
- * V8, which is slow to allocate and to collect by the million; these are views into shared 64 KiB slabs
- * instead. A region is never reused, so an array stays valid for as long as it is referenced (it keeps its
- * slab alive).
+ * Bump allocation of small byte arrays: arrays of more than 64 bytes get their own off-heap ArrayBuffer in V8,
+ * which is slow to allocate and to collect by the million; these are views into shared 64 KiB slabs instead.
+ * For internal buffers (range bounds, encoded lookup keys) and for what is made by the thousand and dropped
+ * soon after (trie nodes: a chunk's new nodes, kept a while by the node cache). A region is never reused, so
+ * an array stays valid for as long as it is referenced, and keeps its whole slab alive: not for arrays that
+ * outlive their neighbours by much.
  */
-
 const SLAB_SIZE = 64 * 1024;
 const MAX_SLAB_ITEM = 1024;
 

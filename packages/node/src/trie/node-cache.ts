@@ -8,8 +8,10 @@
  * Only the chunk path reads through the cache. Views and proofs read the stored nodes alone, so a proof of a
  * collected state still fails with `MissingTrieNodeError` as nearcore's does.
  *
- * Bounded by count, first in first out: the hot nodes are the recent ones (a chunk's new path is the next
- * chunk's top), so a ring of the last `capacity` hashes is enough to keep them without per-hit bookkeeping.
+ * Bounded by count in two generations: new entries go to the young one; when it holds half the capacity it
+ * becomes the old one and the previous old one is dropped whole (no per-entry eviction). The hot nodes are the
+ * recent ones (a chunk's new path is the next chunk's top), and one read from the old generation moves back
+ * to the young one, so the nodes every chunk walks stay.
  */
 import { CryptoHashMap } from './hash-map.js';
 import { decodeRawNode } from './raw-node.js';
@@ -17,35 +19,39 @@ import { type DecodedTrieNode, getOrThrow, type TrieStorage } from './trie-stora
 
 /** Nodes kept by default: a chunk touches tens; 2,048 hold the tops of the recent roots with room to spare (about
  * 1.5 MiB of heap with their decodings; 8,192 measured no faster and held 6 MiB more). */
-export const DEFAULT_NODE_CACHE_CAPACITY = 2048;
+export const DEFAULT_NODE_CACHE_CAPACITY = 256;
 
 export class TrieNodeCache {
-  readonly #nodes = new CryptoHashMap<DecodedTrieNode>();
-  readonly #ring: (Uint8Array | undefined)[];
-  #next = 0;
+  #young = new CryptoHashMap<DecodedTrieNode>();
+  #old = new CryptoHashMap<DecodedTrieNode>();
+  readonly #generation: number;
 
   constructor(readonly capacity: number = DEFAULT_NODE_CACHE_CAPACITY) {
-    if (!(Number.isInteger(capacity) && capacity > 0))
-      throw new RangeError(`capacity must be a positive integer`);
-    this.#ring = new Array(capacity).fill(undefined);
+    if (!(Number.isInteger(capacity) && capacity >= 2))
+      throw new RangeError('capacity must be an integer of at least 2');
+    this.#generation = capacity >>> 1;
   }
 
+  /** Entries held (at most `capacity`). */
   get size(): number {
-    return this.#nodes.size;
+    return this.#young.size + this.#old.size;
   }
 
   get(hash: Uint8Array): DecodedTrieNode | undefined {
-    return this.#nodes.get(hash);
+    const young = this.#young.get(hash);
+    if (young !== undefined) return young;
+    const old = this.#old.get(hash);
+    if (old !== undefined) this.set(hash, old);
+    return old;
   }
 
-  /** Keeps `node` under `hash`, dropping the oldest entry when full. */
+  /** Keeps `node` under `hash`, dropping the old generation when the young one is full. */
   set(hash: Uint8Array, node: DecodedTrieNode): void {
-    if (this.#nodes.has(hash)) return;
-    const evicted = this.#ring[this.#next];
-    if (evicted !== undefined) this.#nodes.delete(evicted);
-    this.#ring[this.#next] = hash;
-    this.#next = (this.#next + 1) % this.capacity;
-    this.#nodes.set(hash, node);
+    if (this.#young.size >= this.#generation) {
+      this.#old = this.#young;
+      this.#young = new CryptoHashMap<DecodedTrieNode>();
+    }
+    this.#young.set(hash, node);
   }
 }
 

@@ -10,6 +10,7 @@
  * values are never inlined, a node only references them by length and hash.
  */
 import { sha256 } from '@shadebox/primitives';
+import { scratchBytes } from '../store/scratch-bytes.js';
 import { TrieNodeDecodeError } from './trie-errors.js';
 
 /** `ValueRef`: a value as a node references it. */
@@ -64,21 +65,24 @@ export function encodedNodeLength(node: RawTrieNode): number {
   }
 }
 
-/** The borsh bytes of `RawTrieNodeWithSize`. */
+/**
+ * The borsh bytes of `RawTrieNodeWithSize`. Every chunk encodes tens of new nodes: the integers are written by
+ * hand (a DataView would move a small array off V8's heap) and a node longer than 64 bytes is carved from a
+ * shared slab (store/scratch-bytes.ts) rather than given an ArrayBuffer of its own.
+ */
 export function encodeRawNode(node: RawTrieNode, memoryUsage: number): Uint8Array {
-  const out = new Uint8Array(encodedNodeLength(node));
-  const view = new DataView(out.buffer);
+  const out = scratchBytes(encodedNodeLength(node));
   let o = 0;
   switch (node.kind) {
     case 'leaf':
     case 'extension': {
       out[o++] = node.kind === 'leaf' ? LEAF_TAG : EXTENSION_TAG;
-      view.setUint32(o, node.key.length, true);
+      writeU32(out, o, node.key.length);
       o += 4;
       out.set(node.key, o);
       o += node.key.length;
       if (node.kind === 'leaf') {
-        view.setUint32(o, node.value.length, true);
+        writeU32(out, o, node.value.length);
         out.set(node.value.hash, o + 4);
         o += VALUE_REF;
       } else {
@@ -91,13 +95,14 @@ export function encodeRawNode(node: RawTrieNode, memoryUsage: number): Uint8Arra
       if (node.value === null) out[o++] = BRANCH_NO_VALUE_TAG;
       else {
         out[o++] = BRANCH_WITH_VALUE_TAG;
-        view.setUint32(o, node.value.length, true);
+        writeU32(out, o, node.value.length);
         out.set(node.value.hash, o + 4);
         o += VALUE_REF;
       }
       let bitmap = 0;
       for (let i = 0; i < 16; i++) if (node.children[i] !== null) bitmap |= 1 << i;
-      view.setUint16(o, bitmap, true);
+      out[o] = bitmap & 0xff;
+      out[o + 1] = bitmap >>> 8;
       o += 2;
       for (let i = 0; i < 16; i++) {
         const child = node.children[i];
@@ -109,7 +114,8 @@ export function encodeRawNode(node: RawTrieNode, memoryUsage: number): Uint8Arra
       break;
     }
   }
-  writeU64(view, o, memoryUsage);
+  writeU32(out, o, memoryUsage % 0x1_0000_0000);
+  writeU32(out, o + 4, Math.floor(memoryUsage / 0x1_0000_0000));
   return out;
 }
 
@@ -117,13 +123,12 @@ export function encodeRawNode(node: RawTrieNode, memoryUsage: number): Uint8Arra
 export function decodeRawNode(bytes: Uint8Array): RawTrieNodeWithSize {
   const length = bytes.length;
   if (length < 1) throw truncated(0, length);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, length);
   const tag = bytes[0];
   let o = 1;
   let node: RawTrieNode;
   if (tag === LEAF_TAG || tag === EXTENSION_TAG) {
     if (o + 4 > length) throw truncated(o, length);
-    const keyLength = view.getUint32(o, true);
+    const keyLength = readU32(bytes, o);
     o += 4;
     if (o + keyLength > length) throw truncated(o, length);
     const key = bytes.subarray(o, o + keyLength);
@@ -133,7 +138,7 @@ export function decodeRawNode(bytes: Uint8Array): RawTrieNodeWithSize {
       node = {
         kind: 'leaf',
         key,
-        value: { length: view.getUint32(o, true), hash: bytes.subarray(o + 4, o + VALUE_REF) },
+        value: { length: readU32(bytes, o), hash: bytes.subarray(o + 4, o + VALUE_REF) },
       };
       o += VALUE_REF;
     } else {
@@ -145,11 +150,11 @@ export function decodeRawNode(bytes: Uint8Array): RawTrieNodeWithSize {
     let value: ValueRef | null = null;
     if (tag === BRANCH_WITH_VALUE_TAG) {
       if (o + VALUE_REF > length) throw truncated(o, length);
-      value = { length: view.getUint32(o, true), hash: bytes.subarray(o + 4, o + VALUE_REF) };
+      value = { length: readU32(bytes, o), hash: bytes.subarray(o + 4, o + VALUE_REF) };
       o += VALUE_REF;
     }
     if (o + 2 > length) throw truncated(o, length);
-    const bitmap = view.getUint16(o, true);
+    const bitmap = bytes[o] | (bytes[o + 1] << 8);
     o += 2;
     const children = emptyChildren();
     for (let i = 0; i < 16; i++) {
@@ -163,7 +168,7 @@ export function decodeRawNode(bytes: Uint8Array): RawTrieNodeWithSize {
     throw new TrieNodeDecodeError(`unknown node tag ${tag}`);
   }
   if (o + 8 > length) throw truncated(o, length);
-  const memoryUsage = readU64(view, o);
+  const memoryUsage = readU64(bytes, o);
   o += 8;
   if (o !== length) throw new TrieNodeDecodeError(`${length - o} bytes after the node`);
   return { node, memoryUsage };
@@ -178,14 +183,20 @@ export function rawNodeHash(node: RawTrieNode, memoryUsage: number): Uint8Array 
   return sha256(encodeRawNode(node, memoryUsage));
 }
 
-function writeU64(view: DataView, offset: number, value: number): void {
-  view.setUint32(offset, value % 0x1_0000_0000, true);
-  view.setUint32(offset + 4, Math.floor(value / 0x1_0000_0000), true);
+function writeU32(out: Uint8Array, offset: number, value: number): void {
+  out[offset] = value & 0xff;
+  out[offset + 1] = (value >>> 8) & 0xff;
+  out[offset + 2] = (value >>> 16) & 0xff;
+  out[offset + 3] = (value >>> 24) & 0xff;
 }
 
-function readU64(view: DataView, offset: number): number {
-  const high = view.getUint32(offset + 4, true);
+function readU32(bytes: Uint8Array, offset: number): number {
+  return (bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) | (bytes[offset + 3] << 24)) >>> 0;
+}
+
+function readU64(bytes: Uint8Array, offset: number): number {
+  const high = readU32(bytes, offset + 4);
   // A subtree's memory usage is far below 2^53 (about 50 bytes per node); larger is not a node we wrote.
   if (high >= 0x20_0000) throw new TrieNodeDecodeError('memory_usage above 2^53');
-  return high * 0x1_0000_0000 + view.getUint32(offset, true);
+  return high * 0x1_0000_0000 + readU32(bytes, offset);
 }

@@ -19,8 +19,12 @@ function decodeEntry(raw: Uint8Array): { rc: number; bytes: Uint8Array } {
   return { rc: rc >>> 0, bytes: raw.subarray(RC_BYTES) };
 }
 
+let entryScratch = new Uint8Array(1024);
+
+/** The stored entry, in a buffer reused by the next call: for `WriteBatch.put`, which copies it. */
 function encodeEntry(rc: number, bytes: Uint8Array): Uint8Array {
-  const out = new Uint8Array(RC_BYTES + bytes.length);
+  if (entryScratch.length < RC_BYTES + bytes.length) entryScratch = new Uint8Array(2 * (RC_BYTES + bytes.length));
+  const out = entryScratch.subarray(0, RC_BYTES + bytes.length);
   out[0] = rc & 0xff;
   out[1] = (rc >>> 8) & 0xff;
   out[2] = (rc >>> 16) & 0xff;
