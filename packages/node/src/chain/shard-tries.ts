@@ -1,6 +1,8 @@
 /**
- * The shards' tries in the node's store (nearcore's `ShardTries`): one trie per shard, its nodes and values in
- * the `TrieNodes` column with reference counts, each block's `TrieChanges` per shard in `TrieChanges`.
+ * The shards' tries in the node's store (nearcore's `ShardTries`): one trie per shard, its nodes in the
+ * `TrieNodes` column with reference counts, each block's `TrieChanges` per shard in `TrieChanges`. The values
+ * are not kept a second time: the flat state (state/versioned-state.ts) holds every value of every kept height,
+ * and the nodes reference them by length and hash, so a value the trie is asked for comes from there.
  *
  * - A block: each chunk's net state changes go through `applyTrieChanges` on the shard's previous root (the
  *   previous block's chunk extra); the new nodes are staged into the block's batch (`stageBlock`), so the block
@@ -13,7 +15,7 @@
  */
 import { stateKeyShard, trieKeyOf } from '../state/trie-keys.js';
 import type { VersionedState } from '../state/versioned-state.js';
-import type { KeyValueStore, WriteBatch } from '../store/key-value-store.js';
+import { type KeyValueStore, WriteBatch } from '../store/key-value-store.js';
 import {
   applyTrieChanges,
   CachedTrieStorage,
@@ -32,6 +34,11 @@ import { Col, heightKey, metaKey } from './columns.js';
 
 /** Meta key present once the store holds the tries (homes made before the trie lack it). */
 export const TRIE_META_KEY = metaKey('trie');
+/**
+ * The layout of the node column the marker names: 2 = nodes only (the values are the flat state's). A store
+ * marked 1 kept values beside its nodes: its tries are dropped and rebuilt at the head like an older home's.
+ */
+const TRIE_LAYOUT = 2;
 
 function changesKey(height: number, shard: number): Uint8Array {
   const key = new Uint8Array(10);
@@ -61,7 +68,7 @@ export class ShardTries {
 
   /** Whether the store holds the tries (false for a home made before they were kept). */
   hasTries(): boolean {
-    return this.store.has(Col.Meta, TRIE_META_KEY);
+    return this.store.get(Col.Meta, TRIE_META_KEY)?.[0] === TRIE_LAYOUT;
   }
 
   /** The trie at `root` over the committed nodes, without trackers (views and proofs). */
@@ -94,7 +101,9 @@ export class ShardTries {
     oldRoot: Uint8Array,
     writes: Iterable<[Uint8Array, Uint8Array | null]>,
   ): Uint8Array {
-    const changes = applyTrieChanges(this.#chunkStorage, oldRoot, trieChangesOf(writes));
+    const changes = applyTrieChanges(this.#chunkStorage, oldRoot, trieChangesOf(writes), {
+      storeValues: false,
+    });
     update.applyInsertions(changes);
     batch.put(Col.TrieChanges, changesKey(height, shard), encodeTrieChanges(changes));
     return changes.newRoot;
@@ -134,6 +143,7 @@ export class ShardTries {
     numShards: number,
     shardOf: (accountId: string) => number,
   ): Uint8Array[] {
+    this.#dropEarlierLayout();
     const perShard: TrieChange[][] = Array.from({ length: numShards }, () => []);
     for (const { key, value } of state.scan(new Uint8Array(0), height)) {
       const shard = stateKeyShard(key, shardOf);
@@ -141,17 +151,30 @@ export class ShardTries {
     }
     const update = this.update();
     const roots = perShard.map((changes) => {
-      const result = applyTrieChanges(this.storage, EMPTY_ROOT, changes);
+      const result = applyTrieChanges(this.storage, EMPTY_ROOT, changes, { storeValues: false });
       update.applyInsertions(result);
       return result.newRoot;
     });
     update.writeTo(batch);
-    batch.put(Col.Meta, TRIE_META_KEY, new Uint8Array([1]));
+    batch.put(Col.Meta, TRIE_META_KEY, new Uint8Array([TRIE_LAYOUT]));
     return roots;
+  }
+
+  /**
+   * Deletes what an earlier layout left (its counts would never reach zero under this one), in a commit of its
+   * own before the rebuild reads any count; the marker goes with it, so a crash in between rebuilds again.
+   */
+  #dropEarlierLayout(): void {
+    const wipe = new WriteBatch();
+    for (const column of [Col.TrieNodes, Col.TrieChanges])
+      for (const { key } of this.store.range(column)) wipe.delete(column, key);
+    if (wipe.size === 0) return;
+    wipe.delete(Col.Meta, TRIE_META_KEY);
+    this.store.commit(wipe);
   }
 
   /** Marks the store as holding the tries (a new home, at genesis). */
   markPresent(batch: WriteBatch): void {
-    batch.put(Col.Meta, TRIE_META_KEY, new Uint8Array([1]));
+    batch.put(Col.Meta, TRIE_META_KEY, new Uint8Array([TRIE_LAYOUT]));
   }
 }

@@ -78,11 +78,14 @@ class FlatValue implements StorageValuePtr {
   }
 }
 
-/** A value in the trie: dereferencing it counts its hash in the chunk's accounting and records it. */
+/** A value in the trie: dereferencing it counts its hash in the chunk's accounting and records it (its bytes
+ * come from the flat state, which holds the values of the chain's tries). */
 class TrieValue implements StorageValuePtr {
   constructor(
     private readonly chunkTrie: ChunkTrie,
     private readonly ref: ValueRef,
+    private readonly state: StateUpdate,
+    private readonly stateKey: Uint8Array,
   ) {}
   get length(): number {
     return this.ref.length;
@@ -91,7 +94,7 @@ class TrieValue implements StorageValuePtr {
     const { trie } = this.chunkTrie;
     const accounting = trie.accounting!;
     const start = accounting.getCounts();
-    const value = trie.derefValue(this.ref);
+    const value = trie.derefValue(this.ref, this.state.getUnrecorded(this.stateKey));
     chargeCounts(tracker, accounting.countsSince(start));
     return value;
   }
@@ -126,7 +129,7 @@ class ContractExternal implements External {
     }
     if (chunkTrie.storageGetMode === 'Trie') {
       const ref = this.lookUpInTrie(tracker, chunkTrie, stateKey);
-      return ref === null ? undefined : new TrieValue(chunkTrie, ref);
+      return ref === null ? undefined : new TrieValue(chunkTrie, ref, this.state, stateKey);
     }
     const value = this.state.get(stateKey);
     return value === undefined ? undefined : new FlatValue(chunkTrie, value);
@@ -186,7 +189,8 @@ class ContractExternal implements External {
     let old: Uint8Array | undefined;
     if (ref !== null) {
       chargeBytes(ref.length);
-      old = trie.derefValue(ref);
+      // The old value's bytes from the flat state (the key is not in the overlay here, so this is the base).
+      old = trie.derefValue(ref, this.state.getUnrecorded(stateKey));
     }
     chargeCounts(tracker, accounting.countsSince(start));
     return old;

@@ -2,8 +2,8 @@
 // counting, a recorder, proofs in view_state's order and their verification.
 export * from './hash-map.js';
 export * from './memory-usage.js';
-export * from './node-cache.js';
 export * from './nibbles.js';
+export * from './node-cache.js';
 export * from './raw-node.js';
 export * from './state-proof.js';
 export * from './store-trie-storage.js';

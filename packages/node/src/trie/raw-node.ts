@@ -191,7 +191,9 @@ function writeU32(out: Uint8Array, offset: number, value: number): void {
 }
 
 function readU32(bytes: Uint8Array, offset: number): number {
-  return (bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) | (bytes[offset + 3] << 24)) >>> 0;
+  return (
+    (bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) | (bytes[offset + 3] << 24)) >>> 0
+  );
 }
 
 function readU64(bytes: Uint8Array, offset: number): number {

@@ -23,7 +23,8 @@ let entryScratch = new Uint8Array(1024);
 
 /** The stored entry, in a buffer reused by the next call: for `WriteBatch.put`, which copies it. */
 function encodeEntry(rc: number, bytes: Uint8Array): Uint8Array {
-  if (entryScratch.length < RC_BYTES + bytes.length) entryScratch = new Uint8Array(2 * (RC_BYTES + bytes.length));
+  if (entryScratch.length < RC_BYTES + bytes.length)
+    entryScratch = new Uint8Array(2 * (RC_BYTES + bytes.length));
   const out = entryScratch.subarray(0, RC_BYTES + bytes.length);
   out[0] = rc & 0xff;
   out[1] = (rc >>> 8) & 0xff;

@@ -34,6 +34,12 @@ export interface TrieChange {
 export interface TrieUpdateOptions {
   /** Records every node read from the storage (nearcore records them for the state witness). */
   recorder?: TrieRecorder;
+  /**
+   * Whether values are kept by hash beside the nodes, reference counted (default true, as nearcore's `State`
+   * column keeps both). False where another store holds every value already: the node's flat state
+   * (chain/shard-tries.ts); the nodes still reference each value by length and hash.
+   */
+  storeValues?: boolean;
 }
 
 /** A child: the hash of a stored node not loaded, or the index of a node in the update's arena. */
@@ -68,7 +74,7 @@ export function applyTrieChanges(
   options: TrieUpdateOptions = {},
 ): TrieChanges {
   const sorted = sortChanges(changes);
-  const update = new TrieUpdateArena(storage, options.recorder);
+  const update = new TrieUpdateArena(storage, options.recorder, options.storeValues ?? true);
   if (sorted.length === 0) return { oldRoot: root, newRoot: root, insertions: [], deletions: [] };
   const rootId = isEmptyRoot(root) ? update.place(emptyNode()) : update.ensureUpdated(root);
   for (const change of sorted) {
@@ -145,6 +151,7 @@ class TrieUpdateArena {
   constructor(
     readonly storage: TrieStorage,
     readonly recorder: TrieRecorder | undefined,
+    readonly storeValues: boolean,
   ) {}
 
   place(node: UpdatedNode): number {
@@ -200,12 +207,12 @@ class TrieUpdateArena {
 
   #storeValue(value: Uint8Array): ValueRef {
     const hash = sha256(value);
-    this.#delta(hash, value, 1);
+    if (this.storeValues) this.#delta(hash, value, 1);
     return { length: value.length, hash };
   }
 
   #deleteValue(value: ValueRef): void {
-    this.#delta(value.hash, undefined, -1);
+    if (this.storeValues) this.#delta(value.hash, undefined, -1);
   }
 
   insert(rootId: number, key: Uint8Array, value: Uint8Array): void {

@@ -42,9 +42,13 @@ export class Trie {
     return lookupValueRef(this.storage, this.root, key, this.#visit);
   }
 
-  /** The value's bytes (tracked as one more retrieval, keyed by the value's hash). */
-  derefValue(ref: ValueRef): Uint8Array {
-    const bytes = getOrThrow(this.storage, ref.hash);
+  /**
+   * The value's bytes (tracked as one more retrieval, keyed by the value's hash): `known` when the caller has
+   * them from elsewhere (the node's flat state, where the chain's tries keep their values), else read from the
+   * storage by hash.
+   */
+  derefValue(ref: ValueRef, known?: Uint8Array): Uint8Array {
+    const bytes = known ?? getOrThrow(this.storage, ref.hash);
     this.#visit?.(ref.hash, bytes);
     return bytes;
   }

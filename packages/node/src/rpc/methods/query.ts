@@ -177,7 +177,9 @@ export function runQuery(ctx: RpcContext, { ref, requestType, accountId, fields 
 function viewStateWithProof(ctx: RpcContext, block: BlockRecord, accountId: string, prefix: Uint8Array) {
   try {
     const trie = ctx.chain.trieAt(block, ctx.chain.shardOf(accountId));
-    return provenStateView(provenContractState(trie, accountId, prefix));
+    return provenStateView(
+      provenContractState(trie, accountId, prefix, (key) => ctx.chain.stateValue(key, block.height)),
+    );
   } catch (error) {
     if (error instanceof MissingTrieNodeError) throw queryInternalError(`Storage error: ${error.message}`);
     throw error;

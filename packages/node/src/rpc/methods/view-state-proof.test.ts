@@ -14,6 +14,7 @@ import {
   EMPTY_ROOT,
   keyPath,
   MemoryTrieStorage,
+  MissingTrieNodeError,
   proveKey,
   Trie,
   verifyPrefixProof,
@@ -38,16 +39,21 @@ const entries: [Uint8Array, Uint8Array][] = [
   [data('bob.test', ''), text('empty key')],
 ];
 
+/** The trie as the chain keeps it: nodes only, the values in a flat map (the node's flat state). */
 function trieOf(list: [Uint8Array, Uint8Array][]): Trie {
   const storage = new MemoryTrieStorage();
   const changes = applyTrieChanges(
     storage,
     EMPTY_ROOT,
     list.map(([key, value]) => ({ key, value })),
+    { storeValues: false },
   );
   storage.apply(changes);
   return new Trie(storage, changes.newRoot);
 }
+
+const flat = new Map(entries.map(([key, value]) => [Buffer.from(key).toString('hex'), value]));
+const flatValue = (key: Uint8Array) => flat.get(Buffer.from(key).toString('hex'));
 
 const trie = trieOf(entries);
 
@@ -66,7 +72,7 @@ function verify(account: string, prefix: Uint8Array, view: ReturnType<typeof pro
 
 describe('view_state with include_proof', () => {
   it('the whole state of an account: its keys without the prefix, in key order, proven', () => {
-    const view = provenStateView(provenContractState(trie, 'alice.test', new Uint8Array()));
+    const view = provenStateView(provenContractState(trie, 'alice.test', new Uint8Array(), flatValue));
     assert.deepEqual(
       view.values.map(({ key }) => Buffer.from(base64Decode(key)).toString('latin1')),
       ['STATE', 'a', 'a\x00', 'ab', 'b'],
@@ -82,13 +88,13 @@ describe('view_state with include_proof', () => {
   });
 
   it('a prefix inside the state and a whole key as the prefix', () => {
-    const a = provenStateView(provenContractState(trie, 'alice.test', text('a')));
+    const a = provenStateView(provenContractState(trie, 'alice.test', text('a'), flatValue));
     assert.deepEqual(
       a.values.map(({ key }) => Buffer.from(base64Decode(key)).toString('latin1')),
       ['a', 'a\x00', 'ab'],
     );
     verify('alice.test', text('a'), a);
-    const state = provenStateView(provenContractState(trie, 'alice.test', text('STATE')));
+    const state = provenStateView(provenContractState(trie, 'alice.test', text('STATE'), flatValue));
     assert.equal(state.values.length, 1);
     verify('alice.test', text('STATE'), state);
     // A whole key's proof is its lookup path (the walk ends at its leaf).
@@ -106,7 +112,7 @@ describe('view_state with include_proof', () => {
       ['alice.test', 'ab\x01'],
       ['carol.test', ''],
     ] as const) {
-      const view = provenStateView(provenContractState(trie, account, text(prefix)));
+      const view = provenStateView(provenContractState(trie, account, text(prefix), flatValue));
       assert.deepEqual(view.values, []);
       assert.ok(view.proof !== undefined && view.proof.length > 0, `${account} ${prefix}`);
       assert.deepEqual(verify(account, text(prefix), view), []);
@@ -116,28 +122,43 @@ describe('view_state with include_proof', () => {
   });
 
   it('the neighbour with a longer name keeps its own data', () => {
-    const view = provenStateView(provenContractState(trie, 'alice.test2', new Uint8Array()));
+    const view = provenStateView(provenContractState(trie, 'alice.test2', new Uint8Array(), flatValue));
     assert.deepEqual(view.values, [
       { key: Buffer.from('a').toString('base64'), value: Buffer.from('other').toString('base64') },
     ]);
     verify('alice.test2', new Uint8Array(), view);
     // An empty key is a key like any other.
-    const bob = provenStateView(provenContractState(trie, 'bob.test', new Uint8Array()));
+    const bob = provenStateView(provenContractState(trie, 'bob.test', new Uint8Array(), flatValue));
     assert.deepEqual(bob.values, [{ key: '', value: Buffer.from('empty key').toString('base64') }]);
     verify('bob.test', new Uint8Array(), bob);
   });
 
   it('a tampered proof or value does not verify', () => {
-    const view = provenStateView(provenContractState(trie, 'alice.test', new Uint8Array()));
+    const view = provenStateView(provenContractState(trie, 'alice.test', new Uint8Array(), flatValue));
     const changed = { ...view, values: view.values.map((v, i) => (i === 1 ? { ...v, value: 'Mg==' } : v)) };
     assert.throws(() => verify('alice.test', new Uint8Array(), changed), /does not match/);
     const short = { ...view, proof: view.proof?.slice(0, -1) };
     assert.throws(() => verify('alice.test', new Uint8Array(), short), /lacks node/);
   });
 
+  it('a value the flat state does not hold as the leaf references it is a missing value, not a wrong answer', () => {
+    const stale = (key: Uint8Array) => {
+      const value = flatValue(key);
+      return value && Buffer.from(key).toString('latin1').endsWith(',ab') ? text('3') : value;
+    };
+    assert.throws(
+      () => provenContractState(trie, 'alice.test', new Uint8Array(), stale),
+      MissingTrieNodeError,
+    );
+    assert.throws(
+      () => provenContractState(trie, 'alice.test', new Uint8Array(), () => undefined),
+      MissingTrieNodeError,
+    );
+  });
+
   it('an empty trie has no node to prove with: the proof is left out, as nearcore serializes it', () => {
     const empty = new Trie(new MemoryTrieStorage(), EMPTY_ROOT);
-    assert.deepEqual(provenStateView(provenContractState(empty, 'alice.test', new Uint8Array())), {
+    assert.deepEqual(provenStateView(provenContractState(empty, 'alice.test', new Uint8Array(), flatValue)), {
       values: [],
     });
   });

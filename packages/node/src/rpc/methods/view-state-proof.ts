@@ -7,12 +7,12 @@
  * seek path: the proof that nothing is. The root the proof hashes to is the one the next block's new chunk
  * carries as `prev_state_root`.
  *
- * The values come from the same iteration (their bytes fetched by the hashes the leaves hold), so the answer
- * and its proof cannot disagree.
+ * The keys come from the same iteration and each value is checked against the hash its leaf holds (the bytes
+ * are the flat state's at the block), so the answer and its proof cannot disagree.
  */
-import { base64Encode } from '@shadebox/primitives';
+import { base58Encode, base64Encode, sha256 } from '@shadebox/primitives';
 import { contractDataPrefix, keySuffix } from '../../state/state-keys.js';
-import { getOrThrow, type Trie } from '../../trie/index.js';
+import { MissingTrieNodeError, type Trie } from '../../trie/index.js';
 
 export interface ProvenContractState {
   /** Keys without `09 ‖ account ‖ 2c`, in key order, with their values. */
@@ -21,17 +21,29 @@ export interface ProvenContractState {
   proof: Uint8Array[];
 }
 
-/** The account's contract data under `prefix` and its proof, from `trie` (the shard's trie at the block). */
-export function provenContractState(trie: Trie, accountId: string, prefix: Uint8Array): ProvenContractState {
+/**
+ * The account's contract data under `prefix` and its proof, from `trie` (the shard's trie at the block); the
+ * values from `valueOf` (the flat state at the same block, which holds the trie's values), each checked
+ * against the hash its leaf references.
+ */
+export function provenContractState(
+  trie: Trie,
+  accountId: string,
+  prefix: Uint8Array,
+  valueOf: (key: Uint8Array) => Uint8Array | undefined,
+): ProvenContractState {
   const base = contractDataPrefix(accountId);
   const full = new Uint8Array(base.length + prefix.length);
   full.set(base);
   full.set(prefix, base.length);
   const { items, proof } = trie.prefixProof(full);
-  const values = items.map(({ key, value }) => ({
-    key: keySuffix(key, base),
-    value: getOrThrow(trie.storage, value.hash),
-  }));
+  const values = items.map(({ key, value }) => {
+    const bytes = valueOf(key);
+    if (bytes === undefined || !sameBytes(sha256(bytes), value.hash)) {
+      throw new MissingTrieNodeError(base58Encode(value.hash));
+    }
+    return { key: keySuffix(key, base), value: bytes };
+  });
   return { values, proof };
 }
 
@@ -42,4 +54,10 @@ export function provenStateView({ values, proof }: ProvenContractState) {
     values: values.map(({ key, value }) => ({ key: base64Encode(key), value: base64Encode(value) })),
     ...(proof.length > 0 ? { proof: proof.map(base64Encode) } : {}),
   };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
