@@ -1,14 +1,19 @@
 /**
  * Making blocks without HTTP, the way `npm run bench`'s writes make them: an in-memory chain in this process
  * with its garbage collector, 64 accounts, then rounds of one block of K transfers (32 senders to 32 receivers,
- * pre-signed) and two empty blocks (what finality waits for), then empty blocks alone. Prints µs per block of
+ * pre-signed) and two empty blocks (what finality waits for), then empty blocks alone (`--store lmdb`: on an
+ * LMDB store in a temporary directory, as a node with a home runs). Prints µs per block of
  * each (wall and process CPU) and the heap after. Not a test: run it on an idle machine, under the node's own
  * V8 flags, and compare two checkouts by running each in turn (the machine's speed drifts; alternate and take
  * the best of several), e.g.
  *   node --max-semi-space-size=2 --no-parallel-scavenge --no-concurrent-array-buffer-sweeping \
- *     --conditions=source --import tsx packages/node/src/chain/block-production.bench.ts [--rounds 500] [--k 4]
+ *     --conditions=source --import tsx packages/node/src/chain/block-production.bench.ts [--rounds 500] [--k 4] \
+ *     [--store memory|lmdb]
  * Add `--cpu-prof --cpu-prof-dir bench/results/profiles` for a profile (bench/profile-summary.ts reads it).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   base58Decode,
@@ -22,12 +27,22 @@ import { createEphemeralHome } from '../config/init-home.js';
 import { loadRuntimeConfig } from '../config/runtime-config.js';
 import type { PendingTransaction } from '../runtime/apply-chunk.js';
 import { runtimeParamsFrom } from '../runtime/runtime-params.js';
+import { openLmdbStore } from '../store/lmdb-store.js';
 import { openMemoryStore } from '../store/memory-store.js';
 import { Chain } from './chain.js';
 import { DEFAULT_MEMORY_HISTORY_BUDGET_BYTES, GarbageCollector } from './garbage-collector.js';
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '500' }, k: { type: 'string', default: '4' } },
+  options: {
+    rounds: { type: 'string', default: '500' },
+    k: { type: 'string', default: '4' },
+    store: { type: 'string', default: 'memory' },
+  },
+});
+if (values.store !== 'memory' && values.store !== 'lmdb') throw new Error('--store is memory or lmdb');
+const lmdbDir = values.store === 'lmdb' ? mkdtempSync(join(tmpdir(), 'shadebox-block-bench-')) : undefined;
+process.on('exit', () => {
+  if (lmdbDir) rmSync(lmdbDir, { recursive: true, force: true });
 });
 const ROUNDS = Number(values.rounds);
 const K = Number(values.k);
@@ -40,17 +55,17 @@ function print(line: string): void {
 
 const home = createEphemeralHome({});
 const chain = new Chain({
-  store: openMemoryStore(),
+  store: lmdbDir ? openLmdbStore(lmdbDir) : openMemoryStore(),
   genesis: home.genesis,
   params: runtimeParamsFrom(loadRuntimeConfig(home.genesis.protocol_version), home.genesis.chain_id),
   validatorKey: KeyPair.fromString(home.validatorKey.secret_key),
   validatorAccountId: home.validatorKey.account_id,
 });
-// As `shadebox node --memory` runs it.
+// As `shadebox node` runs it (with `--memory`, history bounded by bytes).
 new GarbageCollector(chain, {
   numEpochsToKeep: 3,
   mode: 'delete',
-  historyBudgetBytes: DEFAULT_MEMORY_HISTORY_BUDGET_BYTES,
+  historyBudgetBytes: lmdbDir ? 0 : DEFAULT_MEMORY_HISTORY_BUDGET_BYTES,
 }).start();
 
 const key = KeyPair.fromString(home.validatorKey.secret_key);
@@ -84,19 +99,17 @@ const accounts = Array.from({ length: ACCOUNTS }, (_, i) => `a${i}.${validator}`
 nonces.set(validator, BigInt(chain.head.height) * 1_000_000n);
 for (let i = 0; i < ACCOUNTS; i += 8) {
   const made = chain.produceBlock(
-    accounts
-      .slice(i, i + 8)
-      .map((account) =>
-        tx(validator, account, [
-          { type: 'CreateAccount' },
-          { type: 'Transfer', deposit: 10n ** 26n },
-          {
-            type: 'AddKey',
-            publicKey: key.publicKey,
-            accessKey: { nonce: 0n, permission: { kind: 'FullAccess' } },
-          },
-        ]),
-      ),
+    accounts.slice(i, i + 8).map((account) =>
+      tx(validator, account, [
+        { type: 'CreateAccount' },
+        { type: 'Transfer', deposit: 10n ** 26n },
+        {
+          type: 'AddKey',
+          publicKey: key.publicKey,
+          accessKey: { nonce: 0n, permission: { kind: 'FullAccess' } },
+        },
+      ]),
+    ),
   );
   if (made.dropped.length > 0) throw new Error(`account setup dropped ${made.dropped.length} transactions`);
 }
