@@ -108,11 +108,12 @@ describe('bundle-cli', () => {
     assert.equal(builtPrimitives.verifySignature(message, ml.sign(message), ml.publicKey), true);
   });
 
-  it("lmdb bundled (near-sandbox's bundle): loads on the first open, with the installed native addon", async () => {
+  it("lmdb bundled (near-sandbox's bundle): loads on the first open, with the installed native addon", async (t) => {
     // Beside the CLI's own folders, as bundle/ is: the bundled lmdb finds the installed one from there.
     const cliDir = dirname(fileURLToPath(new URL('../package.json', import.meta.url)));
     const place = mkdtempSync(join(cliDir, '.bundle-cli-test-'));
-    after(() => rmSync(place, { recursive: true, force: true }));
+    // The test's own hook: a suite-level `after` registered from inside a running test never ran.
+    t.after(() => rmSync(place, { recursive: true, force: true }));
     const entry = join(place, 'entry.mjs');
     writeFileSync(
       entry,
