@@ -178,6 +178,18 @@ export class GarbageCollector {
       this.forgetWritten(target);
       return false;
     }
+    // A pruning pass that is due goes before more collection: with the history budget the horizon can move at
+    // every block, and a pass that waited for collection to catch up would never run.
+    if (
+      this.statePrunedTo < tail &&
+      (this.statePrunedTo < 0 || tail - this.statePrunedTo >= this.statePruneEveryHeights)
+    ) {
+      const batch = new WriteBatch();
+      const deleted = this.chain.state.prune(batch, tail, { limit: this.stateDeletionsPerStep });
+      if (deleted > 0) this.chain.store.commit(batch);
+      if (deleted < this.stateDeletionsPerStep) this.statePrunedTo = tail;
+      return true;
+    }
     if (tail < target) {
       const end = Math.min(target, tail + this.heightsPerStep);
       const batch = new WriteBatch();
@@ -194,16 +206,6 @@ export class GarbageCollector {
       this.chain.setEarliestHeight(end);
       this.forgetWritten(end);
       return end < target;
-    }
-    if (
-      this.statePrunedTo < tail &&
-      (this.statePrunedTo < 0 || tail - this.statePrunedTo >= this.statePruneEveryHeights)
-    ) {
-      const batch = new WriteBatch();
-      const deleted = this.chain.state.prune(batch, tail, { limit: this.stateDeletionsPerStep });
-      if (deleted > 0) this.chain.store.commit(batch);
-      if (deleted < this.stateDeletionsPerStep) this.statePrunedTo = tail;
-      return true;
     }
     return false;
   }
