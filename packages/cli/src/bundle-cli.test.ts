@@ -112,8 +112,11 @@ describe('bundle-cli', () => {
     // Beside the CLI's own folders, as bundle/ is: the bundled lmdb finds the installed one from there.
     const cliDir = dirname(fileURLToPath(new URL('../package.json', import.meta.url)));
     const place = mkdtempSync(join(cliDir, '.bundle-cli-test-'));
-    // The test's own hook: a suite-level `after` registered from inside a running test never ran.
-    t.after(() => rmSync(place, { recursive: true, force: true }));
+    // Removed when the test ends, and again as the process exits: loadBundle writes the bundle's code cache
+    // beside it a second later (bin/run-bundle.js), making the folder anew in a process that runs on.
+    const remove = () => rmSync(place, { recursive: true, force: true });
+    t.after(remove);
+    process.once('exit', remove);
     const entry = join(place, 'entry.mjs');
     writeFileSync(
       entry,
