@@ -10,7 +10,7 @@
  * The keys come from the same iteration and each value is checked against the hash its leaf holds (the bytes
  * are the flat state's at the block), so the answer and its proof cannot disagree.
  */
-import { base58Encode, base64Encode, sha256 } from '@shadebox/primitives';
+import { base58Encode, base64Encode, bytesEqual, sha256 } from '@shadebox/primitives';
 import { contractDataPrefix, keySuffix } from '../../state/state-keys.js';
 import { MissingTrieNodeError, type Trie } from '../../trie/index.js';
 
@@ -39,7 +39,7 @@ export function provenContractState(
   const { items, proof } = trie.prefixProof(full);
   const values = items.map(({ key, value }) => {
     const bytes = valueOf(key);
-    if (bytes === undefined || !sameBytes(sha256(bytes), value.hash)) {
+    if (bytes === undefined || !bytesEqual(sha256(bytes), value.hash)) {
       throw new MissingTrieNodeError(base58Encode(value.hash));
     }
     return { key: keySuffix(key, base), value: bytes };
@@ -54,10 +54,4 @@ export function provenStateView({ values, proof }: ProvenContractState) {
     values: values.map(({ key, value }) => ({ key: base64Encode(key), value: base64Encode(value) })),
     ...(proof.length > 0 ? { proof: proof.map(base64Encode) } : {}),
   };
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
