@@ -23,14 +23,14 @@ export interface ProvenContractState {
 
 /**
  * The account's contract data under `prefix` and its proof, from `trie` (the shard's trie at the block); the
- * values from `valueOf` (the flat state at the same block, which holds the trie's values), each checked
+ * values from `flatValue` (the flat state at the same block, which holds the trie's values), each checked
  * against the hash its leaf references.
  */
 export function provenContractState(
   trie: Trie,
   accountId: string,
   prefix: Uint8Array,
-  valueOf: (key: Uint8Array) => Uint8Array | undefined,
+  flatValue: (key: Uint8Array) => Uint8Array | undefined,
 ): ProvenContractState {
   const base = contractDataPrefix(accountId);
   const full = new Uint8Array(base.length + prefix.length);
@@ -38,7 +38,7 @@ export function provenContractState(
   full.set(prefix, base.length);
   const { items, proof } = trie.prefixProof(full);
   const values = items.map(({ key, value }) => {
-    const bytes = valueOf(key);
+    const bytes = flatValue(key);
     if (bytes === undefined || !bytesEqual(sha256(bytes), value.hash)) {
       throw new MissingTrieNodeError(base58Encode(value.hash));
     }
