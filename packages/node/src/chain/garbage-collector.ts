@@ -66,10 +66,12 @@ export class GarbageCollector {
   private readonly stateDeletionsPerStep: number;
   /** State versions are pruned up to here (not persisted: a restart prunes once more, which is harmless). */
   private statePrunedTo = -1;
-  /** A pruning pass reads the whole state column, so it waits until the horizon has moved this far past the
-   * last one. With the history budget the horizon moves at nearly every block, and a pass per block was a
-   * twelfth of the node's CPU under the benchmark's transfers (bench/README.md at e5cd03a, metric 2); versions below the
-   * horizon are answered as collected meanwhile, and what they hold is bounded by these heights' writes. */
+  /** A pruning pass waits until the horizon has moved this far past the last one. With the history budget the
+   * horizon moves at nearly every block; a pass then reads each key written since the last one
+   * (`VersionedState.trackWritesForPruning`; the first passes after a start scan the whole column), and a key
+   * rewritten at every block (the bandwidth scheduler's state) is read once for all its versions. Versions
+   * below the horizon are answered as collected meanwhile, and what they hold is bounded by these heights'
+   * writes. */
   private readonly statePruneEveryHeights: number;
   /** Bytes each height written since the start wrote, oldest first, for heights not collected yet. */
   private readonly written: { height: number; bytes: number }[] = [];
@@ -102,6 +104,8 @@ export class GarbageCollector {
 
   /** Collects after every block from now on (and once right away). */
   start(): void {
+    // A pass then visits the keys written since the last one rather than the whole state column.
+    if (this.options.mode !== 'view') this.chain.state.trackWritesForPruning(this.chain.head.height);
     this.chain.on('block', this.onBlock);
     this.chain.on('rewind', this.onRewind);
     this.step();

@@ -1,3 +1,4 @@
+import { latin1String } from '@shadebox/primitives';
 import {
   type Column,
   checkColumn,
@@ -50,6 +51,19 @@ const SKIP_BEFORE_SEEK = 8;
 const MAX_SCRATCH = 64 * 1024;
 
 /**
+ * Writes the pruning journal holds at most. Past this many between two passes (a node that writes but does
+ * not collect, or one block that rewrote a huge state) it is dropped, and passes scan the column again until
+ * one has covered every height it lost.
+ */
+export const MAX_PRUNING_JOURNAL = 65_536;
+
+/** A key written at a height, as the pruning journal keeps it. */
+interface JournalEntry {
+  height: number;
+  key: Uint8Array;
+}
+
+/**
  * Every version of every state key, each with the block height that wrote it, in one column of a
  * `KeyValueStore`, so the state can be read as of any block height. See `versioned-state-encoding.ts` for the
  * byte layout. Reads see what has been committed to the store; `write` and `prune` only add to a batch.
@@ -60,11 +74,21 @@ export class VersionedState {
   readonly #store: KeyValueStore;
   readonly #column: Column;
   #scratch = new Uint8Array(1024);
+  #tracking = false;
+  /** The writes since `trackWritesForPruning` that no complete pass has covered yet (see `prune`). */
+  #journal: JournalEntry[] = [];
+  /** Writes at heights up to this one may be missing from the journal (-1: none); until a complete scan at
+   * or above it, every pass scans the column. */
+  #unjournaledUpTo = -1;
 
-  constructor(store: KeyValueStore, column: Column) {
+  readonly #journalLimit: number;
+
+  /** @param options.pruningJournalLimit writes the pruning journal holds (`MAX_PRUNING_JOURNAL`; tests lower it) */
+  constructor(store: KeyValueStore, column: Column, options: { pruningJournalLimit?: number } = {}) {
     checkColumn(column);
     this.#store = store;
     this.#column = column;
+    this.#journalLimit = options.pruningJournalLimit ?? MAX_PRUNING_JOURNAL;
   }
 
   /** Value of `key` as of `height` (the newest version written at a height <= `height`), undefined if absent or deleted by then. */
@@ -134,7 +158,30 @@ export class VersionedState {
         scratch.subarray(0, keyLength),
         scratch.subarray(keyLength, keyLength + valueLength),
       );
+      if (this.#tracking) this.#noteWrite(height, key);
     }
+  }
+
+  /**
+   * From now on, remembers which keys each height writes, so that a pruning pass visits only the keys written
+   * since the last one instead of every version of every key. Writes before this call (up to
+   * `writtenUpToHeight`, the head) are unknown: passes keep scanning the column until one has covered them.
+   * A noted write whose batch is never committed only makes a pass look at a key with nothing to prune.
+   */
+  trackWritesForPruning(writtenUpToHeight: number): void {
+    checkHeight(writtenUpToHeight);
+    this.#tracking = true;
+    this.#unjournaledUpTo = Math.max(this.#unjournaledUpTo, writtenUpToHeight);
+  }
+
+  #noteWrite(height: number, key: Uint8Array): void {
+    if (this.#journal.length >= this.#journalLimit) {
+      let highest = height;
+      for (const entry of this.#journal) if (entry.height > highest) highest = entry.height;
+      this.#unjournaledUpTo = Math.max(this.#unjournaledUpTo, highest);
+      this.#journal = [];
+    }
+    this.#journal.push({ height, key: key.slice() });
   }
 
   /**
@@ -142,13 +189,76 @@ export class VersionedState {
    * garbage collection later), returns how many. For each key this keeps every version above
    * `keepFromHeight` and the newest one at or below it (the answer at `keepFromHeight`), unless that one is a
    * deletion: then it goes too, since an absent key reads the same. Reads at heights below `keepFromHeight`
-   * are no longer meaningful once the batch is committed. Scans the whole column; `limit` caps the
-   * deletions added (call again after committing to continue).
+   * are no longer meaningful once the batch is committed. Scans the whole column, or with
+   * `trackWritesForPruning` only the versions of the keys written since the last complete pass; `limit` caps
+   * the deletions added (call again after committing to continue: a pass is complete when it returns fewer).
    */
   prune(batch: WriteBatch, keepFromHeight: number, options: { limit?: number } = {}): number {
     checkHeight(keepFromHeight);
     checkLimit(options.limit);
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    if (this.#tracking && this.#unjournaledUpTo < 0)
+      return this.#pruneJournaled(batch, keepFromHeight, limit);
+    const added = this.#pruneAll(batch, keepFromHeight, limit);
+    if (this.#tracking && added < limit) {
+      // Every version at or below the horizon was visited: the journal's older writes are covered.
+      this.#journal = this.#journal.filter((entry) => entry.height > keepFromHeight);
+      if (this.#unjournaledUpTo <= keepFromHeight) this.#unjournaledUpTo = -1;
+    }
+    return added;
+  }
+
+  /** The pass over the keys of the journal's writes at or below the horizon; the others wait. */
+  #pruneJournaled(batch: WriteBatch, keepFromHeight: number, limit: number): number {
+    const waiting: JournalEntry[] = [];
+    const due = new Map<string, JournalEntry>();
+    for (const entry of this.#journal) {
+      if (entry.height > keepFromHeight) waiting.push(entry);
+      else due.set(latin1String(entry.key), entry);
+    }
+    let added = 0;
+    for (const entry of due.values()) {
+      if (added >= limit) {
+        waiting.push(entry); // for the next call
+        continue;
+      }
+      added += this.#pruneKey(batch, entry.key, keepFromHeight, limit - added);
+      if (added >= limit) waiting.push(entry); // it may have more
+    }
+    this.#journal = waiting;
+    return added;
+  }
+
+  /** Deletions for one key's versions (newest first), at most `limit`; the same rule as the full scan. */
+  #pruneKey(batch: WriteBatch, key: Uint8Array, keepFromHeight: number, limit: number): number {
+    if (key.length > MAX_STATE_KEY_LENGTH) return 0;
+    const start = versionKey(key, keepFromHeight);
+    let added = 0;
+    let answered = false;
+    let tombstone: Uint8Array | undefined;
+    for (const { key: stored, value } of this.#store.range(this.#column, {
+      start,
+      end: pastVersionsKey(key),
+    })) {
+      if (!answered) {
+        // The first version at or below the horizon answers for it; only a deletion can go, after the rest.
+        answered = true;
+        if (value.length === 1 && value[0] === TAG_DELETED) tombstone = stored;
+        continue;
+      }
+      if (added >= limit) return added;
+      batch.delete(this.#column, stored);
+      added++;
+    }
+    if (tombstone !== undefined && added < limit) {
+      batch.delete(this.#column, tombstone);
+      added++;
+    }
+    return added;
+  }
+
+  /** The pass over every version of every key. */
+  #pruneAll(batch: WriteBatch, keepFromHeight: number, limit: number): number {
     let added = 0;
     let current: Uint8Array | undefined; // version key of the first entry of the current key
     let currentLength = 0; // length of group(key) of the current key
