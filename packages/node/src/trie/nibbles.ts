@@ -11,6 +11,13 @@ export function nibbleAt(bytes: Uint8Array, i: number): number {
   return (i & 1) === 0 ? byte >> 4 : byte & 15;
 }
 
+/** Where an HP-encoded path's nibbles start in `encoded` (in nibbles): after the flag nibble, and after the
+ * padding nibble of an even-length path. */
+export function hexPrefixOffset(encoded: Uint8Array): number {
+  if (encoded.length === 0) throw new TrieNodeDecodeError('hex-prefix path is empty');
+  return (encoded[0] & 0x10) === 0x10 ? 1 : 2;
+}
+
 /** An immutable view of the nibbles of a byte string from a nibble offset to its end. */
 export class NibbleSlice {
   constructor(
@@ -20,8 +27,7 @@ export class NibbleSlice {
 
   /** The slice of an HP-encoded path and whether it was encoded as a leaf's. */
   static fromEncoded(encoded: Uint8Array): [NibbleSlice, boolean] {
-    if (encoded.length === 0) throw new TrieNodeDecodeError('hex-prefix path is empty');
-    return [new NibbleSlice(encoded, (encoded[0] & 0x10) === 0x10 ? 1 : 2), (encoded[0] & 0x20) === 0x20];
+    return [new NibbleSlice(encoded, hexPrefixOffset(encoded)), (encoded[0] & 0x20) === 0x20];
   }
 
   get length(): number {

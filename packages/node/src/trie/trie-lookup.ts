@@ -5,7 +5,7 @@
  * walk stops. These are the nodes trie-node gas counts for `storage_write` and `storage_remove`; the old
  * value, when there is one, counts once more when it is dereferenced.
  */
-import { decodeNibbles, nibbleAt } from './nibbles.js';
+import { hexPrefixOffset, nibbleAt } from './nibbles.js';
 import type { RawTrieNode, ValueRef } from './raw-node.js';
 import { isEmptyRoot, retrieveNode, type TrieStorage } from './trie-storage.js';
 
@@ -45,16 +45,13 @@ export function lookupValueRefBy(
     const node = retrieve(hash);
     switch (node.kind) {
       case 'leaf': {
-        const rest = decodeNibbles(node.key);
-        if (rest.length !== keyLength - pos) return null;
-        for (let i = 0; i < rest.length; i++) if (rest[i] !== nibbleAt(key, pos + i)) return null;
-        return node.value;
+        const rest = matchedPathLength(node.key, key, pos);
+        return rest === keyLength - pos ? node.value : null;
       }
       case 'extension': {
-        const path = decodeNibbles(node.key);
-        if (path.length > keyLength - pos) return null;
-        for (let i = 0; i < path.length; i++) if (path[i] !== nibbleAt(key, pos + i)) return null;
-        pos += path.length;
+        const length = matchedPathLength(node.key, key, pos);
+        if (length < 0) return null;
+        pos += length;
         hash = node.child;
         break;
       }
@@ -68,6 +65,18 @@ export function lookupValueRefBy(
       }
     }
   }
+}
+
+/**
+ * The length of the hex-prefix encoded path `encoded` if `key`'s nibbles from `pos` start with it, else -1
+ * (compared in place: lookups run for every read the chunk records and every write's trie-node gas).
+ */
+function matchedPathLength(encoded: Uint8Array, key: Uint8Array, pos: number): number {
+  const offset = hexPrefixOffset(encoded);
+  const length = encoded.length * 2 - offset;
+  if (length > key.length * 2 - pos) return -1;
+  for (let i = 0; i < length; i++) if (nibbleAt(encoded, offset + i) !== nibbleAt(key, pos + i)) return -1;
+  return length;
 }
 
 /** The hashes of the nodes on `key`'s path (what a lookup retrieves) and the value reference found. */
