@@ -1,7 +1,8 @@
 /**
  * `--protocol-version N` of `shadebox node init`, `shadebox node`, `shadebox up` and `near-sandbox init`: the
  * genesis `protocol_version` of a new chain, the rules it runs (83 to 87; default 86, as NEAR mainnet; 87 is
- * what testnet runs, nearcore 2.14). An existing home keeps the version it was made with.
+ * what testnet runs, nearcore 2.14, and a testnet twin's default: chain-id-flag.ts `protocolVersionFor`). An
+ * existing home keeps the version it was made with.
  */
 import type { RunningNode } from '@shadebox/node';
 import { UsageError } from './usage-error.js';
@@ -39,6 +40,7 @@ export function protocolVersionWarnings(version: number | undefined, node: Runni
 
 /** Help lines of `--protocol-version`. */
 export const PROTOCOL_VERSION_HELP = `  --protocol-version N
-                    protocol version of a new chain, 83 to 87 (default 86, as NEAR mainnet; 87 is nearcore
-                    2.14's, as NEAR testnet; an existing chain keeps its own; docs/configuration.md)
+                    protocol version of a new chain, 83 to 87 (default 86, as NEAR mainnet; 87, nearcore
+                    2.14's, as NEAR testnet, with --chain-id testnet; an existing chain keeps its own;
+                    docs/configuration.md)
 `;

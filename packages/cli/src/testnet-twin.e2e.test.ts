@@ -1,6 +1,6 @@
 /**
- * A testnet twin through real processes: `shadebox up --chain-id testnet` presents itself as testnet, its
- * `testnet` account's registrar creates `*.testnet` accounts for near-api-js 7's `Account.createAccount` and
+ * A testnet twin through real processes: `shadebox up --chain-id testnet` presents itself as testnet and runs
+ * testnet's protocol version (87), its `testnet` account's registrar creates `*.testnet` accounts for near-api-js 7's `Account.createAccount` and
  * refuses (with a refund) what NEAR testnet's refuses, and the agent registers and signs there;
  * `shadebox node --chain-id` makes a new chain with that id and leaves an existing home's alone.
  */
@@ -81,14 +81,19 @@ describe('shadebox up --chain-id testnet (a testnet twin)', () => {
       ).amount,
     );
 
-  it('presents itself as testnet, with testnet-style accounts, the agent contract owner listed with its key', async () => {
+  it("presents itself as testnet, runs testnet's protocol version, with testnet-style accounts, the agent contract owner listed with its key", async () => {
     assert.equal(ready.chainId, 'testnet');
-    assert.equal((await rpc<{ chain_id: string }>(ready.rpcUrl, 'status')).chain_id, 'testnet');
-    const genesis = await rpc<{ chain_id: string; transaction_validity_period: number }>(
-      ready.rpcUrl,
-      'EXPERIMENTAL_genesis_config',
-    );
+    const status = await rpc<{ chain_id: string; protocol_version: number }>(ready.rpcUrl, 'status');
+    assert.equal(status.chain_id, 'testnet');
+    // Testnet's version (nearcore 2.14), without --protocol-version; mainnet-like chains keep 86.
+    assert.equal(status.protocol_version, 87);
+    const genesis = await rpc<{
+      chain_id: string;
+      protocol_version: number;
+      transaction_validity_period: number;
+    }>(ready.rpcUrl, 'EXPERIMENTAL_genesis_config');
     assert.equal(genesis.chain_id, 'testnet');
+    assert.equal(genesis.protocol_version, 87);
     // Testnet's genesis value (a day of blocks there), where localnet has neard init's 100.
     assert.equal(genesis.transaction_validity_period, 86_400);
     // What ShadeClient.create checks (rpc.getNetworkId() === config.networkId).
@@ -292,6 +297,7 @@ describe('shadebox node --chain-id', () => {
       account_id: 'testnet',
     });
     assert.notEqual(registrar.code_hash, '11111111111111111111111111111111', 'testnet holds the registrar');
+    assert.equal((await rpc<{ protocol_version: number }>(ready.rpcUrl, 'status')).protocol_version, 87);
     assert.equal((await first.stop()).code, 0);
 
     const again = new CliProcess([
@@ -315,17 +321,18 @@ describe('shadebox node --chain-id', () => {
     );
   });
 
-  it('a chain id other than testnet keeps test.near; node init --chain-id testnet deploys the registrar', async () => {
+  it("a chain id other than testnet keeps test.near and mainnet's 86; node init --chain-id testnet deploys the registrar, at 87 unless --protocol-version", async () => {
     const { cli, ready } = await (async () => {
       const c = new CliProcess(['node', '--memory', '--chain-id', 'my-chain', '--rpc-port', '0', '--json']);
       return { cli: c, ready: JSON.parse(await c.firstLine()) as ReadyEvent };
     })();
     assert.equal(ready.chainId, 'my-chain');
-    assert.equal(
-      (await rpc<{ transaction_validity_period: number }>(ready.rpcUrl, 'EXPERIMENTAL_genesis_config'))
-        .transaction_validity_period,
-      100,
+    const myGenesis = await rpc<{ transaction_validity_period: number; protocol_version: number }>(
+      ready.rpcUrl,
+      'EXPERIMENTAL_genesis_config',
     );
+    assert.equal(myGenesis.transaction_validity_period, 100);
+    assert.equal(myGenesis.protocol_version, 86);
     assert.equal(ready.accounts[0]!.accountId, 'test.near');
     assert.equal(ready.devAccounts[0]!.accountId, 'dev-0.test.near');
     assert.equal((await cli.stop()).code, 0);
@@ -335,10 +342,12 @@ describe('shadebox node --chain-id', () => {
     assert.equal(init.code, 0, init.stderr);
     const genesis = JSON.parse(await readFile(join(home, 'genesis.json'), 'utf8')) as {
       chain_id: string;
+      protocol_version: number;
       validators: { account_id: string }[];
       records: Record<string, { account_id: string }>[];
     };
     assert.equal(genesis.chain_id, 'testnet');
+    assert.equal(genesis.protocol_version, 87);
     assert.deepEqual(
       genesis.validators.map((v) => v.account_id),
       ['testnet'],
@@ -347,6 +356,22 @@ describe('shadebox node --chain-id', () => {
       genesis.records.filter((r) => 'Contract' in r).map((r) => r.Contract!.account_id),
       ['testnet'],
     );
+    const home86 = join(await tempDir(), 'node');
+    const init86 = await runCli([
+      'node',
+      'init',
+      '--home',
+      home86,
+      '--chain-id',
+      'testnet',
+      '--protocol-version',
+      '86',
+    ]);
+    assert.equal(init86.code, 0, init86.stderr);
+    const genesis86 = JSON.parse(await readFile(join(home86, 'genesis.json'), 'utf8')) as {
+      protocol_version: number;
+    };
+    assert.equal(genesis86.protocol_version, 86);
     const bad = await runCli(['node', '--memory', '--chain-id', 'no spaces']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /invalid value 'no spaces' for --chain-id/);

@@ -5,7 +5,7 @@
 import { promises as fsPromises } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseFlags, textFlag } from '../args.js';
-import { chainIdFlag, genesisContractsFor } from '../chain-id-flag.js';
+import { chainIdFlag, genesisContractsFor, protocolVersionFor } from '../chain-id-flag.js';
 import { type CliIo, processIo } from '../cli-io.js';
 import { DEFAULT_NODE_HOME } from '../default-homes.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
@@ -23,8 +23,8 @@ export const NODE_INIT_HELP = `Usage: shadebox node init [--home DIR] [--chain-i
                          [--protocol-version N] [--eth-wallet-contract FILE]
 
 Writes a new node home, with nearcore's file names:
-  genesis.json        the genesis: chain id, protocol version (86 unless --protocol-version), account
-                      test.near holding most of the supply
+  genesis.json        the genesis: chain id, protocol version (86 unless --protocol-version; 87 for
+                      --chain-id testnet), account test.near holding most of the supply
   config.json         the node's settings (RPC address 127.0.0.1:3030, block production automine, store path)
   validator_key.json  test.near's key pair, validator and genesis account (mode 0600)
   node_key.json       the node's own key pair (mode 0600)
@@ -34,11 +34,12 @@ Options:
   --home DIR        node home to create (default: ./.shadebox/node, relative to the current directory)
   --chain-id ID     chain id: letters, digits, '.', '_' and '-', at most 64 (default localnet); 'testnet'
                     makes a testnet twin: genesis account testnet (instead of test.near) holding the
-                    registrar that creates *.testnet accounts (docs/cli.md, "A testnet twin")
+                    registrar that creates *.testnet accounts, testnet's protocol version 87 (docs/cli.md,
+                    "A testnet twin")
   --num-shards N    shards of the chain, 1 to ${MAX_SHARDS} (default 1)
   --protocol-version N
-                    protocol version of the chain, 83 to 87 (default 86, as NEAR mainnet; 87 is nearcore
-                    2.14's, as NEAR testnet; docs/configuration.md)
+                    protocol version of the chain, 83 to 87 (default 86, as NEAR mainnet; 87, nearcore
+                    2.14's, as NEAR testnet, with --chain-id testnet; docs/configuration.md)
 ${ETH_WALLET_CONTRACT_HELP}  --mpc             also put chain signatures on the new chain: the signer contract (signer.test.near) and
                     the agent contract (agent.test.near), as 'shadebox node --mpc' does, and the responder's root
                     keys (mpc_keys.json); the node is started for this and stopped again
@@ -93,7 +94,7 @@ export async function nodeInitCommand(args: readonly string[], io: CliIo = proce
     const home = await initHome(dir, {
       chainId,
       numShards,
-      protocolVersion,
+      protocolVersion: protocolVersionFor(chainId, protocolVersion),
       force,
       ethWalletContract,
       genesisContracts,

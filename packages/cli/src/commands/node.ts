@@ -5,7 +5,13 @@
 import { resolve } from 'node:path';
 import type { Logger, RunningNode, StartNodeOptions } from '@shadebox/node';
 import { exclusiveFlags, integerFlag, parseFlags, portFlag, textFlag } from '../args.js';
-import { CHAIN_ID_HELP, chainIdFlag, chainIdWarnings, genesisContractsFor } from '../chain-id-flag.js';
+import {
+  CHAIN_ID_HELP,
+  chainIdFlag,
+  chainIdWarnings,
+  genesisContractsFor,
+  protocolVersionFor,
+} from '../chain-id-flag.js';
 import { type AgentContractSource, agentContractFlags } from '../chain-signatures/agent-contract.js';
 import {
   SIGNER_HELP,
@@ -199,7 +205,9 @@ export async function nodeCommand(args: readonly string[], io: CliIo = processIo
     flags['protocol-version'] === undefined
       ? undefined
       : await protocolVersionFlag(COMMAND, flags['protocol-version']);
-  if (protocolVersion !== undefined) start.protocolVersion = protocolVersion;
+  // A testnet twin runs testnet's version unless the flag names another.
+  const newChainVersion = protocolVersionFor(chainId, protocolVersion);
+  if (newChainVersion !== undefined) start.protocolVersion = newChainVersion;
   start.devAccounts = devAccountsFromFlags(COMMAND, flags.accounts, flags.seed);
   if (flags['eth-wallet-contract'] !== undefined)
     start.ethWalletContract = ethWalletContractFlag(COMMAND, flags['eth-wallet-contract'], io.cwd);

@@ -8,7 +8,13 @@ import type { StartNodeOptions } from '@shadebox/node';
 import { KeyPair } from '@shadebox/primitives';
 import { withDefaultAgentImage } from '../agent-image/agent-image-flag.js';
 import { exclusiveFlags, parseFlags, portFlag, textFlag } from '../args.js';
-import { CHAIN_ID_HELP, chainIdFlag, chainIdWarnings, genesisContractsFor } from '../chain-id-flag.js';
+import {
+  CHAIN_ID_HELP,
+  chainIdFlag,
+  chainIdWarnings,
+  genesisContractsFor,
+  protocolVersionFor,
+} from '../chain-id-flag.js';
 import { agentContractFlags } from '../chain-signatures/agent-contract.js';
 import { SIGNER_HELP, SIGNER_OPTIONS, signerSourceFromFlags } from '../chain-signatures/signer-source.js';
 import { type CliIo, processIo } from '../cli-io.js';
@@ -317,7 +323,9 @@ export async function upCommand(args: readonly string[], io: CliIo = processIo()
     flags['protocol-version'] === undefined
       ? undefined
       : await protocolVersionFlag(COMMAND, flags['protocol-version']);
-  if (protocolVersion !== undefined) start.protocolVersion = protocolVersion;
+  // A testnet twin runs testnet's version unless the flag names another.
+  const newChainVersion = protocolVersionFor(chainId, protocolVersion);
+  if (newChainVersion !== undefined) start.protocolVersion = newChainVersion;
   start.devAccounts = devAccountsFromFlags(COMMAND, flags.accounts, flags.seed);
   if (flags['yield-block-time'] !== undefined)
     start.yieldBlockTimeMs = yieldBlockTimeFlag(COMMAND, flags['yield-block-time']);
