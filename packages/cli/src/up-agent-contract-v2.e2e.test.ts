@@ -3,8 +3,9 @@
  * `shade deploy` does in local mode (no TEE, seven days, owned by test.near, signing through the stack's
  * signer, the mock measurements and the default PPID approved); the agent API whitelisted and registered in
  * it, valid; a signature through the agent API that recovers to the address derived for the agent contract;
- * `shadebox whitelist` (the owner's key from the home, a refusal for another signer); `--whitelist-all` (an
- * implicit account funded by transfer gets whitelisted, then registers as ShadeClient does); the flags' refusals.
+ * `shadebox whitelist` (the owner's key from the home, a refusal for another account signing with its own key;
+ * on a testnet twin without a home, `agent.testnet` found from the chain id); `--whitelist-all` (an implicit
+ * account funded by transfer gets whitelisted, then registers as ShadeClient does); the flags' refusals.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +20,7 @@ type Ready = ReadyEvent & {
   agentContractId: string;
   mpcContractId: string;
   accounts: Array<{ accountId: string; secretKey: string }>;
+  devAccounts: Array<{ accountId: string; secretKey: string }>;
 };
 
 const Z48 = '0'.repeat(96);
@@ -100,7 +102,7 @@ describe('shadebox up --agent-contract v2', () => {
     await assertSignatureRecoversToDerived(ready, `0x${'5e'.repeat(32)}`);
   });
 
-  it('shadebox whitelist: the owner (its key from the home) whitelists and removes; another signer is refused', async () => {
+  it('shadebox whitelist: the owner (its key from the home) whitelists and removes; another account is refused', async () => {
     const id = 'ab'.repeat(32);
     const added = await runCli(['whitelist', id, '--home', home, '--rpc', ready.rpcUrl]);
     assert.equal(added.code, 0, added.stderr);
@@ -118,7 +120,8 @@ describe('shadebox up --agent-contract v2', () => {
     const notThere = await runCli(['whitelist', id, '--remove', '--home', home, '--rpc', ready.rpcUrl]);
     assert.equal(notThere.code, 1);
     assert.match(notThere.stderr, /Agent not in whitelist for local/);
-    const stranger = KeyPair.fromRandom();
+    // A real account signing with its own key: the transaction goes through and the contract refuses it.
+    const other = ready.devAccounts[0]!;
     const refused = await runCli([
       'whitelist',
       id,
@@ -127,12 +130,13 @@ describe('shadebox up --agent-contract v2', () => {
       '--rpc',
       ready.rpcUrl,
       '--as',
-      ready.mpcContractId,
+      other.accountId,
       '--key',
-      stranger.toString(),
+      other.secretKey,
     ]);
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /^shadebox whitelist: error: /);
+    assert.match(refused.stderr, /^shadebox whitelist: error: .*Caller is not the owner/);
+    assert.ok(!((await view('get_whitelisted_agents_for_local')) as string[]).includes(id));
     const bad = await runCli(['whitelist', 'Not An Account', '--home', home]);
     assert.equal(bad.code, 2);
   });
@@ -161,6 +165,54 @@ describe('shadebox up --agent-contract v2', () => {
     );
     assert.equal(result, true);
     assert.equal(((await view('get_agent', { account_id: id })) as { validity: unknown }).validity, 'Valid');
+  });
+});
+
+describe('shadebox whitelist on a testnet twin, without a home', () => {
+  let cli: CliProcess;
+  let ready: Ready;
+
+  before(async () => {
+    cli = new CliProcess([
+      'up',
+      '--memory',
+      '--chain-id',
+      'testnet',
+      '--rpc-port',
+      '0',
+      '--agent-port',
+      '0',
+      '--no-evm',
+      '--agent-contract',
+      'v2',
+      '--json',
+    ]);
+    ready = JSON.parse(await cli.firstLine()) as Ready;
+  });
+
+  after(async () => {
+    await cli?.stop();
+  });
+
+  it("finds agent.testnet from the chain's id (status.chain_id) and its owner from get_contract_info", async () => {
+    const id = 'cd'.repeat(32);
+    // An empty folder: no stack record, no node home, no mpc_accounts.json to name the contract.
+    const empty = await tempDir();
+    const owner = ready.accounts.find((a) => a.accountId === 'testnet');
+    assert.ok(owner, "the twin's genesis account testnet, with its key");
+    const added = await runCli(['whitelist', id, '--rpc', ready.rpcUrl, '--key', owner.secretKey], {
+      cwd: empty,
+    });
+    assert.equal(added.code, 0, added.stderr);
+    assert.equal(added.stdout, `${id} whitelisted in agent.testnet (by testnet); it can register now\n`);
+    const rpc = new RpcClient([ready.rpcUrl], 30_000);
+    const list = (await viewFunction(
+      rpc,
+      'agent.testnet',
+      'get_whitelisted_agents_for_local',
+      {},
+    )) as string[];
+    assert.ok(list.includes(id));
   });
 });
 

@@ -1,13 +1,14 @@
 /**
  * `shadebox whitelist ACCOUNT`: what the Shade Agent Framework's `shade whitelist` does, against any NEAR RPC —
  * the agent contract's owner calls `whitelist_agent_for_local({account_id})` (or, with `--remove`,
- * `remove_agent_from_whitelist_for_local`). The contract is the running stack's (its stack.json in the home),
- * the home's agent account (mpc_accounts.json), or `--contract`; the owner is the one `get_contract_info`
- * names, signing with its key from the home, or `--as` and `--key`.
+ * `remove_agent_from_whitelist_for_local`). The contract is `--contract`, the running stack's (its stack.json in
+ * the home), the home's agent account (mpc_accounts.json), or `agent.<the chain's genesis account>` as a new
+ * stack names it (`agent.testnet` on a testnet twin, from `status.chain_id`); the owner is the one
+ * `get_contract_info` names, signing with its key from the home, or `--as` and `--key`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { KeyPool, outcomeResult, viewFunction } from '@shadebox/near-client';
+import { KeyPool, outcomeResult, type RpcClient, status, viewFunction } from '@shadebox/near-client';
 import { isValidAccountId, TGAS } from '@shadebox/primitives';
 import { parseFlagsAndArgs } from '../args.js';
 import { type CliIo, processIo } from '../cli-io.js';
@@ -33,7 +34,8 @@ Options:
   --remove       remove ACCOUNT from the whitelist instead (remove_agent_from_whitelist_for_local); a
                  registered agent that is no longer whitelisted is invalid and cannot sign
   --contract ID  the agent contract (default: the running stack's, from stack.json in the home, else the
-                 home's agent account in mpc_accounts.json, agent.test.near on a new stack)
+                 home's agent account in mpc_accounts.json, else the one a new stack deploys on the
+                 chain --rpc answers for: agent.testnet on a testnet twin, agent.test.near elsewhere)
   --as OWNER     the account that signs (default: the owner_id the contract's get_contract_info names)
   --key SECRET   its secret key (ed25519:…). Default: its key from the home, as 'shadebox call' finds it
                  (the genesis account test.near, which 'shadebox up' makes the owner, in validator_key.json)
@@ -72,6 +74,15 @@ function contractOfHome(nodeHome: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The agent contract a new stack deploys on the chain `rpc` serves: `agent.` + the genesis account the chain id
+ * gives (`testnet` on a testnet twin, `test.near` on every other chain), as `shadebox up` names it.
+ */
+async function contractOfChain(rpc: RpcClient): Promise<string> {
+  const { genesisAccountIdFor } = await import('@shadebox/node/config');
+  return `agent.${genesisAccountIdFor((await status(rpc)).chain_id)}`;
+}
+
 export async function whitelistCommand(args: readonly string[], io: CliIo = processIo()): Promise<number> {
   const { flags, positionals } = parseFlagsAndArgs(COMMAND, args, OPTIONS);
   if (flags.help) {
@@ -96,9 +107,10 @@ export async function whitelistCommand(args: readonly string[], io: CliIo = proc
     }
   }
   const { rpc, url, nodeHome } = rpcTarget(COMMAND, io.cwd, flags);
-  const contractId = flags.contract ?? contractOfHome(nodeHome) ?? 'agent.test.near';
+  const contractOfFiles = flags.contract ?? contractOfHome(nodeHome);
   const method = flags.remove ? 'remove_agent_from_whitelist_for_local' : 'whitelist_agent_for_local';
   return runInspection(COMMAND, io, url, async () => {
+    const contractId = contractOfFiles ?? (await contractOfChain(rpc));
     let ownerId = flags.as;
     if (ownerId === undefined) {
       const info = (await viewFunction(rpc, contractId, 'get_contract_info', {})) as { owner_id?: unknown };
