@@ -3,15 +3,28 @@
  * one asked for, the agent's derived addresses (ethereum-1 and --evm-fund-path) hold 100 ETH there, as the
  * signer contract's own `derived_public_key` view derives them (converted to addresses by viem); the summary's
  * rows; --no-evm; --evm without anvil; a port in use; and no anvil left after SIGINT, SIGTERM or a SIGKILL of
- * up (its process and its temporary home gone, its port closed). Processes are found through /proc (Linux).
+ * up (its process and its temporary home gone, its port closed); in text mode, a transaction signed through the
+ * agent API and broadcast on that anvil gets the transaction log's `evm 0x… carries the signature for request …`
+ * line on stderr. Processes are found through /proc (Linux).
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { createAgentClient, toEvmSignature } from '@shadebox/client';
 import { RpcClient, viewFunction } from '@shadebox/near-client';
 import { base58Decode } from '@shadebox/primitives';
+import {
+  createPublicClient,
+  getAddress,
+  type Hex,
+  http,
+  keccak256,
+  parseGwei,
+  serializeTransaction,
+  type TransactionSerializableEIP1559,
+} from 'viem';
 import { bytesToHex, publicKeyToAddress } from 'viem/utils';
 import { CliProcess, runCli, tempDir } from '../test-support/cli-process.js';
 import type { ReadyEvent } from './print-ready.js';
@@ -187,6 +200,55 @@ describe('shadebox up: the local EVM chain', () => {
     assert.equal(exit.code, 0, exit.stderr);
     if (anvil) await assertAnvilGone(anvil, rpcUrl);
     else assert.ok(await refused(rpcUrl));
+  });
+
+  it('text mode with --evm: a transfer signed through the agent API and broadcast on anvil gets its "evm" line', async () => {
+    const cli = new CliProcess(['up', '--memory', '--rpc-port', '0', '--agent-port', '0', '--evm'], {
+      env: { NO_COLOR: '1' },
+    });
+    await cli.stdoutIncludes('Press Ctrl+C to stop.');
+    const row = (name: string, value: string) =>
+      new RegExp(`^ {2}${name}\\s+(${value})`, 'm').exec(cli.stdout)?.[1];
+    const rpcUrl = row('EVM RPC', 'http://127\\.0\\.0\\.1:\\d+');
+    const agentApiUrl = row('Agent API', 'http://\\S+');
+    const address = row('EVM address', '0x[0-9a-fA-F]{40}');
+    assert.ok(rpcUrl && agentApiUrl && address, cli.stdout);
+    await cli.stdoutIncludes(' registered in agent.test.near');
+
+    // An EIP-1559 transfer from the agent's derived address (funded by up), signed as an agent signs it.
+    const tx: TransactionSerializableEIP1559 = {
+      type: 'eip1559',
+      chainId: Number(BigInt(await evm<string>(rpcUrl, 'eth_chainId'))),
+      nonce: 0,
+      to: '0x000000000000000000000000000000000000dEaD',
+      value: 1000n,
+      gas: 21_000n,
+      maxFeePerGas: parseGwei('10'),
+      maxPriorityFeePerGas: parseGwei('1'),
+    };
+    const agent = createAgentClient({ baseUrl: agentApiUrl });
+    const signature = await agent.requestSignature({
+      path: 'ethereum-1',
+      payload: keccak256(serializeTransaction(tx)),
+    });
+    const signed = serializeTransaction(tx, toEvmSignature(signature));
+    const txHash = await evm<Hex>(rpcUrl, 'eth_sendRawTransaction', [signed]);
+    const client = createPublicClient({ transport: http(rpcUrl), pollingInterval: 50 });
+    const receipt = await client.waitForTransactionReceipt({ hash: txHash });
+    assert.equal(receipt.status, 'success');
+    assert.equal(getAddress(receipt.from), getAddress(address), 'mined from the derived address');
+
+    const line = `evm  ${txHash} in block ${receipt.blockNumber} carries the signature for request `;
+    await cli.stderrIncludes(line);
+    assert.match(
+      cli.stderr,
+      new RegExp(
+        `^${escapeRegExp(line)}[1-9A-HJ-NP-Za-km-z]{43,44} \\(agent\\.test\\.near, path "ethereum-1"\\) — success$`,
+        'm',
+      ),
+    );
+    const exit = await cli.stop('SIGINT');
+    assert.equal(exit.code, 0, exit.stderr);
   });
 
   it('SIGKILL of up: anvil stops all the same, and its home is deleted', {
