@@ -5,14 +5,16 @@
 // Everything else goes to stderr. docs/deploy.md explains the build and how to check a digest.
 //
 // Reproducible: the context is made only of pinned inputs (checked against their hashes) and the commit's
-// bundle, every file in it has a fixed mode, owner and time (SOURCE_DATE_EPOCH: the commit's time unless set),
-// and podman stamps the image and its layers with that time (--timestamp), without its own version
-// (--identity-label=false). The same commit gives the same digest with or without the layer cache.
+// bundle, every file in it has a fixed mode, owner and time (the commit's: a SOURCE_DATE_EPOCH in the environment
+// is ignored, with a notice, so that the digest is the commit's), and podman stamps the image and its layers with
+// that time (--timestamp), without its own version (--identity-label=false). The same commit gives the same
+// digest with or without the layer cache, with the podman version image-pins.json names (a build with another
+// warns: podman writes the layers' bytes).
 //
 // Options: --no-cache (build without the layer cache), --pins FILE (another pins file), -h/--help.
-// Environment: SOURCE_DATE_EPOCH, SHADEBOX_IMAGE_CACHE (downloads, context and pushed copy; default
+// Environment: SHADEBOX_IMAGE_CACHE (downloads, context and pushed copy; default
 // node_modules/.cache/shadebox-agent-image), SHADEBOX_IMAGE_ENGINE (podman or docker; default podman when
-// installed).
+// installed, else docker if its daemon answers: packages/cli/src/agent-image/container-engine.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -33,6 +35,7 @@ import {
 } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { containerEngine, engineVersionWarning } from '../packages/cli/dist/agent-image/container-engine.js';
 import { bundleAgentApi } from './bundle-agent-api.mjs';
 
 const deploy = dirname(fileURLToPath(import.meta.url));
@@ -82,13 +85,22 @@ function failure(error) {
   );
 }
 
+/**
+ * The files' and the image's time: the commit's, always. A SOURCE_DATE_EPOCH some build environments set would
+ * give another digest than the commit's (the codehash a third party checks), so it is ignored, with a notice.
+ */
 function sourceDateEpoch() {
+  const time = Number(
+    execFileSync('git', ['log', '-1', '--format=%ct'], { cwd: root, encoding: 'utf8' }).trim(),
+  );
   const set = process.env.SOURCE_DATE_EPOCH;
-  if (set !== undefined && set !== '') {
-    if (!/^\d+$/.test(set)) throw new Error(`SOURCE_DATE_EPOCH '${set}' is not a number of seconds`);
-    return Number(set);
+  if (set !== undefined && set !== '' && set !== String(time)) {
+    say(
+      `SOURCE_DATE_EPOCH=${set} in the environment is ignored: the image's times are the commit's (${time}), ` +
+        "so that its digest is the commit's",
+    );
   }
-  return Number(execFileSync('git', ['log', '-1', '--format=%ct'], { cwd: root, encoding: 'utf8' }).trim());
+  return time;
 }
 
 function commit() {
@@ -274,17 +286,22 @@ function normalize(path, context) {
   lutimesSync(path, epoch, epoch);
 }
 
-function engineOf() {
-  const wanted = process.env.SHADEBOX_IMAGE_ENGINE;
-  const works = (cmd) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
-  if (wanted) {
-    if (!works(wanted))
-      throw new Error(`SHADEBOX_IMAGE_ENGINE=${wanted}: '${wanted} --version' does not run`);
-    return wanted;
-  }
-  if (works('podman')) return 'podman';
-  if (works('docker')) return 'docker';
-  throw new Error('neither podman nor docker is installed: apt-get install podman (docs/deploy.md)');
+/** Warns when the engine is not the pinned podman (its version is part of the digest). */
+function checkEngineVersion(cmd, pins, pinsFile) {
+  if (!pins.engine) return;
+  const version = spawnSync(cmd, ['--version'], { encoding: 'utf8' }).stdout ?? '';
+  const warning = engineVersionWarning(
+    pins.engine,
+    cmd,
+    version,
+    relative(process.cwd(), pinsFile) || pinsFile,
+  );
+  if (warning) say(`warning: ${warning}`);
+}
+
+/** Where the digest of each image this machine built is kept, by image id (npm run compose:local reads it). */
+export function digestCacheFile(cache, imageId) {
+  return join(cache, 'digests', imageId.replace(/^sha256:/, ''));
 }
 
 /**
@@ -349,8 +366,9 @@ export async function buildImage(argv) {
     process.env.SHADEBOX_IMAGE_CACHE || join(root, 'node_modules', '.cache', 'shadebox-agent-image'),
   );
   const context = join(cache, options.exampleApp ? 'context-example-app' : 'context');
-  const cmd = engineOf();
+  const cmd = containerEngine(process.env);
   say(`SOURCE_DATE_EPOCH=${epoch}, ${cmd}, node ${pins.node.version}, Debian ${pins.debian.suite}`);
+  checkEngineVersion(cmd, pins, options.pins);
   // The bundle is built from the work tree: changes not committed make an image that is not the commit's.
   const changed = execFileSync(
     'git',
@@ -378,11 +396,14 @@ export async function buildImage(argv) {
     options.exampleApp ? join(deploy, 'example-app', 'Containerfile') : join(deploy, 'Containerfile'),
   ];
   if (cmd === 'docker') {
-    // Docker builds and tags the same image; the digest below is podman's push (no registry to push to here).
-    engine(cmd, ['build', ...common, context]);
+    // Docker builds and tags the same Containerfile; the digest below is podman's push (no registry to push to
+    // here). docker reads `localhost/` as a registry's name, where podman names its local images so: the
+    // localhost/ tags let deploy/compose.local.yaml name the images the same way for both engines.
+    const localTags = tags.flatMap((t) => ['-t', `localhost/${t}`]);
+    engine(cmd, ['build', ...common, ...localTags, context]);
     say(
-      `built ${tags.join(', ')} with docker in ${Math.round((Date.now() - started) / 1000)} s; its digest is ` +
-        'the one `docker push` prints (install podman to compute it without a registry: docs/deploy.md)',
+      `built ${tags.join(', ')} (and localhost/…) with docker in ${Math.round((Date.now() - started) / 1000)} s; ` +
+        'its digest is the one `docker push` prints (install podman to compute it without a registry: docs/deploy.md)',
     );
     return undefined;
   }
@@ -427,6 +448,7 @@ export async function buildImage(argv) {
   ]);
   const digest = readFileSync(digestFile, 'utf8').trim();
   if (!/^sha256:[0-9a-f]{64}$/.test(digest)) throw new Error(`podman push wrote no digest (${digest})`);
+  writeText(digestCacheFile(cache, imageId), `${digest}\n`);
   say(`built ${tags.join(', ')} in ${Math.round((Date.now() - started) / 1000)} s; pushed copy in ${pushed}`);
   return digest;
 }
