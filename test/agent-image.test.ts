@@ -1,9 +1,12 @@
 /**
  * The agent API's container image (deploy/, docs/deploy.md) with podman: `npm run image`'s build is reproducible
- * (a second build, without the layer cache, gives the same digest), small, non-root and keeps its health check;
- * a pinned input that is not served fails naming it; `shadebox up --agent-image` runs it against the stack's
- * node, registers its digest as the codehash and signs; a SIGTERM lets the request in flight finish. One build
- * (plus the reproducibility check's second) per run. Skipped where podman is not installed (.ci/run installs it).
+ * (a second build, without the layer cache and with another SOURCE_DATE_EPOCH in the environment, gives the same
+ * digest), small, non-root and keeps its health check; a pinned input that is not served fails naming it;
+ * `shadebox up --agent-image` runs it against the stack's node, names it and its digest in the summary, registers
+ * the digest as the codehash and signs; a SIGTERM lets the request in flight finish; `npm run compose:local`
+ * (deploy/compose-local.mjs) serves a signature to the app's container through the local dstack and stops it all
+ * on SIGINT. One build of the agent API (plus the reproducibility check's second) and one of the example app per
+ * run. Skipped where podman is not installed (.ci/run installs it).
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -22,6 +25,7 @@ import { recoverAddress } from 'viem';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUILD = join(ROOT, 'deploy', 'build-image.mjs');
 const SHADEBOX = join(ROOT, 'packages', 'cli', 'bin', 'shadebox.js');
+const COMPOSE_LOCAL = join(ROOT, 'deploy', 'compose-local.mjs');
 const IMAGE = 'shadebox-agent-api:latest';
 const podman = spawnSync('podman', ['--version'], { stdio: 'ignore' }).status === 0;
 const podmanCompose = spawnSync('podman-compose', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -31,16 +35,45 @@ const env = {
   CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? join(ROOT, 'deploy', 'containers.conf'),
 };
 
-function build(...args: string[]): { digest: string; seconds: number } {
+function build(
+  args: string[] = [],
+  extraEnv: Record<string, string> = {},
+): { digest: string; seconds: number; stderr: string } {
   const started = Date.now();
-  const out = execFileSync(process.execPath, [BUILD, ...args], {
-    env,
+  const out = spawnSync(process.execPath, [BUILD, ...args], {
+    env: { ...env, ...extraEnv },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const last = out.trim().split('\n').at(-1) ?? '';
-  assert.match(last, /^sha256:[0-9a-f]{64}$/, `the build's last line is its digest: ${out}`);
-  return { digest: last, seconds: (Date.now() - started) / 1000 };
+  assert.equal(out.status, 0, out.stderr);
+  const last = out.stdout.trim().split('\n').at(-1) ?? '';
+  assert.match(last, /^sha256:[0-9a-f]{64}$/, `the build's last line is its digest: ${out.stdout}`);
+  return { digest: last, seconds: (Date.now() - started) / 1000, stderr: out.stderr };
+}
+
+/** The rows of `shadebox up`'s text summary (`  Label   value`), the first of each label. */
+function summaryRows(text: string): Map<string, string> {
+  const rows = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const row = /^ {2}(\S(?:.*?\S)?) {2,}(\S.*)$/.exec(line);
+    if (row && !rows.has(row[1]!)) rows.set(row[1]!, row[2]!.trim());
+  }
+  return rows;
+}
+
+/** Reads a child's stdout lines until one matches; returns everything read so far. */
+async function readUntil(
+  lines: AsyncIterator<string>,
+  pattern: RegExp,
+  stderr: () => string,
+  seen: string[] = [],
+): Promise<string[]> {
+  for (;;) {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`ended before ${pattern}: ${seen.join('\n')}\n${stderr().slice(-2000)}`);
+    seen.push(value);
+    if (pattern.test(value)) return seen;
+  }
 }
 
 /** JSON lines of a child's stdout, in order, as they come. */
@@ -113,7 +146,7 @@ describe('the agent API image', {
   skip: podman ? false : 'podman is not installed (apt-get install podman runc)',
   timeout: 600_000,
 }, () => {
-  let first: { digest: string; seconds: number };
+  let first: { digest: string; seconds: number; stderr: string };
   let up: ChildProcess | undefined;
   let upLines: AsyncIterator<Record<string, unknown>>;
   let upStderr: () => string;
@@ -130,12 +163,25 @@ describe('the agent API image', {
     }
   });
 
-  it('builds reproducibly: a second build without the layer cache gives the same digest', () => {
-    const second = build('--no-cache');
+  it('builds reproducibly: a second build without the layer cache, with SOURCE_DATE_EPOCH set, gives the same digest', () => {
+    // A SOURCE_DATE_EPOCH some build environments set is ignored (the times are the commit's), with a notice.
+    const second = build(['--no-cache'], { SOURCE_DATE_EPOCH: '1000000000' });
+    assert.match(second.stderr, /SOURCE_DATE_EPOCH=1000000000 in the environment is ignored/);
     assert.equal(second.digest, first.digest);
     process.stderr.write(
       `agent image: ${first.digest}, built in ${first.seconds} s and ${second.seconds} s (--no-cache)\n`,
     );
+  });
+
+  it('names the pinned podman and warns of none when it is the one building', () => {
+    const pins = JSON.parse(readFileSync(join(ROOT, 'deploy', 'image-pins.json'), 'utf8'));
+    const version = execFileSync('podman', ['--version'], { encoding: 'utf8' });
+    assert.equal(pins.engine.name, 'podman');
+    if (version.trim() === `podman version ${pins.engine.version}`) {
+      assert.doesNotMatch(first.stderr, /is not the pinned podman/);
+    } else {
+      assert.match(first.stderr, /warning: podman \S+ is not the pinned podman .* this digest may differ/);
+    }
   });
 
   it('holds the agent API in at most 140 MiB, runs as a non-root user, keeps its health check and defaults', () => {
@@ -259,6 +305,44 @@ describe('the agent API image', {
     );
   });
 
+  it("up --agent-image's text summary names the image and its digest, then the agent it registered", async () => {
+    const text = spawn(
+      process.execPath,
+      [
+        SHADEBOX,
+        'up',
+        '--memory',
+        '--no-evm',
+        '--rpc-port',
+        '0',
+        '--agent-port',
+        String(await freePort()),
+        '--agent-image',
+      ],
+      { env: { ...env, SHADEBOX_LOG: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const stderr = collect(text);
+    try {
+      const lines = createInterface({ input: text.stdout! })[Symbol.asyncIterator]();
+      const printed = await readUntil(lines, /^Agent account \S+ registered in agent\.test\.near$/, stderr);
+      const rows = summaryRows(printed.join('\n'));
+      assert.equal(rows.get('Agent image'), IMAGE);
+      assert.equal(rows.get('Image digest'), `${first.digest} (the agent's codehash)`);
+      assert.match(rows.get('Agent API') ?? '', /^http:\/\/127\.0\.0\.1:\d+\/api\/agent$/);
+      // The rows sit between the agent API's and the agent contract's.
+      const labels = [...rows.keys()];
+      assert.deepEqual(labels.slice(labels.indexOf('Agent API'), labels.indexOf('Agent API') + 4), [
+        'Agent API',
+        'Agent image',
+        'Image digest',
+        'Agent contract',
+      ]);
+    } finally {
+      text.kill('SIGTERM');
+      assert.equal(await exitOf(text), 0, stderr());
+    }
+  });
+
   it('answers the request in flight when it gets SIGTERM, then exits 0', async () => {
     assert.ok(ready, 'the stack of the previous test runs');
     const rpcUrl = ready.rpcUrl as string;
@@ -353,70 +437,44 @@ describe('the agent API image', {
       if (up) await exitOf(up);
     }
   });
-  it('the local compose (deploy/compose.local.yaml) serves a signature to the app container through the local dstack', {
+  it('npm run compose:local serves a signature to the app container through the local dstack and stops it all on SIGINT', {
     skip: podmanCompose ? false : 'podman-compose is not installed (apt-get install podman-compose)',
-  }, async (t) => {
-    const app = build('--example-app');
-    const dir = mkdtempSync(join(tmpdir(), 'compose-local-'));
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
-    // The production compose file with the digests of these builds: what the local dstack measures.
-    const production = readFileSync(join(ROOT, 'deploy', 'docker-compose.yaml'), 'utf8')
-      .replace(/shadebox-agent-api@sha256:0{64}/, `shadebox-agent-api@${first.digest}`)
-      .replace(/shadebox-example-app@sha256:0{64}/, `shadebox-example-app@${app.digest}`);
-    writeFileSync(join(dir, 'docker-compose.yaml'), production);
-    const socket = join(dir, 'dstack.sock');
-    const stack = spawn(
+  }, async () => {
+    const project = `shadebox-compose-test-${process.pid}`;
+    const local = spawn(
       process.execPath,
       [
-        SHADEBOX,
-        'up',
-        '--memory',
-        '--no-evm',
-        '--host',
-        '0.0.0.0',
+        COMPOSE_LOCAL,
+        '--project',
+        project,
         '--rpc-port',
         '0',
+        '--',
+        '--memory',
+        '--no-evm',
         '--agent-port',
         '0',
-        '--tee',
-        'dstack',
-        '--dstack-compose',
-        join(dir, 'docker-compose.yaml'),
-        '--dstack-socket',
-        socket,
-        '--json',
       ],
       { env: { ...env, SHADEBOX_LOG: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    const stackStderr = collect(stack);
-    const project = `shadebox-compose-test-${process.pid}`;
+    const stderr = collect(local);
+    let stopped = false;
     try {
-      const stackReady = await nextEvent(jsonLines(stack), 'ready', stackStderr);
-      const port = new URL(stackReady.rpcUrl as string).port;
-      const root = (stackReady.accounts as Array<{ accountId: string; secretKey: string }>).find(
-        (a) => a.accountId === 'test.near',
-      )!;
-      // Detached; then the app's container is waited for and its output read (podman's own commands).
-      const composeUp = spawnSync(
-        'podman-compose',
-        ['-p', project, '-f', join(ROOT, 'deploy', 'compose.local.yaml'), 'up', '-d'],
-        {
-          env: {
-            ...env,
-            NEAR_RPC_URL: `http://host.containers.internal:${port}`,
-            CHAIN_ACCOUNT_SECRET_KEY: root.secretKey,
-            DSTACK_SOCKET: socket,
-          },
-          encoding: 'utf8',
-        },
-      );
-      assert.equal(composeUp.status, 0, `${composeUp.stdout}${composeUp.stderr}`);
-      const appContainer = `${project}_shade-agent-app_1`;
-      const waited = spawnSync('podman', ['wait', appContainer], { env, encoding: 'utf8' });
-      const logs = spawnSync('podman', ['logs', appContainer], { env, encoding: 'utf8' });
-      assert.equal(waited.stdout.trim(), '0', `${logs.stdout}${logs.stderr}`);
-      const signed = JSON.parse(logs.stdout.trim().split('\n').at(-1) ?? '{}');
-      assert.equal(signed.event, 'signature', logs.stdout);
+      // The containers' output is its stdout: the app's last line is its signature.
+      const lines = createInterface({ input: local.stdout! })[Symbol.asyncIterator]();
+      const printed = await readUntil(lines, /"event":"signature"/, stderr);
+      const signed = JSON.parse(printed.at(-1)!.slice(printed.at(-1)!.indexOf('{')));
+      // It used this run's agent API image (by the digest its build kept) unless the commit moved meanwhile.
+      const api = /compose:local: shadebox-agent-api:\S+ (sha256:[0-9a-f]{64})/.exec(stderr())?.[1];
+      assert.ok(api, stderr());
+      if (/localhost\/shadebox-agent-api:\S+ is this commit's/.test(stderr()))
+        assert.equal(api, first.digest);
+      assert.match(stderr(), /compose:local: shadebox-example-app:\S+ sha256:[0-9a-f]{64}/);
+      assert.match(stderr(), /measuring .*docker-compose\.yaml \(compose hash [0-9a-f]{64}\)/);
+      // The key reached the agent API as a compose secret: never on a command line compose printed.
+      assert.doesNotMatch(printed.join('\n'), /ed25519:/);
+      const evm = /which the app's signature recovers to: (0x[0-9a-fA-F]{40})/.exec(stderr())?.[1];
+      assert.ok(evm, stderr());
       const rsv = signed.rsv as string;
       const signer = await recoverAddress({
         hash: `0x${signed.payload as string}`,
@@ -426,16 +484,48 @@ describe('the agent API image', {
           yParity: Number.parseInt(rsv.slice(130), 16) - 27,
         },
       });
-      const evm = (stackReady.agentAddresses as { evm: { address: string } }).evm.address;
       assert.equal(signer.toLowerCase(), evm.toLowerCase());
+      // Ctrl+C: compose down, the stack stops, nothing of the project is left.
+      local.kill('SIGINT');
+      assert.equal(await exitOf(local), 0, stderr().slice(-3000));
+      stopped = true;
+      const left = execFileSync(
+        'podman',
+        ['ps', '-a', '-q', '--filter', `label=io.podman.compose.project=${project}`],
+        { env, encoding: 'utf8' },
+      ).trim();
+      assert.equal(left, '', 'no container of the project is left');
+      assert.notEqual(
+        spawnSync('podman', ['network', 'exists', `${project}_default`], { env }).status,
+        0,
+        "the project's network is removed",
+      );
     } finally {
-      spawnSync('podman-compose', ['-p', project, '-f', join(ROOT, 'deploy', 'compose.local.yaml'), 'down'], {
-        env,
-        stdio: 'ignore',
-      });
-      spawnSync('podman', ['network', 'rm', '--force', `${project}_default`], { env, stdio: 'ignore' });
-      stack.kill('SIGTERM');
-      await exitOf(stack);
+      if (!stopped) {
+        local.kill('SIGINT');
+        await exitOf(local);
+      }
     }
+  });
+});
+
+// A docker client without its daemon (as on this project's machines) is refused, naming the problem, where
+// podman is not there or docker is asked for.
+const docker = spawnSync('docker', ['--version'], { stdio: 'ignore' }).status === 0;
+const dockerDaemon = docker && spawnSync('docker', ['info'], { stdio: 'ignore' }).status === 0;
+describe('npm run image with a docker client whose daemon does not answer', {
+  skip: docker && !dockerDaemon ? false : 'needs a docker client without a daemon',
+}, () => {
+  it('fails naming the problem and what to do', () => {
+    const out = spawnSync(process.execPath, [BUILD], {
+      env: { ...env, SHADEBOX_IMAGE_ENGINE: 'docker' },
+      encoding: 'utf8',
+    });
+    assert.equal(out.status, 1);
+    assert.match(
+      out.stderr,
+      /image: error: docker is installed but its daemon does not answer \(.+\): start the daemon .* or install podman/,
+    );
+    assert.equal(out.stdout, '');
   });
 });
