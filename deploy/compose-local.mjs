@@ -309,5 +309,10 @@ export async function composeLocal(argv) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  process.exitCode = await composeLocal(process.argv.slice(2));
+  try {
+    process.exitCode = await composeLocal(process.argv.slice(2));
+  } catch (error) {
+    say(`error: ${error.message}`);
+    process.exitCode = 1;
+  }
 }
