@@ -32,9 +32,16 @@ export function chunk(ctx: RpcContext, params: unknown) {
     };
     const entries = attempt(() => structEntries(params, 'ChunkReference')) ?? [];
     const isMap = params !== null && typeof params === 'object' && !Array.isArray(params);
-    const byBlock = isMap
-      ? attempt(() => readFields(entries, { block_id: { read: parseBlockId }, shard_id: { read: readU64 } }))
-      : undefined;
+    // Without both fields the first variant fails on a missing field: not tried (a thrown error per
+    // `{chunk_id}` request, which the MPC responder makes for every chunk it reads, costs more than the rest).
+    const hasBlockShard =
+      entries.some(([key]) => key === 'block_id') && entries.some(([key]) => key === 'shard_id');
+    const byBlock =
+      isMap && hasBlockShard
+        ? attempt(() =>
+            readFields(entries, { block_id: { read: parseBlockId }, shard_id: { read: readU64 } }),
+          )
+        : undefined;
     if (byBlock) [blockId, shardId] = [byBlock.block_id, byBlock.shard_id];
     else if (isMap)
       chunkId = attempt(() =>
