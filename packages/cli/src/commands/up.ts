@@ -115,8 +115,8 @@ Options:
                  account every start, as in a TEE)
   --agent-image [REF]
                  run the agent API from its container image REF (default shadebox-agent-api:latest,
-                 built by npm run image) with podman (docker where podman is not installed) on the
-                 host's network, instead of in this process; its digest (sha256:..., computed as npm
+                 built by npm run image) with podman (docker where podman is not installed and its
+                 daemon answers) on the host's network, instead of in this process; its digest (sha256:..., computed as npm
                  run image does) is approved and registered as the agent's codehash, and named in
                  the summary and the ready line (agentImage); not with --agent-key-file
                  (docs/deploy.md)
