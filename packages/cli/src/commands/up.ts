@@ -116,10 +116,10 @@ Options:
   --agent-image [REF]
                  run the agent API from its container image REF (default shadebox-agent-api:latest,
                  built by npm run image) with podman (docker where podman is not installed and its
-                 daemon answers) on the host's network, instead of in this process; its digest (sha256:..., computed as npm
-                 run image does) is approved and registered as the agent's codehash, and named in
-                 the summary and the ready line (agentImage); not with --agent-key-file
-                 (docs/deploy.md)
+                 daemon answers) on the host's network, instead of in this process; its digest
+                 (sha256:..., computed as npm run image does) is approved and registered as the
+                 agent's codehash, and named in the summary and the ready line (agentImage); not
+                 with --agent-key-file (docs/deploy.md)
 ${TEE_HELP}  --mpc-contract-id ID
                  the signer contract's account instead of signer.test.near (a home keeps the id it was made
                  with). v1.signer works too, but chainsig.js derives v1.signer's keys offline from NEAR's
