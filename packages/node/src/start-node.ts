@@ -221,7 +221,8 @@ async function startLocked(
           options.historyBudgetBytes ??
           (options.memory && !withArchivalEndpoint ? DEFAULT_MEMORY_HISTORY_BUDGET_BYTES : 0),
       });
-  heapTrim = options.heapTrim === false ? undefined : new HeapTrim(chainBlocks(chain));
+  heapTrim =
+    options.heapTrim === false ? undefined : new HeapTrim(chainBlocks(chain), { settleAfterStart: true });
   const archivalChain = withArchivalEndpoint ? chain.archivalView() : undefined;
   const pool = new TxPool();
   const transactions = new TransactionService(chain, pool);

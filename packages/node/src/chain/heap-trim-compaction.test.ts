@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { fullCollection } from './heap-trim.js';
+import { fullCollection, reduceMemory } from './heap-trim.js';
 
 const MiB = 1024 * 1024;
 
@@ -40,5 +40,19 @@ describe('HeapTrim full collection', () => {
 
   it('is the same function on every call (the flag is set and restored around each collection)', () => {
     assert.equal(fullCollection(), fullCollection());
+  });
+
+  it('reduceMemory shrinks the young generation that allocations grew, and the thread runs on', async () => {
+    const newSpace = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    // Survivors of young collections make V8 grow the new space, as a node's start does.
+    const kept: object[] = [];
+    for (let i = 0; i < 300_000; i++) kept.push({ i, text: `record ${i}` });
+    const grown = newSpace()?.space_size ?? 0;
+    kept.length = 0;
+    await new Promise<void>((resolve) => reduceMemory(resolve));
+    const after = newSpace()?.space_size ?? 0;
+    assert.ok(after < grown, `new space ${grown} -> ${after} bytes`);
+    // The inspector session is closed: timers and I/O go on.
+    await new Promise((resolve) => setTimeout(resolve, 10));
   });
 });

@@ -321,4 +321,53 @@ describe('HeapTrim', () => {
       trim.stop();
     }
   });
+
+  it('with settleAfterStart, runs one memory-reducing collection once quiet for idleMs after start', () => {
+    const chain = new EventEmitter();
+    const state = { now: 1_000, reductions: 0, collections: 0 };
+    const trim = new HeapTrim(chainBlocks(chain as unknown as Chain), {
+      settleAfterStart: true,
+      idleMs: 1_000,
+      intervalMs: 1_000_000,
+      now: () => state.now,
+      heapUsed: () => 50 * MiB,
+      collect: () => state.collections++,
+      settle: (done) => {
+        state.reductions++;
+        done();
+      },
+    });
+    trim.start();
+    try {
+      state.now += 999;
+      trim.check();
+      assert.equal(state.reductions, 0, 'not yet idleMs after start');
+      chain.emit('block', { height: 1 }); // start-up work: the quiet time counts from it
+      state.now += 1;
+      trim.check();
+      assert.equal(state.reductions, 0);
+      state.now += 1_000;
+      trim.check();
+      assert.equal(state.reductions, 1);
+      assert.equal(trim.collections, 1);
+      state.now += 60_000;
+      trim.check();
+      assert.equal(state.reductions, 1, 'once');
+      assert.equal(state.collections, 0, 'the plain collection is not run for it');
+    } finally {
+      trim.stop();
+    }
+  });
+
+  it('runs no settling collection without settleAfterStart', () => {
+    const { state, trim } = setup();
+    try {
+      state.now += 60_000;
+      trim.check();
+      assert.equal(state.collections, 0);
+      assert.equal(trim.collections, 0);
+    } finally {
+      trim.stop();
+    }
+  });
 });
