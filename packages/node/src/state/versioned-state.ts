@@ -1,4 +1,3 @@
-import { latin1String } from '@shadebox/primitives';
 import {
   type Column,
   checkColumn,
@@ -7,6 +6,7 @@ import {
   type WriteBatch,
 } from '../store/key-value-store.js';
 import { InvalidBytesError, KeyTooLongError } from '../store/store-errors.js';
+import { PruningJournal } from './pruning-journal.js';
 import {
   compareBytes,
   decodeVersionValue,
@@ -57,12 +57,6 @@ const MAX_SCRATCH = 64 * 1024;
  */
 export const MAX_PRUNING_JOURNAL = 65_536;
 
-/** A key written at a height, as the pruning journal keeps it. */
-interface JournalEntry {
-  height: number;
-  key: Uint8Array;
-}
-
 /**
  * Every version of every state key, each with the block height that wrote it, in one column of a
  * `KeyValueStore`, so the state can be read as of any block height. See `versioned-state-encoding.ts` for the
@@ -76,7 +70,7 @@ export class VersionedState {
   #scratch = new Uint8Array(1024);
   #tracking = false;
   /** The writes since `trackWritesForPruning` that no complete pass has covered yet (see `prune`). */
-  #journal: JournalEntry[] = [];
+  readonly #journal = new PruningJournal();
   /** Writes at heights up to this one may be missing from the journal (-1: none); until a complete scan at
    * or above it, every pass scans the column. */
   #unjournaledUpTo = -1;
@@ -175,13 +169,11 @@ export class VersionedState {
   }
 
   #noteWrite(height: number, key: Uint8Array): void {
-    if (this.#journal.length >= this.#journalLimit) {
-      let highest = height;
-      for (const entry of this.#journal) if (entry.height > highest) highest = entry.height;
-      this.#unjournaledUpTo = Math.max(this.#unjournaledUpTo, highest);
-      this.#journal = [];
+    if (this.#journal.size >= this.#journalLimit) {
+      this.#unjournaledUpTo = Math.max(this.#unjournaledUpTo, height, this.#journal.highestHeight());
+      this.#journal.clear();
     }
-    this.#journal.push({ height, key: key.slice() });
+    this.#journal.add(height, key);
   }
 
   /**
@@ -202,7 +194,7 @@ export class VersionedState {
     const added = this.#pruneAll(batch, keepFromHeight, limit);
     if (this.#tracking && added < limit) {
       // Every version at or below the horizon was visited: the journal's older writes are covered.
-      this.#journal = this.#journal.filter((entry) => entry.height > keepFromHeight);
+      this.#journal.dropUpTo(keepFromHeight);
       if (this.#unjournaledUpTo <= keepFromHeight) this.#unjournaledUpTo = -1;
     }
     return added;
@@ -210,22 +202,12 @@ export class VersionedState {
 
   /** The pass over the keys of the journal's writes at or below the horizon; the others wait. */
   #pruneJournaled(batch: WriteBatch, keepFromHeight: number, limit: number): number {
-    const waiting: JournalEntry[] = [];
-    const due = new Map<string, JournalEntry>();
-    for (const entry of this.#journal) {
-      if (entry.height > keepFromHeight) waiting.push(entry);
-      else due.set(latin1String(entry.key), entry);
-    }
     let added = 0;
-    for (const entry of due.values()) {
-      if (added >= limit) {
-        waiting.push(entry); // for the next call
-        continue;
-      }
-      added += this.#pruneKey(batch, entry.key, keepFromHeight, limit - added);
-      if (added >= limit) waiting.push(entry); // it may have more
+    for (const key of this.#journal.takeUpTo(keepFromHeight)) {
+      // Past the limit (or at it, where the key may have more), the key waits for the next call.
+      if (added < limit) added += this.#pruneKey(batch, key, keepFromHeight, limit - added);
+      if (added >= limit) this.#journal.add(keepFromHeight, key);
     }
-    this.#journal = waiting;
     return added;
   }
 
