@@ -209,7 +209,7 @@ export class HeapTrim {
  * A memory-reducing full collection, as V8's memory reducer and `LowMemoryNotification` run: collections until
  * nothing more is freed, the young generation shrunk to its least, the freed pages unmapped. Only V8's inspector
  * asks for one from JavaScript (`HeapProfiler.collectGarbage`, a session of this process's own inspector, closed
- * right after). After a node's start it took 12–40 ms and 2.5 MiB of RSS, of which 1.8 MiB of young generation
+ * right after). After a node's start it took 12–40 ms and gave back 2.4 MiB of RSS, 1.8 MiB of it young generation
  * that the start's allocations had grown (docs/architecture.md, "Memory"). Where Node has no inspector, the trim's
  * plain full collection.
  */
