@@ -87,7 +87,8 @@ export interface StartNodeOptions {
    * its RSS), 0 with a home (on disk). */
   historyBudgetBytes?: number;
   /** Run a full JS garbage collection when the used heap grew by 16 MiB since the last one, and when block
-   * production goes quiet after a burst of blocks (chain/heap-trim.ts). Default true. */
+   * production goes quiet after a burst of blocks, and one memory-reducing collection once the node is quiet
+   * after its start (chain/heap-trim.ts). Default true. */
   heapTrim?: boolean;
   /** Also serve an archival endpoint on this port (0 picks a free one), on the same host. The node then
    * keeps its full history; its regular endpoint answers as a regular node (GC rules), the archival one
