@@ -236,7 +236,9 @@ async function runVitest(snippet: Snippet): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'shadebox-docs-vitest-'));
   folders.push(dir);
   await writeFile(join(dir, 'package.json'), '{"name":"docs-vitest","private":true,"type":"module"}\n');
-  const imported = [...snippet.code.matchAll(/^import [^;]* from ['"]([^'".][^'"]*)['"];$/gm)].map((m) => m[1]!);
+  const imported = [...snippet.code.matchAll(/^import [^;]* from ['"]([^'".][^'"]*)['"];$/gm)].map(
+    (m) => m[1]!,
+  );
   await mkdir(join(dir, 'node_modules', '@shadebox'), { recursive: true });
   for (const name of new Set(['vitest', '@shadebox/testing', ...imported]))
     await symlink(join(REPO_ROOT, 'node_modules', name), join(dir, 'node_modules', name));
