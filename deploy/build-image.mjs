@@ -36,6 +36,7 @@ import {
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { containerEngine, engineVersionWarning } from '../packages/cli/dist/agent-image/container-engine.js';
+import { digestPushArgs } from '../packages/cli/dist/agent-image/image-digest.js';
 import { bundleAgentApi } from './bundle-agent-api.mjs';
 
 const deploy = dirname(fileURLToPath(import.meta.url));
@@ -435,17 +436,7 @@ export async function buildImage(argv) {
   const digestFile = join(cache, 'digest');
   rmSync(pushed, { recursive: true, force: true });
   rmSync(digestFile, { force: true });
-  engine(cmd, [
-    'push',
-    '--quiet',
-    '--compress',
-    '--compression-format',
-    'gzip',
-    '--digestfile',
-    digestFile,
-    imageId,
-    `dir:${pushed}`,
-  ]);
+  engine(cmd, digestPushArgs(imageId, pushed, digestFile));
   const digest = readFileSync(digestFile, 'utf8').trim();
   if (!/^sha256:[0-9a-f]{64}$/.test(digest)) throw new Error(`podman push wrote no digest (${digest})`);
   writeText(digestCacheFile(cache, imageId), `${digest}\n`);

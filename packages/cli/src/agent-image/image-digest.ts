@@ -40,6 +40,25 @@ export async function imageDigest(
 }
 
 /**
+ * The push whose manifest digest is the image's digest, for podman: `ref` into the folder `into` (the `dir:`
+ * transport), layers gzip-compressed, the digest written to `digestFile`. deploy/build-image.mjs pushes the
+ * same way, so `npm run image` and `up --agent-image` name one digest.
+ */
+export function digestPushArgs(ref: string, into: string, digestFile: string): string[] {
+  return [
+    'push',
+    '--quiet',
+    '--compress',
+    '--compression-format',
+    'gzip',
+    '--digestfile',
+    digestFile,
+    ref,
+    `dir:${into}`,
+  ];
+}
+
+/**
  * podman's digest of `ref`: pushes it into the folder `into` (gzip layers, Docker's manifest) and returns the
  * manifest's digest.
  */
@@ -51,21 +70,7 @@ export async function pushedDigest(
 ): Promise<string> {
   const digestFile = `${into}.digest`;
   try {
-    const { code, stderr } = await run(
-      engine,
-      [
-        'push',
-        '--quiet',
-        '--compress',
-        '--compression-format',
-        'gzip',
-        '--digestfile',
-        digestFile,
-        ref,
-        `dir:${into}`,
-      ],
-      env,
-    );
+    const { code, stderr } = await run(engine, digestPushArgs(ref, into, digestFile), env);
     if (code !== 0) throw notInStore(engine, ref, stderr);
     const digest = (await readFile(digestFile, 'utf8')).trim();
     if (!DIGEST.test(digest)) {
