@@ -5,8 +5,7 @@
  * that recover once fixed (funding account missing or underfunded, codehash not approved, RPC down).
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import {
   type AgentApiConfig,
@@ -19,6 +18,7 @@ import { derivedPublicKey, najToSecp256k1PublicKey, recoverEcdsaPublicKey } from
 import { KeyPool, outcomeResult } from '@shadebox/near-client';
 import { fullAccessKey, type KeyPair, ONE_NEAR } from '@shadebox/primitives';
 import { type Chain, captureLogs, fnCall, ready, startChain, until } from './agent-stack-helpers.js';
+import { freePort } from './support/free-port.js';
 import { testRandom } from './test-random.js';
 
 const rng = testRandom('test/agent-api-e2e.test.ts');
@@ -475,13 +475,3 @@ describe('agent API with the RPC down, then up', () => {
     assert.ok(!lines.join('\n').includes(rootKey.toString()));
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}

@@ -21,6 +21,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createAgentClient, toEvmSignature } from '@shadebox/client';
 import { recoverAddress } from 'viem';
+import { freePort } from './support/free-port.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUILD = join(ROOT, 'deploy', 'build-image.mjs');
@@ -111,14 +112,6 @@ function collect(child: ChildProcess): () => string {
 async function exitOf(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null) return child.exitCode;
   return new Promise((resolve) => child.on('close', (code) => resolve(code)));
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 async function viewCall(rpcUrl: string, contract: string, method: string, args: object): Promise<unknown> {

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './support/free-port.js';
 
 const BIN = fileURLToPath(new URL('../packages/cli/bin/near-sandbox.js', import.meta.url));
 /** Starting from source compiles it with tsx first: generous, but bounded. */
@@ -89,14 +89,6 @@ function exitOf(child: ChildProcess): Promise<Exit> {
 }
 
 const run = (args: string[]) => exitOf(start(args));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 /** Polls `GET /status` as near-sandbox-js's waitUntilReady does, until it answers 200. */
 async function waitReady(url: string, child: ChildProcess): Promise<void> {

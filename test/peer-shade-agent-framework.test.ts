@@ -21,11 +21,11 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, readFile, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { RpcClient, viewFunction } from '@shadebox/near-client';
 import { CliProcess, REPO_ROOT, runCli, tempDir } from '../packages/cli/test-support/cli-process.js';
+import { freePort } from './support/free-port.js';
 import { peerSuiteSkip, suiteWork } from './support/peer-suite.js';
 
 const SUITE = 'shade-agent-framework';
@@ -146,15 +146,6 @@ function docFence(markdown: string, tag: string, marker: string): string {
   );
   assert.equal(fences.length, 1, `one \`\`\`${tag} fence with ${marker} in ${DOC}`);
   return fences[0]![2]!;
-}
-
-/** A port free on loopback now (the template takes PORT; it has no "pick one" value). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 test("the template's own code with docs/shade-agent-framework.md's edits registers and serves /api/eth-info", {
